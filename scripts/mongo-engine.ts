@@ -1,0 +1,215 @@
+/**
+ * Finds a MongoDB-compatible server for the tests, the sample app and the benchmarks.
+ *
+ * Resolution order (DESIGN.md section 6):
+ * 1. `MONGODB_URI`, when set: used as is.
+ * 2. FerretDB v1 on its embedded SQLite backend: a cached binary, built on first use
+ *    from the Go module proxy by `scripts/build-ferretdb.sh` when `go` is on the PATH.
+ * 3. `mongodb-memory-server` (a real `mongod`), when that package is installed.
+ *
+ * The engine is started as a child of a tiny `sh` watchdog that kills it as soon as
+ * this process's pipe to it closes, so no engine outlives the process that started it,
+ * even when that process is killed.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type EngineKind = 'external' | 'ferretdb' | 'mongodb-memory-server';
+
+export interface Engine {
+  kind: EngineKind;
+  /** Connection string without a database name; pass `dbName` to Mongoose. */
+  uri: string;
+  /** A line for logs: which engine, where. */
+  description: string;
+  stop(): Promise<void>;
+}
+
+export interface StartEngineOptions {
+  log?: (line: string) => void;
+}
+
+const FERRETDB_VERSION = 'v1.24.2';
+
+export async function startEngine(options: StartEngineOptions = {}): Promise<Engine> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const engine = await resolveEngine();
+  log(`[engine] ${engine.description}`);
+  return engine;
+}
+
+async function resolveEngine(): Promise<Engine> {
+  const external = process.env.MONGODB_URI;
+  if (external) {
+    return {
+      kind: 'external',
+      uri: external,
+      description: `MONGODB_URI (${redact(external)})`,
+      stop: async () => undefined,
+    };
+  }
+  const binary = findOrBuildFerretDb();
+  if (binary) return startFerretDb(binary);
+  const memoryServer = await startMemoryServer();
+  if (memoryServer) return memoryServer;
+  throw new Error(
+    'No MongoDB-compatible engine: set MONGODB_URI, install Go (FerretDB is built on first use), ' +
+      'or `npm install mongodb-memory-server` on a machine that can download mongod.',
+  );
+}
+
+function cacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? tmpdir(), '.cache');
+  return process.env.MODEL_ROUTES_CACHE ?? join(base, 'nestjs-model-routes');
+}
+
+function findOrBuildFerretDb(): string | undefined {
+  if (process.env.FERRETDB_BIN) return process.env.FERRETDB_BIN;
+  const cached = join(cacheDir(), `ferretdb-${FERRETDB_VERSION}`);
+  if (existsSync(cached)) return cached;
+  if (!hasCommand('go')) return undefined;
+  const script = findBuildScript();
+  const out = execFileSync('bash', [script], {
+    env: { ...process.env, FERRETDB_VERSION, MODEL_ROUTES_CACHE: cacheDir() },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  return out.trim().split('\n').pop();
+}
+
+function hasCommand(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The script sits in `scripts/` of the repo, whether this file runs from source or from a build. */
+function findBuildScript(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'scripts', 'build-ferretdb.sh');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('scripts/build-ferretdb.sh not found above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}
+
+async function startFerretDb(binary: string): Promise<Engine> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'model-routes-ferretdb-'));
+  const port = await freePort();
+  const args = [
+    '--handler=sqlite',
+    `--sqlite-url=file:${dataDir}/`,
+    `--listen-addr=127.0.0.1:${port}`,
+    '--state-dir=-',
+    '--telemetry=disable',
+    '--debug-addr=-',
+    '--log-level=warn',
+  ];
+  // The watchdog: runs the engine in the background and kills it when its stdin closes,
+  // which happens when we call stop() or when this process dies for any reason.
+  const watchdog = 'trap "" INT; "$@" & pid=$!; cat >/dev/null; kill $pid 2>/dev/null; wait $pid';
+  const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binary, ...args], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Do not keep the event loop alive for the engine: when the process is done, the pipe closes.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void })?.unref?.();
+  (child.stderr as unknown as { unref?: () => void })?.unref?.();
+
+  const stop = async () => {
+    child.stdin?.end();
+    await Promise.race([exited, delay(5000, { unref: true })]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(port, child, () => stderr);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    kind: 'ferretdb',
+    uri: `mongodb://127.0.0.1:${port}/`,
+    description: `FerretDB ${FERRETDB_VERSION} (SQLite backend) at mongodb://127.0.0.1:${port}/, data in ${dataDir}`,
+    stop,
+  };
+}
+
+async function startMemoryServer(): Promise<Engine | undefined> {
+  const moduleName = 'mongodb-memory-server';
+  let mod: { MongoMemoryServer: { create(): Promise<{ getUri(): string; stop(): Promise<unknown> }> } };
+  try {
+    mod = await import(moduleName);
+  } catch {
+    return undefined;
+  }
+  const server = await mod.MongoMemoryServer.create();
+  return {
+    kind: 'mongodb-memory-server',
+    uri: server.getUri(),
+    description: `mongodb-memory-server at ${server.getUri()}`,
+    stop: async () => void (await server.stop()),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 15000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`FerretDB exited with code ${child.exitCode}: ${stderr()}`);
+    }
+    if (await canConnect(port)) return;
+    await delay(50);
+  }
+  throw new Error(`FerretDB did not listen on 127.0.0.1:${port} within 15 s: ${stderr()}`);
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function delay(ms: number, options: { unref?: boolean } = {}): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (options.unref) timer.unref();
+  });
+}
+
+function redact(uri: string): string {
+  return uri.replace(/\/\/[^@/]+@/, '//***@');
+}
