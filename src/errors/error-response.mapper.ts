@@ -1,0 +1,117 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+import { ModelRoutesException, type ErrorDetail } from './model-routes.exception.js';
+
+/** The one error shape of every generated route. */
+export interface ErrorResponseBody {
+  statusCode: number;
+  error: string;
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+/** Whether the mapper could explain the failure, or it is an unexpected one to log. */
+export interface MappedError {
+  body: ErrorResponseBody;
+  unexpected: boolean;
+}
+
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'MR_BAD_REQUEST',
+  401: 'MR_UNAUTHORIZED',
+  403: 'MR_FORBIDDEN',
+  404: 'MR_NOT_FOUND',
+  413: 'MR_PAYLOAD_TOO_LARGE',
+  500: 'MR_INTERNAL',
+  503: 'MR_DATABASE_UNAVAILABLE',
+};
+
+/** Driver and Mongoose errors that mean "the database cannot be reached right now". */
+const UNAVAILABLE = new Set([
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoTopologyClosedError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+]);
+
+/** MongoDB server codes that mean the query itself is malformed: BadValue, FailedToParse, bad regex. */
+const BAD_QUERY_SERVER_CODES = new Set([2, 9, 51091]);
+
+/**
+ * Turns anything thrown while serving a generated route into the one error shape.
+ * Never copies a stack or a driver message into the body of a 5xx.
+ */
+export function mapError(error: unknown): MappedError {
+  if (error instanceof ModelRoutesException) return known(error.code, error.message, error.details);
+  if (error instanceof HttpException) return fromHttpException(error);
+  const { name, code, message } = (error ?? {}) as { name?: string; code?: unknown; message?: string };
+  if (name === 'ValidationError') return fromValidationError(error as MongooseValidationError);
+  if (name === 'CastError') {
+    const cast = error as { path?: string; value?: unknown; kind?: string };
+    return known('MR_INVALID_VALUE', `Value ${describe(cast.value)} is not a valid ${cast.kind ?? 'value'} for '${cast.path}'`, [
+      { path: cast.path ?? '', message: `cannot be converted to ${cast.kind ?? 'its type'}` },
+    ]);
+  }
+  if (name === 'StrictModeError' || name === 'StrictPopulateError') {
+    return known('MR_INVALID_QUERY', 'The query names a field that is not in the schema');
+  }
+  if (code === 11000 || code === 11001) return fromDuplicateKey(error as { keyValue?: Record<string, unknown> });
+  if (name === 'MongoServerError' && BAD_QUERY_SERVER_CODES.has(code as number)) {
+    return known('MR_INVALID_QUERY', 'The database refused the query as invalid (check $regex patterns)');
+  }
+  if ((name && UNAVAILABLE.has(name)) || (name === 'MongooseError' && /buffering timed out/.test(message ?? ''))) {
+    return known('MR_DATABASE_UNAVAILABLE', 'The database is unavailable; try again later');
+  }
+  return { body: body('MR_INTERNAL', 500, 'Internal server error'), unexpected: true };
+}
+
+interface MongooseValidationError {
+  errors: Record<string, { path?: string; message: string; name?: string; kind?: string }>;
+}
+
+function fromValidationError(error: MongooseValidationError): MappedError {
+  const details = Object.entries(error.errors ?? {}).map(([path, item]) => ({ path: item.path ?? path, message: item.message }));
+  const fields = details.map((detail) => detail.path).join(', ');
+  return known('MR_VALIDATION_FAILED', `Validation failed for ${fields || 'the document'}`, details);
+}
+
+function fromDuplicateKey(error: { keyValue?: Record<string, unknown> }): MappedError {
+  const fields = Object.keys(error.keyValue ?? {});
+  // MongoDB names the fields in keyValue; FerretDB v1 does not, so the message stays generic there.
+  const message = fields.length
+    ? `A document with this ${fields.join(', ')} already exists`
+    : 'A document with the same value of a unique field already exists';
+  return known('MR_DUPLICATE_KEY', message, fields.length ? fields.map((path) => ({ path, message: 'must be unique' })) : undefined);
+}
+
+function fromHttpException(error: HttpException): MappedError {
+  const status = error.getStatus();
+  const response = error.getResponse();
+  const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+  const message = Array.isArray(raw) ? raw.join('; ') : typeof raw === 'string' ? raw : error.message;
+  const code = CODE_BY_STATUS[status] ?? 'MR_HTTP_ERROR';
+  if (status >= 500) {
+    return { body: body(code, status, status === 503 ? 'Service unavailable' : 'Internal server error'), unexpected: status === 500 };
+  }
+  return { body: body(code, status, message), unexpected: false };
+}
+
+function known(code: ErrorCode, message: string, details?: ErrorDetail[]): MappedError {
+  return { body: body(code, ERROR_CODES[code].status, message, details), unexpected: false };
+}
+
+function body(code: ErrorCode, statusCode: number, message: string, details?: ErrorDetail[]): ErrorResponseBody {
+  const error = (HttpStatus[statusCode] ?? 'Error')
+    .toLowerCase()
+    .replace(/(^|_)([a-z])/g, (_match: string, sep: string, letter: string) => (sep ? ' ' : '') + letter.toUpperCase());
+  return { statusCode, error, code, message, ...(details?.length ? { details } : {}) };
+}
+
+function describe(value: unknown): string {
+  const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

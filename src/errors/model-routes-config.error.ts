@@ -1,0 +1,25 @@
+/** Stable codes of the errors `ModelRoutesModule.forRoot()` throws at startup. */
+export const CONFIG_ERROR_CODES = {
+  MR_CONFIG_NOT_A_RESOURCE: 'A class listed in `resources` has no `@GeneratedResource()`.',
+  MR_CONFIG_DUPLICATE_PATH: 'Two resources (or a path and a plural) use the same path segment.',
+  MR_CONFIG_UNKNOWN_REFERENCE: 'A `ref` names a model that is not among the resources.',
+  MR_CONFIG_UNKNOWN_ID_FIELD: 'The `id` option names a field the schema does not have.',
+  MR_CONFIG_INVALID_OPTION: 'An option has a value the library cannot use.',
+} as const;
+
+export type ConfigErrorCode = keyof typeof CONFIG_ERROR_CODES;
+
+/**
+ * A mistake in the resources or options, found at startup. The message names the class,
+ * the field and the fix.
+ */
+export class ModelRoutesConfigError extends Error {
+  override readonly name = 'ModelRoutesConfigError';
+
+  constructor(
+    readonly code: ConfigErrorCode,
+    message: string,
+  ) {
+    super(`${message} [${code}]`);
+  }
+}

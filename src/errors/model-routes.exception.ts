@@ -1,0 +1,36 @@
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+
+/** One entry of an error's `details`: which input path failed and why. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/**
+ * A failure a client caused or should know about. Thrown by the query parser, the
+ * repository and the generated handlers; turned into the one error shape by
+ * `ModelRoutesExceptionFilter`. Knows no HTTP framework: the status comes from the code.
+ */
+export class ModelRoutesException extends Error {
+  override readonly name = 'ModelRoutesException';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  static invalidQuery(path: string, message: string): ModelRoutesException {
+    return new ModelRoutesException('MR_INVALID_QUERY', message, [{ path, message }]);
+  }
+
+  static invalidBody(path: string, message: string): ModelRoutesException {
+    return new ModelRoutesException('MR_INVALID_BODY', message, [{ path, message }]);
+  }
+}

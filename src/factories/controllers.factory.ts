@@ -1,0 +1,34 @@
+import type { Type } from '@nestjs/common';
+import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { createReferenceController } from './reference-controller.factory.js';
+import { createResourceController } from './resource-controller.factory.js';
+
+/**
+ * Builds one controller class per resource and per reference field from the route table,
+ * in table order: controllers appear in the order of their first route, handlers in route order.
+ */
+export function createControllers(
+  definitions: ResourceDefinition[],
+  table: RouteDefinition[],
+  connectionName?: string,
+): Type[] {
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  const groups = new Map<string, RouteDefinition[]>();
+  for (const route of table) {
+    const group = groups.get(route.controller) ?? [];
+    group.push(route);
+    groups.set(route.controller, group);
+  }
+  return [...groups.values()].map((routes) => {
+    const reference = routes[0].reference;
+    if (!reference) return createResourceController(byName.get(routes[0].resource)!, routes, connectionName);
+    return createReferenceController(
+      byName.get(reference.source)!,
+      byName.get(reference.target)!,
+      reference.field,
+      routes,
+      connectionName,
+    );
+  });
+}

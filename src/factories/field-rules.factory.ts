@@ -1,0 +1,88 @@
+import type { Schema, SchemaType } from 'mongoose';
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+import type { FieldRules, ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
+
+/** Schema types whose sub-paths are not listed by `eachPath` and are free-form for queries. */
+const OPEN_INSTANCES = new Set(['Mixed', 'Array', 'Map', 'Embedded']);
+
+/** Reads which paths a client may read, filter and write from a built Mongoose schema. */
+export function createFieldRules(schema: Schema): FieldRules {
+  const versionKey = schema.get('versionKey') || undefined;
+  const protectedFields = new Set<string>(['_id', ...(versionKey ? [versionKey] : []), ...timestampFields(schema)]);
+  const readable = new Set<string>();
+  const hidden = new Set<string>();
+  const openPrefixes: string[] = [];
+  const writable = new Set<string>();
+
+  schema.eachPath((path, type) => {
+    if (path.includes('.$*')) return; // map values: covered by the map's open prefix
+    if (type.options?.select === false) {
+      hidden.add(path);
+      return;
+    }
+    if (versionKey && path === versionKey) return;
+    readable.add(path);
+    if (OPEN_INSTANCES.has(type.instance)) openPrefixes.push(path);
+    const top = path.split('.')[0];
+    if (!protectedFields.has(top)) writable.add(top);
+  });
+  // Parents of nested paths (`address` for `address.city`) are readable too.
+  for (const path of [...readable]) {
+    const parts = path.split('.');
+    for (let i = 1; i < parts.length; i++) readable.add(parts.slice(0, i).join('.'));
+  }
+  for (const path of hidden) writable.add(path.split('.')[0]);
+
+  return { readable, openPrefixes, hidden, writable, protected: protectedFields, versionKey };
+}
+
+function timestampFields(schema: Schema): string[] {
+  const timestamps = schema.get('timestamps') as boolean | { createdAt?: string | boolean; updatedAt?: string | boolean } | undefined;
+  if (!timestamps) return [];
+  if (timestamps === true) return ['createdAt', 'updatedAt'];
+  const name = (value: string | boolean | undefined, fallback: string) =>
+    value === false ? [] : [typeof value === 'string' ? value : fallback];
+  return [...name(timestamps.createdAt, 'createdAt'), ...name(timestamps.updatedAt, 'updatedAt')];
+}
+
+/**
+ * Finds the `@Prop({ type: ObjectId, ref })` fields (and arrays of them) of a schema.
+ * `ref` may be a model name, a class (`() => Entrepreneur`), or a function returning a name.
+ */
+export function findReferences(schema: Schema, describe: (field: string) => string): ReferenceDefinition[] {
+  const references: ReferenceDefinition[] = [];
+  schema.eachPath((field, type) => {
+    if (type.options?.select === false) return;
+    if (type.instance === 'ObjectId' && type.options?.ref && field !== '_id') {
+      references.push({ field, targetName: resolveRef(type.options.ref, describe(field)), isArray: false });
+    }
+    const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
+    if (type.instance === 'Array' && element?.instance === 'ObjectId' && element.options?.ref) {
+      references.push({ field, targetName: resolveRef(element.options.ref, describe(field)), isArray: true });
+    }
+  });
+  return references;
+}
+
+function resolveRef(ref: unknown, where: string): string {
+  let value = ref;
+  if (typeof value === 'function' && !isModel(value) && !isClass(value)) {
+    try {
+      value = (value as () => unknown)();
+    } catch (error) {
+      throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: calling its \`ref\` function failed (${(error as Error).message})`);
+    }
+  }
+  if (typeof value === 'string') return value;
+  if (isModel(value)) return (value as { modelName: string }).modelName;
+  if (typeof value === 'function' && value.name) return value.name;
+  throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: \`ref\` must be a model name, a class, or a function returning one of them`);
+}
+
+function isModel(value: unknown): boolean {
+  return typeof value === 'function' && typeof (value as { modelName?: unknown }).modelName === 'string';
+}
+
+function isClass(value: unknown): boolean {
+  return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
+}

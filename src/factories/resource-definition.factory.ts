@@ -1,0 +1,125 @@
+import type { Type } from '@nestjs/common';
+import type { Schema } from 'mongoose';
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+import type { ModelRoutesModuleOptions, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
+import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import { DEFAULT_SEARCH_OPTIONS, type ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
+import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
+import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
+import { createFieldRules, findReferences } from './field-rules.factory.js';
+import { createResourceSchema } from './schema.factory.js';
+
+/**
+ * Reads `@GeneratedResource()` metadata and the Mongoose schema of every listed resource,
+ * and checks the set as a whole (paths unique, references resolvable). Runs once, in `forRoot()`.
+ */
+export function createResourceDefinitions(options: ModelRoutesModuleOptions): ResourceDefinition[] {
+  const search = resolveSearchOptions(options.search);
+  const definitions = options.resources.map((entry) => createResourceDefinition(normalize(entry), search));
+  assertUniquePaths(definitions);
+  assertReferencesResolve(definitions);
+  return definitions;
+}
+
+function normalize(entry: Type | ResourceRegistration): { resource: Type; schema?: Schema } {
+  return typeof entry === 'function' ? { resource: entry } : entry;
+}
+
+export function createResourceDefinition(
+  { resource, schema: given }: { resource: Type; schema?: Schema },
+  search: ResolvedSearchOptions = DEFAULT_SEARCH_OPTIONS,
+): ResourceDefinition {
+  const metadata = ResourceMetadataStorage.get(resource);
+  if (!metadata) {
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_NOT_A_RESOURCE',
+      `${resource.name} is listed in ModelRoutesModule.forRoot({ resources }) but has no @GeneratedResource(). ` +
+        `Add @GeneratedResource() above @Schema() on ${resource.name}.`,
+    );
+  }
+  const schema = createResourceSchema(resource, given);
+  const path = metadata.path ?? kebabCase(resource.name);
+  const plural = metadata.plural ?? pluralPath(path);
+  const idField = metadata.id ?? '_id';
+  assertPathSegment(resource, 'path', path);
+  assertPathSegment(resource, 'plural', plural);
+  if (!schema.path(idField)) {
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_UNKNOWN_ID_FIELD',
+      `${resource.name}: @GeneratedResource({ id: '${idField}' }) names a field the schema does not have. ` +
+        `Add @Prop({ unique: true }) ${idField} to ${resource.name}, or remove the id option.`,
+    );
+  }
+  return {
+    target: resource,
+    name: resource.name,
+    path,
+    plural,
+    idField,
+    idParam: idParamName(path),
+    schema,
+    references: findReferences(schema, (field) => `${resource.name}.${field}`),
+    fields: createFieldRules(schema),
+    search,
+  };
+}
+
+function resolveSearchOptions(given: ModelRoutesModuleOptions['search'] = {}): ResolvedSearchOptions {
+  const search = { ...DEFAULT_SEARCH_OPTIONS, ...given };
+  for (const [key, value] of Object.entries(search)) {
+    if (!Number.isInteger(value) || value < (key === 'maxSkip' ? 0 : 1)) {
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_INVALID_OPTION',
+        `ModelRoutesModule.forRoot({ search: { ${key}: ${String(value)} } }): ${key} must be a positive integer.`,
+      );
+    }
+  }
+  if (search.defaultLimit > search.maxLimit) {
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `ModelRoutesModule.forRoot({ search }): defaultLimit (${search.defaultLimit}) is larger than maxLimit (${search.maxLimit}).`,
+    );
+  }
+  return search;
+}
+
+function assertPathSegment(resource: Type, option: 'path' | 'plural', value: string): void {
+  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(value)) {
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `${resource.name}: @GeneratedResource({ ${option}: '${value}' }) must be one URL segment of letters, digits, '-' or '_'.`,
+    );
+  }
+}
+
+function assertUniquePaths(definitions: ResourceDefinition[]): void {
+  const owners = new Map<string, string>();
+  for (const definition of definitions) {
+    for (const [option, segment] of [['path', definition.path], ['plural', definition.plural]] as const) {
+      const previous = owners.get(segment);
+      if (previous) {
+        throw new ModelRoutesConfigError(
+          'MR_CONFIG_DUPLICATE_PATH',
+          `${definition.name}: its ${option} '${segment}' is already used by ${previous}. ` +
+            `Give one of them another path or plural in @GeneratedResource().`,
+        );
+      }
+      owners.set(segment, `${definition.name} (${option})`);
+    }
+  }
+}
+
+function assertReferencesResolve(definitions: ResourceDefinition[]): void {
+  const names = new Set(definitions.map((definition) => definition.name));
+  for (const definition of definitions) {
+    for (const reference of definition.references) {
+      if (!names.has(reference.targetName)) {
+        throw new ModelRoutesConfigError(
+          'MR_CONFIG_UNKNOWN_REFERENCE',
+          `${definition.name}.${reference.field} references '${reference.targetName}', which is not among the resources. ` +
+            `Add the ${reference.targetName} class to ModelRoutesModule.forRoot({ resources }).`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import type { Type } from '@nestjs/common';
+import { SchemaFactory } from '@nestjs/mongoose';
+import { Schema } from 'mongoose';
+
+/**
+ * The Mongoose schema of a resource: the one the user gave, or `SchemaFactory.createForClass()`'s,
+ * with two adjustments made before the model is compiled:
+ *
+ * - `@Prop({ type: Types.ObjectId, ref })` becomes an ObjectId path. `@nestjs/mongoose` takes
+ *   `Types.ObjectId` (the BSON class, not the schema type) for a nested class and makes the path
+ *   Mixed; a `ref` only makes sense on an identifier, so such a path is restored to what was meant.
+ * - Every single reference field gets an index (unless it has one), so that the reverse
+ *   reference routes stay fast as collections grow.
+ */
+export function createResourceSchema(resource: Type, given?: Schema): Schema {
+  const schema = given ?? SchemaFactory.createForClass(resource);
+  schema.eachPath((path, type) => {
+    if (type.instance === 'Mixed' && type.options?.ref && !path.includes('.')) {
+      const { type: _mixed, ...options } = type.options as Record<string, unknown>;
+      schema.remove(path);
+      schema.add({ [path]: { ...options, type: Schema.Types.ObjectId } });
+    }
+  });
+  const indexed = new Set(schema.indexes().map(([fields]) => Object.keys(fields)[0]));
+  schema.eachPath((path, type) => {
+    if (type.instance === 'ObjectId' && type.options?.ref && !indexed.has(path) && !type.options.index && !type.options.unique) {
+      schema.index({ [path]: 1 });
+    }
+  });
+  return schema;
+}

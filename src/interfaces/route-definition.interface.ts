@@ -1,0 +1,29 @@
+/** The generated route kinds, one per row of the route table. */
+export type RouteAction =
+  | 'findOne'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'search'
+  | 'searchPost'
+  | 'referenceFind'
+  | 'referenceSearch'
+  | 'referenceSearchPost';
+
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One generated route: data, built once at startup, ordered. */
+export interface RouteDefinition {
+  action: RouteAction;
+  method: RouteMethod;
+  /** Full path, e.g. `/company/:company_id/owner`. */
+  path: string;
+  /** Model name of the resource whose data the route returns or changes. */
+  resource: string;
+  /** Name of the generated controller class. */
+  controller: string;
+  /** Name of the handler method on that class. */
+  handler: string;
+  /** For reference routes: the field and the referenced model. */
+  reference?: { source: string; field: string; target: string };
+}

@@ -1,0 +1,23 @@
+/**
+ * Limits applied to every search route (`GET|POST /<plural>` and the reverse reference routes).
+ */
+export interface SearchOptions {
+  /** `limit` when the client sends none. Default 20. */
+  defaultLimit?: number;
+  /** Largest `limit` applied; a larger request is clamped and `status.limit` reports the value used. Default 100. */
+  maxLimit?: number;
+  /** Largest `skip` accepted; beyond it the client gets a 400. Default 10000. */
+  maxSkip?: number;
+  /** Longest `$regex` pattern accepted, in characters. Default 256. */
+  maxRegexLength?: number;
+}
+
+/** Search options with every default filled in. */
+export type ResolvedSearchOptions = Required<SearchOptions>;
+
+export const DEFAULT_SEARCH_OPTIONS: ResolvedSearchOptions = {
+  defaultLimit: 20,
+  maxLimit: 100,
+  maxSkip: 10_000,
+  maxRegexLength: 256,
+};

@@ -1,0 +1,28 @@
+import type { SearchRules } from './search-params.interface.js';
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** `true` for `__proto__`, `constructor` and `prototype`: refused anywhere in client input. */
+export function isForbiddenKey(key: string): boolean {
+  return FORBIDDEN_KEYS.has(key);
+}
+
+/**
+ * Whether a client may filter, sort or select on `path`: a schema path, or a sub-path of a
+ * free-form one (Mixed, array, map, sub-document), and never a hidden path or below one.
+ */
+export function isQueryablePath(path: string, rules: SearchRules): boolean {
+  const { readable, openPrefixes, hidden } = rules.fields;
+  if (path.split('.').some((part) => part === '' || isForbiddenKey(part))) return false;
+  for (const hiddenPath of hidden) {
+    if (path === hiddenPath || path.startsWith(`${hiddenPath}.`)) return false;
+  }
+  return readable.has(path) || openPrefixes.some((prefix) => path.startsWith(`${prefix}.`));
+}
+
+/** `true` for `{}`-like objects made by JSON.parse or a query-string parser. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,40 @@
+import { Module, type INestApplication } from '@nestjs/common';
+import { MongooseModule, getConnectionToken } from '@nestjs/mongoose';
+import { Test } from '@nestjs/testing';
+import type { Connection } from 'mongoose';
+import request from 'supertest';
+import { ModelRoutesModule, type ModelRoutesModuleOptions } from '../../src/index.js';
+import type { useEngine } from './engine.js';
+
+export interface TestApp {
+  app: INestApplication;
+  http: () => ReturnType<typeof request>;
+  connection: Connection;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots a small fixture app (not the sample app) on a fresh database of the file's engine,
+ * with every unique index built, so duplicate-key tests do not race index creation.
+ */
+export async function createTestApp(engine: ReturnType<typeof useEngine>, options: ModelRoutesModuleOptions): Promise<TestApp> {
+  const dbName = engine.dbName(expect.getState().currentTestName ?? 'app');
+  @Module({
+    imports: [MongooseModule.forRoot(engine.get().uri, { dbName }), ModelRoutesModule.forRoot(options)],
+  })
+  class FixtureAppModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [FixtureAppModule] }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.init();
+  const connection = app.get<Connection>(getConnectionToken());
+  await Promise.all(Object.values(connection.models).map((model) => model.init()));
+  return {
+    app,
+    http: () => request(app.getHttpServer()),
+    connection,
+    async close() {
+      await connection.dropDatabase().catch(() => undefined);
+      await app.close();
+    },
+  };
+}
