@@ -1,0 +1,134 @@
+import { Company, Entrepreneur } from '../fixtures/models.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { useEngine } from '../support/engine.js';
+import { expectError } from '../support/expect-error.js';
+
+const engine = useEngine();
+let t: TestApp;
+let ada: { _id: string };
+let grace: { _id: string };
+const MISSING_ID = '0123456789abcdef01234567';
+
+beforeAll(async () => {
+  t = await createTestApp(engine, { resources: [Entrepreneur, Company] });
+});
+afterAll(() => t?.close());
+beforeEach(async () => {
+  await Promise.all(Object.values(t.connection.models).map((model) => model.deleteMany({})));
+  ada = (await t.http().post('/user').send({ niceName: 'Ada', birth: '1815-12-10' }).expect(201)).body;
+  grace = (await t.http().post('/user').send({ niceName: 'Grace', birth: '1906-12-09' }).expect(201)).body;
+  const companies = [
+    { niceName: 'Analytical Engines', owner: ada._id, employees: 3, location: 'London' },
+    { niceName: 'analytical software', owner: ada._id, employees: 30 },
+    { niceName: 'Difference Ltd', owner: ada._id, employees: 12, location: 'London' },
+    { niceName: 'COBOL Inc', owner: grace._id, employees: 500 },
+    { niceName: 'Orphan Co', employees: 1 },
+  ];
+  for (const company of companies) await t.http().post('/company').send(company).expect(201);
+});
+
+async function companyId(niceName: string): Promise<string> {
+  const doc = await t.connection.model('Company').findOne({ niceName }).lean<{ _id: object }>();
+  return String(doc!._id);
+}
+
+describe('GET /company/:company_id/owner', () => {
+  it('returns the referenced Entrepreneur with _id, niceName and birth', async () => {
+    const response = await t.http().get(`/company/${await companyId('COBOL Inc')}/owner`).expect(200);
+    expect(response.body).toEqual({ _id: grace._id, niceName: 'Grace', birth: '1906-12-09T00:00:00.000Z' });
+  });
+
+  it('answers 404 MR_NOT_FOUND when the company does not exist', async () => {
+    const response = await t.http().get(`/company/${MISSING_ID}/owner`);
+    expectError(response, 404, 'MR_NOT_FOUND');
+    expect(response.body.message).toBe(`Company '${MISSING_ID}' not found`);
+  });
+
+  it('answers 404 MR_REFERENCE_UNSET when the company has no owner', async () => {
+    const id = await companyId('Orphan Co');
+    const response = await t.http().get(`/company/${id}/owner`);
+    expectError(response, 404, 'MR_REFERENCE_UNSET');
+    expect(response.body.message).toBe(`Company '${id}' has no owner`);
+  });
+
+  it('answers 404 MR_REFERENCE_BROKEN, saying so, when the owner was deleted', async () => {
+    const id = await companyId('COBOL Inc');
+    await t.http().delete(`/user/${grace._id}`).expect(200);
+    const response = await t.http().get(`/company/${id}/owner`);
+    expectError(response, 404, 'MR_REFERENCE_BROKEN');
+    expect(response.body.message).toContain(`has owner '${grace._id}', but that Entrepreneur does not exist (it was deleted)`);
+  });
+
+  it('answers 400 for a malformed company id', async () => {
+    expectError(await t.http().get('/company/not-an-id/owner'), 400, 'MR_INVALID_ID');
+  });
+});
+
+describe('GET /user/:user_id/companies/owner', () => {
+  it('returns the envelope of the companies whose owner is that user', async () => {
+    const response = await t.http().get(`/user/${ada._id}/companies/owner?sort=niceName`).expect(200);
+    expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 3, limit: 20, skip: 0 });
+    expect(response.body.result.map((c: { niceName: string }) => c.niceName)).toEqual([
+      'Analytical Engines',
+      'Difference Ltd',
+      'analytical software',
+    ]);
+    expect(response.body.result[0]).toEqual({
+      _id: expect.any(String),
+      niceName: 'Analytical Engines',
+      owner: ada._id,
+      employees: 3,
+      location: 'London',
+    });
+  });
+
+  it('applies limit, skip, sort and field filters inside the owner condition', async () => {
+    const response = await t.http().get(`/user/${ada._id}/companies/owner?location=London&sort=-employees&limit=1&skip=1`).expect(200);
+    expect(response.body.result.map((c: { niceName: string }) => c.niceName)).toEqual(['Analytical Engines']);
+    expect(response.body.status).toEqual({ count: 5, search_count: 1, match_count: 2, limit: 1, skip: 1 });
+  });
+
+  it('answers 200 with an empty result for a user with no companies', async () => {
+    const response = await t.http().get(`/user/${MISSING_ID}/companies/owner`).expect(200);
+    expect(response.body).toEqual({ status: { count: 5, search_count: 0, match_count: 0, limit: 20, skip: 0 }, result: [] });
+  });
+
+  it('answers 400 for a malformed user id and for a bad parameter', async () => {
+    expectError(await t.http().get('/user/xyz/companies/owner'), 400, 'MR_INVALID_ID');
+    expectError(await t.http().get(`/user/${ada._id}/companies/owner?limit=0`), 400, 'MR_INVALID_QUERY');
+  });
+});
+
+describe('POST /user/:user_id/companies/owner', () => {
+  it('searches with $regex and $options i within the owner condition', async () => {
+    const response = await t.http()
+      .post(`/user/${ada._id}/companies/owner`)
+      .send({ query: { niceName: { $regex: '^analytical', $options: 'i' } }, sort: { employees: -1 } })
+      .expect(200);
+    expect(response.body.result.map((c: { niceName: string }) => c.niceName)).toEqual(['analytical software', 'Analytical Engines']);
+    expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 2, limit: 20, skip: 0 });
+  });
+
+  it('accepts an empty query, limit and skip', async () => {
+    const response = await t.http().post(`/user/${ada._id}/companies/owner`).send({ query: {}, limit: 2, skip: 1 }).expect(200);
+    expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 3, limit: 2, skip: 1 });
+  });
+
+  it.each([
+    ['an owner condition of its own', { owner: 'GRACE' }],
+    ['an $or that names another owner', { $or: [{ owner: 'GRACE' }, { niceName: { $exists: true } }] }],
+    ['an $or that matches everything', { $or: [{ owner: { $exists: false } }, { owner: { $exists: true } }] }],
+  ])('can never widen the owner condition, even with %s', async (_label, query) => {
+    const body = JSON.parse(JSON.stringify({ query }).replaceAll('GRACE', grace._id));
+    const response = await t.http().post(`/user/${ada._id}/companies/owner`).send(body).expect(200);
+    for (const company of response.body.result) expect(company.owner).toBe(ada._id);
+    expect(response.body.status.match_count).toBeLessThanOrEqual(3);
+  });
+
+  it('answers 400 for a disallowed operator and for a malformed id', async () => {
+    const refused = await t.http().post(`/user/${ada._id}/companies/owner`).send({ query: { $where: 'true' } });
+    expectError(refused, 400, 'MR_INVALID_QUERY');
+    expect(refused.body.details[0].path).toBe('query.$where');
+    expectError(await t.http().post('/user/123/companies/owner').send({ query: {} }), 400, 'MR_INVALID_ID');
+  });
+});
