@@ -12,7 +12,7 @@
  * even when that process is killed.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,18 +31,20 @@ export interface Engine {
 
 export interface StartEngineOptions {
   log?: (line: string) => void;
+  /** FerretDB's data folder, kept after stop(). Default: a temporary folder, removed on stop(). */
+  dataDir?: string;
 }
 
 const FERRETDB_VERSION = 'v1.24.2';
 
 export async function startEngine(options: StartEngineOptions = {}): Promise<Engine> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const engine = await resolveEngine();
+  const engine = await resolveEngine(options.dataDir);
   log(`[engine] ${engine.description}`);
   return engine;
 }
 
-async function resolveEngine(): Promise<Engine> {
+async function resolveEngine(dataDir?: string): Promise<Engine> {
   const external = process.env.MONGODB_URI;
   if (external) {
     return {
@@ -53,7 +55,7 @@ async function resolveEngine(): Promise<Engine> {
     };
   }
   const binary = findOrBuildFerretDb();
-  if (binary) return startFerretDb(binary);
+  if (binary) return startFerretDb(binary, dataDir);
   const memoryServer = await startMemoryServer();
   if (memoryServer) return memoryServer;
   throw new Error(
@@ -62,7 +64,8 @@ async function resolveEngine(): Promise<Engine> {
   );
 }
 
-function cacheDir(): string {
+/** Where the FerretDB binary (and the sample app's data) are kept, outside the repo. */
+export function cacheDir(): string {
   const base = process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? tmpdir(), '.cache');
   return process.env.MODEL_ROUTES_CACHE ?? join(base, 'nestjs-model-routes');
 }
@@ -102,8 +105,9 @@ function findBuildScript(): string {
   }
 }
 
-async function startFerretDb(binary: string): Promise<Engine> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'model-routes-ferretdb-'));
+async function startFerretDb(binary: string, keptDir?: string): Promise<Engine> {
+  if (keptDir) mkdirSync(keptDir, { recursive: true });
+  const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'model-routes-ferretdb-'));
   const port = await freePort();
   const args = [
     '--handler=sqlite',
@@ -134,7 +138,7 @@ async function startFerretDb(binary: string): Promise<Engine> {
     child.stdin?.end();
     await Promise.race([exited, delay(5000, { unref: true })]);
     if (child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitForPort(port, child, () => stderr);

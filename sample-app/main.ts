@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { join } from 'node:path';
+import { cacheDir, startEngine } from '../scripts/mongo-engine.js';
+import { AppModule } from './app.module.js';
+
+/**
+ * Starts the sample app on PORT (default 3000) against MONGODB_URI, or against an embedded
+ * FerretDB when MONGODB_URI is not set. Ctrl-C stops the app, then the engine.
+ */
+async function main(): Promise<void> {
+  const logger = new Logger('Sample');
+  // The embedded engine keeps the sample's data between runs, outside the repo.
+  const engine = await startEngine({ log: (line) => logger.log(line), dataDir: join(cacheDir(), 'sample-data') });
+  const app = await NestFactory.create(AppModule.forDatabase(engine.uri), {
+    routeConflictPolicy: { duplicate: 'error', shadow: 'error' },
+  });
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? '127.0.0.1';
+  await app.listen(port, host);
+  logger.log(`Listening on http://${host}:${port} (database: ${engine.description})`);
+  logger.log(`Try: curl -s http://${host}:${port}/companies`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal}: shutting down`);
+    await app.close();
+    await engine.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
