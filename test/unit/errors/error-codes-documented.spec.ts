@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { CONFIG_ERROR_CODES, ERROR_CODES } from '../../../src/index.js';
+
+// Every code a client or a developer can meet is in the README's tables, with the same status and
+// meaning as in the code: adding a code without documenting it fails here.
+const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+
+describe('error codes are documented in the README', () => {
+  it.each(Object.entries(ERROR_CODES))('%s', (code, { status, description }) => {
+    expect(readme).toContain(`| \`${code}\` | ${status === 0 ? 'any' : status} | ${description} |`);
+  });
+
+  it.each(Object.entries(CONFIG_ERROR_CODES))('%s', (code, description) => {
+    expect(readme).toContain(`| \`${code}\` | ${description} |`);
+  });
+
+  it('documents no code that does not exist', () => {
+    const documented = [...readme.matchAll(/^\| `(MR_[A-Z_]+)` \|/gm)].map((match) => match[1]);
+    expect(documented.sort()).toEqual([...Object.keys(ERROR_CODES), ...Object.keys(CONFIG_ERROR_CODES)].sort());
+  });
+});
