@@ -24,7 +24,6 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   404: 'MR_NOT_FOUND',
   413: 'MR_PAYLOAD_TOO_LARGE',
   500: 'MR_INTERNAL',
-  503: 'MR_DATABASE_UNAVAILABLE',
 };
 
 /** Driver and Mongoose errors that mean "the database cannot be reached right now". */
@@ -95,7 +94,8 @@ function fromHttpException(error: HttpException): MappedError {
   const message = Array.isArray(raw) ? raw.join('; ') : typeof raw === 'string' ? raw : error.message;
   const code = CODE_BY_STATUS[status] ?? 'MR_HTTP_ERROR';
   if (status >= 500) {
-    return { body: body(code, status, status === 503 ? 'Service unavailable' : 'Internal server error'), unexpected: status === 500 };
+    // Whatever user code put in a 5xx stays in the server log.
+    return { body: body(code, status, status === 503 ? 'Service unavailable' : 'Internal server error'), unexpected: true };
   }
   return { body: body(code, status, message), unexpected: false };
 }

@@ -57,8 +57,9 @@ export function findReferences(schema: Schema, describe: (field: string) => stri
       references.push({ field, targetName: resolveRef(type.options.ref, describe(field)), isArray: false });
     }
     const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
-    if (type.instance === 'Array' && element?.instance === 'ObjectId' && element.options?.ref) {
-      references.push({ field, targetName: resolveRef(element.options.ref, describe(field)), isArray: true });
+    const arrayRef = element?.options?.ref ?? type.options?.ref; // `[{ type, ref }]` or `{ type: [ObjectId], ref }`
+    if (type.instance === 'Array' && element?.instance === 'ObjectId' && arrayRef) {
+      references.push({ field, targetName: resolveRef(arrayRef, describe(field)), isArray: true });
     }
   });
   return references;

@@ -65,14 +65,23 @@ export function createResourceDefinition(
 }
 
 function resolveSearchOptions(given: ModelRoutesModuleOptions['search'] = {}): ResolvedSearchOptions {
-  const search = { ...DEFAULT_SEARCH_OPTIONS, ...given };
-  for (const [key, value] of Object.entries(search)) {
-    if (!Number.isInteger(value) || value < (key === 'maxSkip' ? 0 : 1)) {
+  const search: ResolvedSearchOptions = { ...DEFAULT_SEARCH_OPTIONS };
+  for (const [key, value] of Object.entries(given)) {
+    if (!(key in DEFAULT_SEARCH_OPTIONS)) {
       throw new ModelRoutesConfigError(
         'MR_CONFIG_INVALID_OPTION',
-        `ModelRoutesModule.forRoot({ search: { ${key}: ${String(value)} } }): ${key} must be a positive integer.`,
+        `ModelRoutesModule.forRoot({ search: { ${key} } }): unknown option; use ${Object.keys(DEFAULT_SEARCH_OPTIONS).join(', ')}.`,
       );
     }
+    if (value === undefined) continue;
+    const minimum = key === 'maxSkip' ? 0 : 1;
+    if (!Number.isSafeInteger(value) || value < minimum) {
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_INVALID_OPTION',
+        `ModelRoutesModule.forRoot({ search: { ${key}: ${String(value)} } }): ${key} must be an integer of at least ${minimum}.`,
+      );
+    }
+    search[key as keyof ResolvedSearchOptions] = value;
   }
   if (search.defaultLimit > search.maxLimit) {
     throw new ModelRoutesConfigError(
@@ -93,10 +102,11 @@ function assertPathSegment(resource: Type, option: 'path' | 'plural', value: str
 }
 
 function assertUniquePaths(definitions: ResourceDefinition[]): void {
+  // Express matches paths case-insensitively by default, so `Company` and `company` collide.
   const owners = new Map<string, string>();
   for (const definition of definitions) {
     for (const [option, segment] of [['path', definition.path], ['plural', definition.plural]] as const) {
-      const previous = owners.get(segment);
+      const previous = owners.get(segment.toLowerCase());
       if (previous) {
         throw new ModelRoutesConfigError(
           'MR_CONFIG_DUPLICATE_PATH',
@@ -104,7 +114,7 @@ function assertUniquePaths(definitions: ResourceDefinition[]): void {
             `Give one of them another path or plural in @GeneratedResource().`,
         );
       }
-      owners.set(segment, `${definition.name} (${option})`);
+      owners.set(segment.toLowerCase(), `${definition.name} (${option})`);
     }
   }
 }

@@ -5,6 +5,9 @@ import type { SearchParams, SearchRules } from './search-params.interface.js';
 
 const BODY_KEYS = new Set(['query', 'limit', 'skip', 'sort', 'select']);
 const RESERVED_PARAMETERS = new Set(['limit', 'skip', 'sort', 'select']);
+const SORT_DIRECTIONS = new Map<string, 1 | -1>([
+  ['1', 1], ['-1', -1], ['asc', 1], ['desc', -1], ['ascending', 1], ['descending', -1],
+]);
 
 /**
  * Parses the body of `POST /<plural>` and of the reverse reference POST route:
@@ -32,12 +35,14 @@ export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams
  */
 export function parseSearchQueryString(query: Record<string, unknown> | undefined, rules: SearchRules): SearchParams {
   const params = query ?? {};
-  const filter: Record<string, Record<string, unknown>> = {};
+  // Keyed by client input: no prototype, so `__proto__` or `toString` can only be own keys.
+  const filter: Record<string, Record<string, unknown>> = Object.create(null);
   for (const [key, value] of Object.entries(params)) {
     if (RESERVED_PARAMETERS.has(key)) continue;
     const match = /^([^[\]]+)(?:\[([a-zA-Z]+)\])?$/.exec(key);
     if (!match) throw ModelRoutesException.invalidQuery(key, `Malformed parameter '${key}'`);
     const [, field, operator] = match;
+    if (isForbiddenKey(field)) throw ModelRoutesException.invalidQuery(`query.${field}`, `Key '${field}' is not allowed`);
     // A parser that builds objects from brackets gives `{ employees: { gte: '10' } }`.
     const conditions = isPlainObject(value) && !operator ? Object.entries(value) : [[operator ?? 'eq', value] as const];
     for (const [op, operand] of conditions) {
@@ -45,10 +50,13 @@ export function parseSearchQueryString(query: Record<string, unknown> | undefine
       if (!ALLOWED_OPERATORS.has(name) || ['$and', '$or', '$nor', '$not', '$elemMatch'].includes(name)) {
         throw ModelRoutesException.invalidQuery(key, `Operator ${op} is not allowed in a query string`);
       }
-      (filter[field] ??= {})[name] = queryStringOperand(name, operand, key);
+      (filter[field] ??= Object.create(null))[name] = queryStringOperand(name, operand, key);
     }
   }
-  return { filter: sanitizeFilter(filter, rules, 'query'), ...parsePaging(params, rules, true) };
+  // Back to ordinary objects for Mongoose, now that every key is known to be safe.
+  const checked = sanitizeFilter(filter, rules, 'query');
+  const plain = Object.fromEntries(Object.entries(checked).map(([field, conditions]) => [field, { ...(conditions as object) }]));
+  return { filter: plain, ...parsePaging(params, rules, true) };
 }
 
 function queryStringOperand(operator: string, value: unknown, key: string): unknown {
@@ -107,9 +115,9 @@ function parseSort(value: unknown, rules: SearchRules): Record<string, 1 | -1> {
   const sort: Record<string, 1 | -1> = {};
   for (const [field, direction] of entries) {
     assertQueryable(field, 'sort', rules);
-    const parsed = { 1: 1, '-1': -1, asc: 1, desc: -1, ascending: 1, descending: -1 }[String(direction)];
+    const parsed = typeof direction === 'number' || typeof direction === 'string' ? SORT_DIRECTIONS.get(String(direction)) : undefined;
     if (parsed === undefined) throw ModelRoutesException.invalidQuery(`sort.${field}`, 'sort direction must be 1, -1, "asc" or "desc"');
-    sort[field] = parsed as 1 | -1;
+    sort[field] = parsed;
   }
   return sort;
 }

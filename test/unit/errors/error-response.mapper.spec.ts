@@ -1,0 +1,257 @@
+import {
+  BadRequestException,
+  ForbiddenException,
+  HttpException,
+  InternalServerErrorException,
+  NotFoundException,
+  PayloadTooLargeException,
+  ServiceUnavailableException,
+  UnauthorizedException,
+} from '@nestjs/common';
+import mongoose from 'mongoose';
+import { ERROR_CODES } from '../../../src/errors/error-codes.js';
+import { mapError, type ErrorResponseBody } from '../../../src/errors/error-response.mapper.js';
+import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
+
+const BODY_KEYS = ['code', 'error', 'message', 'statusCode'];
+
+function expectShape(body: ErrorResponseBody, withDetails: boolean): void {
+  expect(Object.keys(body).sort()).toEqual(withDetails ? [...BODY_KEYS, 'details'].sort() : BODY_KEYS);
+  expect(typeof body.statusCode).toBe('number');
+  expect(typeof body.error).toBe('string');
+  expect(typeof body.message).toBe('string');
+}
+
+describe('mapError: ModelRoutesException', () => {
+  it('keeps code, message and details, with the status of the code', () => {
+    const error = ModelRoutesException.invalidQuery('query.$where', 'Operator $where is not allowed');
+    const { body, unexpected } = mapError(error);
+    expect(unexpected).toBe(false);
+    expect(body).toStrictEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'MR_INVALID_QUERY',
+      message: 'Operator $where is not allowed',
+      details: [{ path: 'query.$where', message: 'Operator $where is not allowed' }],
+    });
+  });
+
+  it.each<[ConstructorParameters<typeof ModelRoutesException>[0], number, string]>([
+    ['MR_INVALID_BODY', 400, 'Bad Request'],
+    ['MR_NOT_FOUND', 404, 'Not Found'],
+    ['MR_REFERENCE_UNSET', 404, 'Not Found'],
+    ['MR_REFERENCE_BROKEN', 404, 'Not Found'],
+    ['MR_DUPLICATE_KEY', 409, 'Conflict'],
+    ['MR_DATABASE_UNAVAILABLE', 503, 'Service Unavailable'],
+  ])('%s → %p %s, without details when there are none', (code, status, error) => {
+    const { body } = mapError(new ModelRoutesException(code, 'msg'));
+    expectShape(body, false);
+    expect(body).toStrictEqual({ statusCode: status, error, code, message: 'msg' });
+  });
+
+  it('omits an empty details array', () => {
+    expect(mapError(new ModelRoutesException('MR_INVALID_ID', 'bad id', [])).body).not.toHaveProperty('details');
+  });
+});
+
+describe('mapError: Nest HttpException', () => {
+  it.each<[string, HttpException, number, string, string, string]>([
+    ['ForbiddenException', new ForbiddenException(), 403, 'Forbidden', 'MR_FORBIDDEN', 'Forbidden'],
+    ['ForbiddenException with a message', new ForbiddenException('Admins only'), 403, 'Forbidden', 'MR_FORBIDDEN', 'Admins only'],
+    ['NotFoundException', new NotFoundException('Cannot GET /nope'), 404, 'Not Found', 'MR_NOT_FOUND', 'Cannot GET /nope'],
+    ['UnauthorizedException', new UnauthorizedException(), 401, 'Unauthorized', 'MR_UNAUTHORIZED', 'Unauthorized'],
+    ['BadRequestException with a list', new BadRequestException(['a is bad', 'b is bad']), 400, 'Bad Request', 'MR_BAD_REQUEST', 'a is bad; b is bad'],
+    ['PayloadTooLargeException', new PayloadTooLargeException('too big'), 413, 'Payload Too Large', 'MR_PAYLOAD_TOO_LARGE', 'too big'],
+    ['a 418', new HttpException("I'm a teapot", 418), 418, 'I Am A Teapot', 'MR_HTTP_ERROR', "I'm a teapot"],
+    ['a 429 with an object response', new HttpException({ message: 'Slow down' }, 429), 429, 'Too Many Requests', 'MR_HTTP_ERROR', 'Slow down'],
+  ])('%s', (_label, exception, statusCode, error, code, message) => {
+    const { body, unexpected } = mapError(exception);
+    expect(unexpected).toBe(false);
+    expectShape(body, false);
+    expect(body).toStrictEqual({ statusCode, error, code, message });
+  });
+
+  it('hides the message of a 500 and flags it unexpected', () => {
+    const { body, unexpected } = mapError(new InternalServerErrorException('db password is hunter2'));
+    expect(unexpected).toBe(true);
+    expect(body).toStrictEqual({ statusCode: 500, error: 'Internal Server Error', code: 'MR_INTERNAL', message: 'Internal server error' });
+    expect(JSON.stringify(body)).not.toContain('hunter2');
+  });
+
+  it('hides the message of a 503 raised by user code, logs it, and does not blame the database', () => {
+    const { body, unexpected } = mapError(new ServiceUnavailableException('node-3 is down'));
+    expect(unexpected).toBe(true);
+    expect(body).toStrictEqual({ statusCode: 503, error: 'Service Unavailable', code: 'MR_HTTP_ERROR', message: 'Service unavailable' });
+    expect(JSON.stringify(body)).not.toContain('node-3');
+  });
+});
+
+describe('mapError: Mongoose errors', () => {
+  it('maps a ValidationError built by hand, with one detail per field', () => {
+    const error = new mongoose.Error.ValidationError();
+    error.addError('email', new mongoose.Error.ValidatorError({ path: 'email', message: 'Path `email` is required.', type: 'required' }));
+    error.addError('credits', new mongoose.Error.ValidatorError({ path: 'credits', message: 'Too small', type: 'min' }));
+    const { body, unexpected } = mapError(error);
+    expect(unexpected).toBe(false);
+    expectShape(body, true);
+    expect(body).toStrictEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'MR_VALIDATION_FAILED',
+      message: 'Validation failed for email, credits',
+      details: [
+        { path: 'email', message: 'Path `email` is required.' },
+        { path: 'credits', message: 'Too small' },
+      ],
+    });
+  });
+
+  it('maps the ValidationError of a real document validation', async () => {
+    const schema = new mongoose.Schema({ name: { type: String, required: true }, age: { type: Number, min: 0 } });
+    const Model = mongoose.model('ErrorMapperPerson', schema);
+    const failure: unknown = await new Model({ age: -1 }).validate().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(mongoose.Error.ValidationError);
+    const { body } = mapError(failure);
+    expect(body.statusCode).toBe(400);
+    expect(body.code).toBe('MR_VALIDATION_FAILED');
+    expect(body.details!.map((detail) => detail.path).sort()).toEqual(['age', 'name']);
+    expect(body.message).toContain('name');
+    expect(body.message).toContain('age');
+  });
+
+  it('maps a ValidationError without errors to a generic message', () => {
+    const { body } = mapError(new mongoose.Error.ValidationError());
+    expect(body).toStrictEqual({ statusCode: 400, error: 'Bad Request', code: 'MR_VALIDATION_FAILED', message: 'Validation failed for the document' });
+  });
+
+  it('maps a CastError to MR_INVALID_VALUE naming the path', () => {
+    const { body, unexpected } = mapError(new mongoose.Error.CastError('Number', 'abc', 'employees'));
+    expect(unexpected).toBe(false);
+    expect(body).toStrictEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'MR_INVALID_VALUE',
+      message: `Value "abc" is not a valid Number for 'employees'`,
+      details: [{ path: 'employees', message: 'cannot be converted to Number' }],
+    });
+  });
+
+  it('shortens a long value in a CastError message', () => {
+    const { body } = mapError(new mongoose.Error.CastError('ObjectId', 'x'.repeat(200), 'owner'));
+    expect(body.message).toContain('...');
+    expect(body.message).not.toContain('x'.repeat(61));
+  });
+
+  it('maps StrictModeError to MR_INVALID_QUERY', () => {
+    expect(mapError({ name: 'StrictModeError', message: 'Path "nope" is not in schema' }).body).toStrictEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'MR_INVALID_QUERY',
+      message: 'The query names a field that is not in the schema',
+    });
+  });
+});
+
+describe('mapError: MongoDB driver errors', () => {
+  it('maps a duplicate key with keyValue to 409 with details', () => {
+    const { body, unexpected } = mapError({ name: 'MongoServerError', code: 11000, keyValue: { email: 'a' }, message: 'E11000 dup key: { email: "a" }' });
+    expect(unexpected).toBe(false);
+    expectShape(body, true);
+    expect(body).toStrictEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'MR_DUPLICATE_KEY',
+      message: 'A document with this email already exists',
+      details: [{ path: 'email', message: 'must be unique' }],
+    });
+  });
+
+  it('names every field of a compound duplicate key', () => {
+    const { body } = mapError({ name: 'MongoServerError', code: 11000, keyValue: { tenant: 't', email: 'a' } });
+    expect(body.details!.map((detail) => detail.path)).toEqual(['tenant', 'email']);
+  });
+
+  it.each([
+    ['without keyValue', { name: 'MongoServerError', code: 11000, message: 'E11000 duplicate key error' }],
+    ['with code 11001', { name: 'MongoServerError', code: 11001 }],
+    ['with an empty keyValue', { name: 'MongoServerError', code: 11000, keyValue: {} }],
+  ])('maps a duplicate key %s to 409 without details', (_label, error) => {
+    const { body } = mapError(error);
+    expectShape(body, false);
+    expect(body).toStrictEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'MR_DUPLICATE_KEY',
+      message: 'A document with the same value of a unique field already exists',
+    });
+  });
+
+  it.each([
+    'MongoServerSelectionError',
+    'MongooseServerSelectionError',
+    'MongoNetworkError',
+    'MongoNetworkTimeoutError',
+    'MongoTopologyClosedError',
+    'MongoNotConnectedError',
+    'MongoPoolClearedError',
+  ])('maps %s to 503', (name) => {
+    const { body, unexpected } = mapError({ name, message: 'connect ECONNREFUSED 10.0.0.7:27017' });
+    expect(unexpected).toBe(false);
+    expect(body).toStrictEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'MR_DATABASE_UNAVAILABLE',
+      message: 'The database is unavailable; try again later',
+    });
+    expect(JSON.stringify(body)).not.toContain('10.0.0.7');
+  });
+
+  it('maps a Mongoose buffering timeout to 503', () => {
+    const error = new mongoose.Error('Operation `companies.find()` buffering timed out after 10000ms');
+    expect(mapError(error).body.statusCode).toBe(503);
+    expect(mapError(error).body.code).toBe('MR_DATABASE_UNAVAILABLE');
+  });
+
+  it.each([2, 9, 51091])('maps a MongoServerError with code %p to MR_INVALID_QUERY', (code) => {
+    const { body } = mapError({ name: 'MongoServerError', code, message: 'Regular expression is invalid: missing )' });
+    expect(body).toStrictEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'MR_INVALID_QUERY',
+      message: 'The database refused the query as invalid (check $regex patterns)',
+    });
+  });
+});
+
+describe('mapError: unexpected errors', () => {
+  it('maps a plain Error to a generic 500 without its message, flagged unexpected', () => {
+    const { body, unexpected } = mapError(new Error('secret driver text'));
+    expect(unexpected).toBe(true);
+    expectShape(body, false);
+    expect(body).toStrictEqual({ statusCode: 500, error: 'Internal Server Error', code: 'MR_INTERNAL', message: 'Internal server error' });
+    expect(JSON.stringify(body)).not.toContain('secret driver text');
+  });
+
+  it.each([
+    ['a MongoServerError with another code', { name: 'MongoServerError', code: 13, message: 'secret driver text' }],
+    ['a MongooseError without buffering timeout', new mongoose.Error('secret driver text')],
+    ['a TypeError', new TypeError('secret driver text')],
+    ['a thrown string', 'secret driver text'],
+    ['null', null],
+    ['undefined', undefined],
+  ])('maps %s to a generic 500', (_label, error) => {
+    const { body, unexpected } = mapError(error);
+    expect(unexpected).toBe(true);
+    expect(body).toStrictEqual({ statusCode: 500, error: 'Internal Server Error', code: 'MR_INTERNAL', message: 'Internal server error' });
+  });
+
+  it('uses the documented status of every code it returns', () => {
+    for (const error of [new Error('x'), { code: 11000 }, { name: 'MongoNetworkError' }, new mongoose.Error.CastError('Number', 'a', 'n')]) {
+      const { body } = mapError(error);
+      expect(body.statusCode).toBe(ERROR_CODES[body.code].status);
+    }
+  });
+});

@@ -1,0 +1,136 @@
+import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
+import { Types, Schema as MongooseSchema } from 'mongoose';
+import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
+
+@Schema()
+class Badge {
+  @Prop() name?: string;
+}
+
+@Schema({ timestamps: true })
+class Account {
+  @Prop({ required: true, unique: true }) email!: string;
+  @Prop({ select: false }) passwordHash?: string;
+  @Prop({ min: 0 }) credits?: number;
+}
+
+@Schema()
+class Profile {
+  @Prop() niceName?: string;
+  @Prop(raw({ city: { type: String }, zip: { type: String } })) address?: Record<string, string>;
+  @Prop(raw({ geo: { lat: { type: Number }, lng: { type: Number } }, label: { type: String } })) location?: Record<string, unknown>;
+  @Prop({ type: MongooseSchema.Types.Mixed }) meta?: unknown;
+  @Prop([String]) tags?: string[];
+  @Prop({ type: Map, of: String }) labels?: Map<string, string>;
+  @Prop({ type: Badge }) badge?: Badge;
+  @Prop({ type: [Badge] }) badges?: Badge[];
+  @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Other' }) owner?: Types.ObjectId;
+}
+
+@Schema({ timestamps: { createdAt: 'created_at', updatedAt: 'modified' } })
+class Renamed {
+  @Prop() name?: string;
+}
+
+@Schema({ timestamps: { createdAt: false } })
+class UpdatedOnly {
+  @Prop() name?: string;
+}
+
+@Schema({ versionKey: false })
+class Unversioned {
+  @Prop() name?: string;
+}
+
+@Schema({ versionKey: 'revision' })
+class Revisioned {
+  @Prop() name?: string;
+}
+
+const rulesOf = (resource: Function) => createFieldRules(SchemaFactory.createForClass(resource as never));
+const sorted = (set: Iterable<string>) => [...set].sort();
+
+describe('createFieldRules: hidden and protected fields', () => {
+  const rules = rulesOf(Account);
+
+  it('lists select:false paths as hidden, not readable', () => {
+    expect(sorted(rules.hidden)).toEqual(['passwordHash']);
+    expect(rules.readable.has('passwordHash')).toBe(false);
+  });
+
+  it('protects _id, the version key and the timestamps', () => {
+    expect(sorted(rules.protected)).toEqual(['__v', '_id', 'createdAt', 'updatedAt']);
+    expect(rules.versionKey).toBe('__v');
+  });
+
+  it('reads _id and the timestamps but not the version key', () => {
+    expect(sorted(rules.readable)).toEqual(['_id', 'createdAt', 'credits', 'email', 'updatedAt']);
+  });
+
+  it('lets clients write top-level fields, hidden ones included, but no protected field', () => {
+    expect(sorted(rules.writable)).toEqual(['credits', 'email', 'passwordHash']);
+  });
+
+  it.each<[string, Function, string[], string | undefined]>([
+    ['custom timestamp names', Renamed, ['__v', '_id', 'created_at', 'modified'], '__v'],
+    ['createdAt disabled', UpdatedOnly, ['__v', '_id', 'updatedAt'], '__v'],
+    ['no version key', Unversioned, ['_id'], undefined],
+    ['a custom version key', Revisioned, ['_id', 'revision'], 'revision'],
+    ['no timestamps', Badge, ['__v', '_id'], '__v'],
+  ])('%s', (_label, resource, protectedFields, versionKey) => {
+    const rules = rulesOf(resource);
+    expect(sorted(rules.protected)).toEqual(protectedFields);
+    expect(rules.versionKey).toBe(versionKey);
+    expect(sorted(rules.writable)).toEqual(['name']);
+    for (const field of protectedFields) expect(rules.writable.has(field)).toBe(false);
+    if (versionKey) expect(rules.readable.has(versionKey)).toBe(false);
+  });
+
+  it('makes custom timestamp names readable, not the default names', () => {
+    const rules = rulesOf(Renamed);
+    expect(rules.readable.has('created_at')).toBe(true);
+    expect(rules.readable.has('modified')).toBe(true);
+    expect(rules.readable.has('createdAt')).toBe(false);
+  });
+});
+
+describe('createFieldRules: nested paths and open prefixes', () => {
+  const rules = rulesOf(Profile);
+
+  it('reads nested paths and every parent of them', () => {
+    for (const path of ['address.city', 'address.zip', 'address', 'location.geo.lat', 'location.geo.lng', 'location.geo', 'location', 'location.label']) {
+      expect(rules.readable.has(path)).toBe(true);
+    }
+  });
+
+  it('writes only top-level fields, never dotted paths', () => {
+    expect(sorted(rules.writable)).toEqual(['address', 'badge', 'badges', 'labels', 'location', 'meta', 'niceName', 'owner', 'tags']);
+  });
+
+  it('treats Mixed, arrays (of scalars and of sub-documents), maps and sub-documents as open prefixes', () => {
+    expect(sorted(rules.openPrefixes)).toEqual(['badge', 'badges', 'labels', 'meta', 'tags']);
+  });
+
+  it.each(['niceName', 'address', 'address.city', 'owner', '_id'])('%s is not an open prefix', (path) => {
+    expect(rules.openPrefixes).not.toContain(path);
+  });
+
+  it('does not list the map value path (labels.$*)', () => {
+    expect([...rules.readable].some((path) => path.includes('$*'))).toBe(false);
+    expect(rules.readable.has('labels')).toBe(true);
+  });
+
+  it('has nothing hidden and the default protected fields', () => {
+    expect(rules.hidden.size).toBe(0);
+    expect(sorted(rules.protected)).toEqual(['__v', '_id']);
+  });
+
+  it('works on a hand-made schema with nested select:false', () => {
+    const schema = new MongooseSchema({ name: String, auth: { token: { type: String, select: false }, provider: String } });
+    const handMade = createFieldRules(schema);
+    expect(sorted(handMade.hidden)).toEqual(['auth.token']);
+    expect(handMade.readable.has('auth.provider')).toBe(true);
+    expect(handMade.readable.has('auth.token')).toBe(false);
+    expect(sorted(handMade.writable)).toEqual(['auth', 'name']);
+  });
+});

@@ -1,0 +1,226 @@
+import { Prop, Schema } from '@nestjs/mongoose';
+import { Types, Schema as MongooseSchema } from 'mongoose';
+import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
+import { createResourceDefinitions } from '../../../src/factories/resource-definition.factory.js';
+import {
+  comparePaths,
+  createRouteTable,
+  referenceControllerName,
+  resourceControllerName,
+  sortRoutes,
+} from '../../../src/factories/route-table.factory.js';
+import type { RouteDefinition, RouteMethod } from '../../../src/interfaces/route-definition.interface.js';
+
+@GeneratedResource({ path: 'user', plural: 'users' })
+@Schema()
+class Entrepreneur {
+  @Prop({ required: true }) niceName!: string;
+  @Prop() birth?: Date;
+}
+
+@GeneratedResource()
+@Schema()
+class Company {
+  @Prop({ required: true }) niceName!: string;
+  @Prop({ type: Types.ObjectId, ref: 'Entrepreneur' }) owner?: Types.ObjectId;
+  @Prop() employees?: number;
+  @Prop() location?: string;
+}
+
+@GeneratedResource()
+@Schema()
+class Team {
+  @Prop() label?: string;
+  @Prop({ type: [{ type: MongooseSchema.Types.ObjectId, ref: 'Entrepreneur' }] }) members?: Types.ObjectId[];
+  @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Entrepreneur' }) co_owner?: Types.ObjectId;
+}
+
+const definitions = () => createResourceDefinitions({ resources: [Entrepreneur, Company] });
+const line = (route: Pick<RouteDefinition, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+describe('createRouteTable', () => {
+  const table = createRouteTable(definitions());
+  const companyRoutes = table.filter((route) => route.controller.startsWith('Company'));
+
+  it('lists every route of both resources in order: literal segments before :params, GET<POST<PUT<DELETE', () => {
+    expect(table.map(line)).toEqual([
+      'GET /companies',
+      'POST /companies',
+      'POST /company',
+      'GET /company/:company_id',
+      'PUT /company/:company_id',
+      'DELETE /company/:company_id',
+      'GET /company/:company_id/owner',
+      'POST /user',
+      'GET /user/:user_id',
+      'PUT /user/:user_id',
+      'DELETE /user/:user_id',
+      'GET /user/:user_id/companies/owner',
+      'POST /user/:user_id/companies/owner',
+      'GET /users',
+      'POST /users',
+    ]);
+  });
+
+  it('gives Company nine routes', () => {
+    expect(companyRoutes).toHaveLength(9);
+  });
+
+  it.each<[RouteMethod, string, Partial<RouteDefinition>]>([
+    ['GET', '/company/:company_id', { action: 'findOne', handler: 'findOne', controller: 'CompanyController', resource: 'Company' }],
+    ['POST', '/company', { action: 'create', handler: 'create', controller: 'CompanyController', resource: 'Company' }],
+    ['PUT', '/company/:company_id', { action: 'update', handler: 'update', controller: 'CompanyController', resource: 'Company' }],
+    ['DELETE', '/company/:company_id', { action: 'delete', handler: 'delete', controller: 'CompanyController', resource: 'Company' }],
+    ['GET', '/companies', { action: 'search', handler: 'search', controller: 'CompanyController', resource: 'Company' }],
+    ['POST', '/companies', { action: 'searchPost', handler: 'searchPost', controller: 'CompanyController', resource: 'Company' }],
+    [
+      'GET',
+      '/company/:company_id/owner',
+      {
+        action: 'referenceFind',
+        handler: 'findOwner',
+        controller: 'CompanyOwnerReferenceController',
+        resource: 'Entrepreneur',
+        reference: { source: 'Company', field: 'owner', target: 'Entrepreneur' },
+      },
+    ],
+    [
+      'GET',
+      '/user/:user_id/companies/owner',
+      {
+        action: 'referenceSearch',
+        handler: 'searchByOwner',
+        controller: 'CompanyOwnerReferenceController',
+        resource: 'Company',
+        reference: { source: 'Company', field: 'owner', target: 'Entrepreneur' },
+      },
+    ],
+    [
+      'POST',
+      '/user/:user_id/companies/owner',
+      {
+        action: 'referenceSearchPost',
+        handler: 'searchByOwnerPost',
+        controller: 'CompanyOwnerReferenceController',
+        resource: 'Company',
+        reference: { source: 'Company', field: 'owner', target: 'Entrepreneur' },
+      },
+    ],
+  ])('%s %s', (method, path, expected) => {
+    const matches = table.filter((route) => route.method === method && route.path === path);
+    expect(matches).toHaveLength(1);
+    expect(matches[0]).toEqual({ method, path, ...expected });
+  });
+
+  it('has no reference property on plain resource routes', () => {
+    for (const route of table.filter((r) => !r.action.startsWith('reference'))) {
+      expect(route).not.toHaveProperty('reference');
+    }
+  });
+
+  it('names the Entrepreneur controller after the class, not the path', () => {
+    const controllers = new Set(table.filter((route) => route.path.startsWith('/user') && !route.path.includes('companies')).map((r) => r.controller));
+    expect([...controllers]).toEqual(['EntrepreneurController']);
+  });
+
+  it('has no duplicate method + path pair', () => {
+    const lines = table.map(line);
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+
+  it('generates no reference routes for arrays of references, and pascal-cases snake_case fields', () => {
+    const routes = createRouteTable(createResourceDefinitions({ resources: [Entrepreneur, Team] }));
+    expect(routes.filter((route) => route.path.includes('members'))).toEqual([]);
+    const coOwner = routes.filter((route) => route.reference?.field === 'co_owner');
+    expect(coOwner.map((route) => [line(route), route.handler, route.controller])).toEqual([
+      ['GET /team/:team_id/co_owner', 'findCoOwner', 'TeamCoOwnerReferenceController'],
+      ['GET /user/:user_id/teams/co_owner', 'searchByCoOwner', 'TeamCoOwnerReferenceController'],
+      ['POST /user/:user_id/teams/co_owner', 'searchByCoOwnerPost', 'TeamCoOwnerReferenceController'],
+    ]);
+  });
+
+  it('returns an empty table for no resources', () => {
+    expect(createRouteTable([])).toEqual([]);
+  });
+});
+
+describe('controller names', () => {
+  const [user, company] = definitions();
+
+  it('resourceControllerName is <Name>Controller', () => {
+    expect(resourceControllerName(company)).toBe('CompanyController');
+    expect(resourceControllerName(user)).toBe('EntrepreneurController');
+  });
+
+  it.each([
+    ['owner', 'CompanyOwnerReferenceController'],
+    ['co_owner', 'CompanyCoOwnerReferenceController'],
+    ['mainContact', 'CompanyMainContactReferenceController'],
+  ])('referenceControllerName(Company, %s) → %s', (field, expected) => {
+    expect(referenceControllerName(company, field)).toBe(expected);
+  });
+});
+
+describe('sortRoutes', () => {
+  const route = (method: RouteMethod, path: string) => ({ method, path });
+
+  it('puts /company/stats before /company/:company_id, whatever the input order', () => {
+    const routes = [route('GET', '/company/:company_id'), route('GET', '/company/stats')];
+    expect(sortRoutes(routes).map(line)).toEqual(['GET /company/stats', 'GET /company/:company_id']);
+    expect(sortRoutes([...routes].reverse()).map(line)).toEqual(['GET /company/stats', 'GET /company/:company_id']);
+  });
+
+  it('orders methods GET < POST < PUT < DELETE for equal paths', () => {
+    const routes = [route('DELETE', '/a/:id'), route('PUT', '/a/:id'), route('POST', '/a/:id'), route('GET', '/a/:id')];
+    expect(sortRoutes(routes).map((r) => r.method)).toEqual(['GET', 'POST', 'PUT', 'DELETE']);
+  });
+
+  it('puts a shorter path before a longer one sharing its segments', () => {
+    const routes = [route('GET', '/company/:company_id/owner'), route('GET', '/company/:company_id'), route('POST', '/company')];
+    expect(sortRoutes(routes).map(line)).toEqual(['POST /company', 'GET /company/:company_id', 'GET /company/:company_id/owner']);
+  });
+
+  it('compares the first differing segment after equal params', () => {
+    const routes = [route('GET', '/a/:x/z'), route('GET', '/a/:y/b'), route('GET', '/a/:x/:y')];
+    expect(sortRoutes(routes).map(line)).toEqual(['GET /a/:y/b', 'GET /a/:x/z', 'GET /a/:x/:y']);
+  });
+
+  it('keeps the declaration order of routes with the same path and method (stable)', () => {
+    const routes = [
+      { method: 'GET' as const, path: '/x/:a', id: 1 },
+      { method: 'GET' as const, path: '/x/:b', id: 2 },
+      { method: 'GET' as const, path: '/x/:c', id: 3 },
+    ];
+    expect(sortRoutes(routes).map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(sortRoutes([...routes].reverse()).map((r) => r.id)).toEqual([3, 2, 1]);
+  });
+
+  it('does not mutate its input', () => {
+    const routes = [route('GET', '/b'), route('GET', '/a')];
+    const sorted = sortRoutes(routes);
+    expect(routes.map(line)).toEqual(['GET /b', 'GET /a']);
+    expect(sorted).not.toBe(routes);
+  });
+});
+
+describe('comparePaths', () => {
+  it.each<[string, string, '<' | '>' | '=']>([
+    ['/company/stats', '/company/:company_id', '<'],
+    ['/company/:company_id', '/company/stats', '>'],
+    ['/:x', '/a', '>'],
+    ['/companies', '/company', '<'],
+    ['/company', '/companies', '>'],
+    ['/company', '/company/:company_id', '<'],
+    ['/company/:company_id', '/company/:company_id/owner', '<'],
+    ['/user/:user_id/companies/owner', '/users', '<'],
+    ['/user', '/users', '<'],
+    ['/company/:a', '/company/:b', '='],
+    ['/company/', '/company', '='],
+    ['/a/b', '/a/b', '='],
+  ])('%s vs %s: %s', (a, b, expected) => {
+    const result = comparePaths(a, b);
+    if (expected === '<') expect(result).toBeLessThan(0);
+    if (expected === '>') expect(result).toBeGreaterThan(0);
+    if (expected === '=') expect(result).toBe(0);
+  });
+});
