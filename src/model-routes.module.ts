@@ -1,4 +1,5 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
 import { MODEL_ROUTES_OPTIONS } from './constants.js';
 import { ModelRoutesExceptionFilter } from './errors/model-routes-exception.filter.js';
@@ -47,6 +48,7 @@ export class ModelRoutesModule {
       providers: [
         { provide: MODEL_ROUTES_OPTIONS, useValue: { ...options, routes: table } },
         ModelRoutesExceptionFilter,
+        ...(options.globalErrorFilter === false ? [] : [{ provide: APP_FILTER, useClass: ModelRoutesExceptionFilter }]),
         ...repositories,
         { provide: RouteTableLogger, useFactory: () => new RouteTableLogger(table) },
       ],

@@ -89,15 +89,23 @@ function fromDuplicateKey(error: { keyValue?: Record<string, unknown> }): Mapped
 
 function fromHttpException(error: HttpException): MappedError {
   const status = error.getStatus();
+  // Express's body parser, as mapped by Nest: the SyntaxError of malformed JSON.
+  if (status === 400 && error.cause instanceof SyntaxError) {
+    return known('MR_INVALID_JSON', 'The request body is not valid JSON');
+  }
   const response = error.getResponse();
   const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
-  const message = Array.isArray(raw) ? raw.join('; ') : typeof raw === 'string' ? raw : error.message;
-  const code = CODE_BY_STATUS[status] ?? 'MR_HTTP_ERROR';
+  // A list of messages (ValidationPipe's) becomes details, one per message.
+  const list = Array.isArray(raw) ? raw.map(String) : undefined;
+  const message = list ? (list.length === 1 ? list[0] : `${list.length} errors: ${list.join('; ')}`) : typeof raw === 'string' ? raw : error.message;
+  const details = list?.map((item) => ({ path: '', message: item }));
+  // Nest's router answers an unmatched method and path with NotFoundException('Cannot GET /x').
+  const code = status === 404 && /^Cannot [A-Z]+ \//.test(message) ? 'MR_ROUTE_NOT_FOUND' : (CODE_BY_STATUS[status] ?? 'MR_HTTP_ERROR');
   if (status >= 500) {
     // Whatever user code put in a 5xx stays in the server log.
     return { body: body(code, status, status === 503 ? 'Service unavailable' : 'Internal server error'), unexpected: true };
   }
-  return { body: body(code, status, message), unexpected: false };
+  return { body: body(code, status, message, details), unexpected: false };
 }
 
 function known(code: ErrorCode, message: string, details?: ErrorDetail[]): MappedError {

@@ -2,38 +2,78 @@ import type { Schema, SchemaType } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { FieldRules, ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
 
-/** Schema types whose sub-paths are not listed by `eachPath` and are free-form for queries. */
-const OPEN_INSTANCES = new Set(['Mixed', 'Array', 'Map', 'Embedded']);
+/** Schema types whose sub-paths are free-form: anything below them may be queried and written. */
+const OPEN_INSTANCES = new Set(['Mixed', 'Map']);
+/** Schema types that hold a sub-schema, whose paths are walked as `parent.child`. */
+const NESTED_SCHEMA_INSTANCES = new Set(['Embedded', 'Array']);
 
-/** Reads which paths a client may read, filter and write from a built Mongoose schema. */
-export function createFieldRules(schema: Schema): FieldRules {
+/** Field lists a resource adds to what its schema says (`@GeneratedResource({ hidden, readonly })`). */
+export interface FieldOptions {
+  hidden?: readonly string[];
+  readonly?: readonly string[];
+}
+
+/**
+ * Reads which paths a client may read, filter and write from a built Mongoose schema, walking
+ * nested objects, sub-documents and arrays of sub-documents down to their leaves.
+ */
+export function createFieldRules(schema: Schema, options: FieldOptions = {}): FieldRules {
   const versionKey = schema.get('versionKey') || undefined;
-  const protectedFields = new Set<string>(['_id', ...(versionKey ? [versionKey] : []), ...timestampFields(schema)]);
+  const protectedFields = new Set<string>([
+    '_id',
+    ...(versionKey ? [versionKey] : []),
+    ...timestampFields(schema),
+    ...(options.readonly ?? []),
+  ]);
+  const hidden = new Set<string>(options.hidden ?? []);
   const readable = new Set<string>();
-  const hidden = new Set<string>();
-  const openPrefixes: string[] = [];
   const writable = new Set<string>();
+  const openPrefixes: string[] = [];
 
-  schema.eachPath((path, type) => {
-    if (path.includes('.$*')) return; // map values: covered by the map's open prefix
-    if (type.options?.select === false) {
-      hidden.add(path);
-      return;
-    }
+  walkSchema(schema, '', (path, type) => {
     if (versionKey && path === versionKey) return;
+    if (type.options?.select === false) hidden.add(path);
     readable.add(path);
-    if (OPEN_INSTANCES.has(type.instance)) openPrefixes.push(path);
-    const top = path.split('.')[0];
-    if (!protectedFields.has(top)) writable.add(top);
+    writable.add(path);
+    if (OPEN_INSTANCES.has(type.instance) || isPrimitiveArray(type)) openPrefixes.push(path);
   });
-  // Parents of nested paths (`address` for `address.city`) are readable too.
+  // Parents of nested paths (`address` for `address.city`) are fields too.
   for (const path of [...readable]) {
     const parts = path.split('.');
-    for (let i = 1; i < parts.length; i++) readable.add(parts.slice(0, i).join('.'));
+    for (let i = 1; i < parts.length; i++) {
+      readable.add(parts.slice(0, i).join('.'));
+      writable.add(parts.slice(0, i).join('.'));
+    }
   }
-  for (const path of hidden) writable.add(path.split('.')[0]);
-
+  for (const path of [...readable]) {
+    if (isUnder(path, hidden)) readable.delete(path);
+  }
+  for (const path of [...writable]) {
+    if (isUnder(path, protectedFields)) writable.delete(path);
+  }
   return { readable, openPrefixes, hidden, writable, protected: protectedFields, versionKey };
+}
+
+/** Whether `path` is one of `roots` or below one of them. */
+export function isUnder(path: string, roots: Iterable<string>): boolean {
+  for (const root of roots) {
+    if (path === root || path.startsWith(`${root}.`)) return true;
+  }
+  return false;
+}
+
+function walkSchema(schema: Schema, prefix: string, visit: (path: string, type: SchemaType) => void): void {
+  schema.eachPath((path, type) => {
+    if (path.includes('.$*')) return; // map values: covered by the map's open prefix
+    const full = prefix + path;
+    visit(full, type);
+    const sub = (type as SchemaType & { schema?: Schema }).schema;
+    if (sub && NESTED_SCHEMA_INSTANCES.has(type.instance)) walkSchema(sub, `${full}.`, visit);
+  });
+}
+
+function isPrimitiveArray(type: SchemaType): boolean {
+  return type.instance === 'Array' && !(type as SchemaType & { schema?: Schema }).schema;
 }
 
 function timestampFields(schema: Schema): string[] {

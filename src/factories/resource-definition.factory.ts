@@ -3,7 +3,7 @@ import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ModelRoutesModuleOptions, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import { DEFAULT_SEARCH_OPTIONS, type ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
+import { DEFAULT_SEARCH_OPTIONS, type ResolvedSearchOptions, type SearchOptions } from '../interfaces/search-options.interface.js';
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { createFieldRules, findReferences } from './field-rules.factory.js';
@@ -14,7 +14,7 @@ import { createResourceSchema } from './schema.factory.js';
  * and checks the set as a whole (paths unique, references resolvable). Runs once, in `forRoot()`.
  */
 export function createResourceDefinitions(options: ModelRoutesModuleOptions): ResourceDefinition[] {
-  const search = resolveSearchOptions(options.search);
+  const search = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, options.search, 'ModelRoutesModule.forRoot({ search })');
   const definitions = options.resources.map((entry) => createResourceDefinition(normalize(entry), search));
   assertUniquePaths(definitions);
   assertReferencesResolve(definitions);
@@ -27,7 +27,7 @@ function normalize(entry: Type | ResourceRegistration): { resource: Type; schema
 
 export function createResourceDefinition(
   { resource, schema: given }: { resource: Type; schema?: Schema },
-  search: ResolvedSearchOptions = DEFAULT_SEARCH_OPTIONS,
+  defaults: ResolvedSearchOptions = DEFAULT_SEARCH_OPTIONS,
 ): ResourceDefinition {
   const metadata = ResourceMetadataStorage.get(resource);
   if (!metadata) {
@@ -50,6 +50,18 @@ export function createResourceDefinition(
         `Add @Prop({ unique: true }) ${idField} to ${resource.name}, or remove the id option.`,
     );
   }
+  const fields = createFieldRules(schema, { hidden: metadata.hidden, readonly: metadata.readonly });
+  for (const option of ['hidden', 'readonly'] as const) {
+    for (const field of metadata[option] ?? []) {
+      if (!schema.path(field) && schema.pathType(field) !== 'nested') {
+        throw new ModelRoutesConfigError(
+          'MR_CONFIG_UNKNOWN_FIELD',
+          `${resource.name}: @GeneratedResource({ ${option}: ['${field}'] }) names a field the schema does not have. ` +
+            `Check the spelling, or remove it from ${option}.`,
+        );
+      }
+    }
+  }
   return {
     target: resource,
     name: resource.name,
@@ -58,36 +70,38 @@ export function createResourceDefinition(
     idField,
     idParam: idParamName(path),
     schema,
-    references: findReferences(schema, (field) => `${resource.name}.${field}`),
-    fields: createFieldRules(schema),
-    search,
+    references: findReferences(schema, (field) => `${resource.name}.${field}`).filter(
+      (reference) => !fields.hidden.has(reference.field),
+    ),
+    fields,
+    search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
   };
 }
 
-function resolveSearchOptions(given: ModelRoutesModuleOptions['search'] = {}): ResolvedSearchOptions {
-  const search: ResolvedSearchOptions = { ...DEFAULT_SEARCH_OPTIONS };
+function resolveSearchOptions(
+  defaults: ResolvedSearchOptions,
+  given: SearchOptions = {},
+  where: string,
+): ResolvedSearchOptions {
+  const search: ResolvedSearchOptions = { ...defaults };
+  const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${message}`);
   for (const [key, value] of Object.entries(given)) {
     if (!(key in DEFAULT_SEARCH_OPTIONS)) {
-      throw new ModelRoutesConfigError(
-        'MR_CONFIG_INVALID_OPTION',
-        `ModelRoutesModule.forRoot({ search: { ${key} } }): unknown option; use ${Object.keys(DEFAULT_SEARCH_OPTIONS).join(', ')}.`,
-      );
+      throw invalid(`unknown option ${key}; use ${Object.keys(DEFAULT_SEARCH_OPTIONS).join(', ')}.`);
     }
     if (value === undefined) continue;
-    const minimum = key === 'maxSkip' ? 0 : 1;
-    if (!Number.isSafeInteger(value) || value < minimum) {
-      throw new ModelRoutesConfigError(
-        'MR_CONFIG_INVALID_OPTION',
-        `ModelRoutesModule.forRoot({ search: { ${key}: ${String(value)} } }): ${key} must be an integer of at least ${minimum}.`,
-      );
+    if (typeof DEFAULT_SEARCH_OPTIONS[key as keyof SearchOptions] === 'boolean') {
+      if (typeof value !== 'boolean') throw invalid(`${key}: ${String(value)} must be true or false.`);
+    } else {
+      const minimum = key === 'maxSkip' ? 0 : 1;
+      if (!Number.isSafeInteger(value) || (value as number) < minimum) {
+        throw invalid(`${key}: ${String(value)} must be an integer of at least ${minimum}.`);
+      }
     }
-    search[key as keyof ResolvedSearchOptions] = value;
+    (search as unknown as Record<string, unknown>)[key] = value;
   }
   if (search.defaultLimit > search.maxLimit) {
-    throw new ModelRoutesConfigError(
-      'MR_CONFIG_INVALID_OPTION',
-      `ModelRoutesModule.forRoot({ search }): defaultLimit (${search.defaultLimit}) is larger than maxLimit (${search.maxLimit}).`,
-    );
+    throw invalid(`defaultLimit (${search.defaultLimit}) is larger than maxLimit (${search.maxLimit}).`);
   }
   return search;
 }

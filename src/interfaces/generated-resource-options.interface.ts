@@ -1,3 +1,5 @@
+import type { SearchOptions } from './search-options.interface.js';
+
 /**
  * Options of `@GeneratedResource()`. Every option is optional.
  */
@@ -11,4 +13,13 @@ export interface GeneratedResourceOptions {
    * Any unique field works, e.g. a slug.
    */
   id?: string;
+  /**
+   * Fields never returned, filtered, sorted or selected, on any route (in addition to the
+   * schema's `select: false` fields). Dotted paths reach into nested objects.
+   */
+  hidden?: string[];
+  /** Fields clients may never write (in addition to `_id`, the version key and timestamps). */
+  readonly?: string[];
+  /** Search limits of this resource, over those of `forRoot({ search })`. */
+  search?: SearchOptions;
 }

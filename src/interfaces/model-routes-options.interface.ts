@@ -17,6 +17,12 @@ export interface ModelRoutesModuleOptions {
   resources: Array<Type | ResourceRegistration>;
   /** Name of the Mongoose connection, as given to `MongooseModule.forRoot(uri, { connectionName })`. */
   connectionName?: string;
-  /** Limits of the search routes. */
+  /** Limits of the search routes, for every resource (a resource's own `search` option wins). */
   search?: SearchOptions;
+  /**
+   * Give every error of the application the library's shape, through a global exception filter.
+   * It is what puts malformed JSON (400), oversized bodies (413) and unknown routes (404) in that
+   * shape too. With `false`, only the generated routes use it. Default true.
+   */
+  globalErrorFilter?: boolean;
 }

@@ -10,6 +10,12 @@ export interface SearchOptions {
   maxSkip?: number;
   /** Longest `$regex` pattern accepted, in characters. Default 256. */
   maxRegexLength?: number;
+  /** Whether clients may use `$regex` at all. Default true. */
+  allowRegex?: boolean;
+  /** Deepest nesting of objects and arrays accepted in a query. Default 8. */
+  maxQueryDepth?: number;
+  /** Most keys and array items accepted in one query. Default 1000. */
+  maxQueryNodes?: number;
 }
 
 /** Search options with every default filled in. */
@@ -20,4 +26,7 @@ export const DEFAULT_SEARCH_OPTIONS: ResolvedSearchOptions = {
   maxLimit: 100,
   maxSkip: 10_000,
   maxRegexLength: 256,
+  allowRegex: true,
+  maxQueryDepth: 8,
+  maxQueryNodes: 1000,
 };

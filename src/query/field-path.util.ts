@@ -13,11 +13,14 @@ export function isForbiddenKey(key: string): boolean {
  */
 export function isQueryablePath(path: string, rules: SearchRules): boolean {
   const { readable, openPrefixes, hidden } = rules.fields;
-  if (path.split('.').some((part) => part === '' || isForbiddenKey(part))) return false;
+  const parts = path.split('.');
+  if (parts.some((part) => part === '' || isForbiddenKey(part))) return false;
+  // Array positions (`badges.0.name`) address the same field as `badges.name`.
+  const field = parts.filter((part) => !/^\d+$/.test(part)).join('.');
   for (const hiddenPath of hidden) {
-    if (path === hiddenPath || path.startsWith(`${hiddenPath}.`)) return false;
+    if (field === hiddenPath || field.startsWith(`${hiddenPath}.`)) return false;
   }
-  return readable.has(path) || openPrefixes.some((prefix) => path.startsWith(`${prefix}.`));
+  return readable.has(field) || openPrefixes.some((prefix) => field.startsWith(`${prefix}.`));
 }
 
 /** `true` for `{}`-like objects made by JSON.parse or a query-string parser. */

@@ -9,10 +9,6 @@ export const ALLOWED_OPERATORS = new Set([
 ]);
 
 const LOGICAL = new Set(['$and', '$or', '$nor']);
-/** Deepest nesting of objects and arrays accepted in a query. */
-export const MAX_QUERY_DEPTH = 8;
-/** Most keys and array items accepted in one query. */
-export const MAX_QUERY_NODES = 1000;
 
 interface Walk {
   rules: SearchRules;
@@ -76,9 +72,10 @@ function checkOperator(
   depth: number,
   walk: Walk,
 ): void {
-  const { maxRegexLength } = walk.rules.search;
+  const { maxRegexLength, allowRegex } = walk.rules.search;
   switch (operator) {
     case '$regex':
+      if (!allowRegex) throw ModelRoutesException.invalidQuery(path, '$regex is disabled for this resource');
       if (typeof operand !== 'string') throw ModelRoutesException.invalidQuery(path, '$regex takes a string');
       if (operand.length > maxRegexLength) {
         throw ModelRoutesException.invalidQuery(path, `$regex is longer than ${maxRegexLength} characters`);
@@ -155,12 +152,13 @@ function checkLiteral(value: unknown, path: string, depth: number, walk: Walk): 
 }
 
 function enter(path: string, depth: number, walk: Walk, size: number): void {
-  if (depth > MAX_QUERY_DEPTH) {
-    throw ModelRoutesException.invalidQuery(path, `The query is nested deeper than ${MAX_QUERY_DEPTH} levels`);
+  const { maxQueryDepth, maxQueryNodes } = walk.rules.search;
+  if (depth > maxQueryDepth) {
+    throw ModelRoutesException.invalidQuery(path, `The query is nested deeper than ${maxQueryDepth} levels`);
   }
   walk.nodes += size;
-  if (walk.nodes > MAX_QUERY_NODES) {
-    throw ModelRoutesException.invalidQuery(path, `The query has more than ${MAX_QUERY_NODES} keys and items`);
+  if (walk.nodes > maxQueryNodes) {
+    throw ModelRoutesException.invalidQuery(path, `The query has more than ${maxQueryNodes} keys and items`);
   }
 }
 

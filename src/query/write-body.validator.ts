@@ -2,32 +2,59 @@ import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { FieldRules } from '../interfaces/resource-definition.interface.js';
 import { isForbiddenKey, isPlainObject } from './field-path.util.js';
 
+/** Deepest nesting of objects and arrays accepted in a body. */
+export const MAX_BODY_DEPTH = 32;
+
+type WriteRules = Pick<FieldRules, 'writable' | 'protected' | 'openPrefixes'>;
+
 /**
- * Checks a create or update body before it reaches Mongoose: a JSON object whose top-level
- * keys are writable schema fields. `_id`, the version key and timestamps are refused, and so
- * are unknown fields (never silently dropped), operator keys and `__proto__`-like keys at any depth.
+ * Checks a create or update body before it reaches Mongoose: a JSON object whose keys, at every
+ * depth, are schema fields a client may write. `_id`, the version key, timestamps and `readonly`
+ * fields are refused, and so are unknown fields (never silently dropped), operator keys (`$set`),
+ * dotted keys and `__proto__`-like keys. Below a Mixed or Map field any key is data, but operator
+ * and `__proto__`-like keys are still refused. Values are left to the schema's casts and validators.
  */
-export function assertWritableBody(body: unknown, fields: Pick<FieldRules, 'writable' | 'protected'>): Record<string, unknown> {
+export function assertWritableBody(body: unknown, fields: WriteRules): Record<string, unknown> {
   if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The body must be a JSON object');
-  for (const key of Object.keys(body)) {
-    if (fields.protected.has(key)) throw ModelRoutesException.invalidBody(key, `Field '${key}' cannot be written`);
-    if (!fields.writable.has(key)) throw ModelRoutesException.invalidBody(key, `Unknown field '${key}'`);
-  }
-  assertSafeKeys(body, 'body', 0);
+  checkObject(body, '', fields, 0);
   return body;
 }
 
-function assertSafeKeys(value: unknown, path: string, depth: number): void {
-  if (depth > 32) throw ModelRoutesException.invalidBody(path, 'The body is nested too deeply');
+function checkObject(value: Record<string, unknown>, parent: string, fields: WriteRules, depth: number): void {
+  if (depth > MAX_BODY_DEPTH) throw ModelRoutesException.invalidBody(parent, 'The body is nested too deeply');
+  for (const [key, item] of Object.entries(value)) {
+    const path = parent ? `${parent}.${key}` : key;
+    if (isForbiddenKey(key) || key.startsWith('$') || key.includes('.') || key === '') {
+      throw ModelRoutesException.invalidBody(path, `Key '${key}' is not allowed`);
+    }
+    if (fields.protected.has(path)) throw ModelRoutesException.invalidBody(path, `Field '${path}' cannot be written`);
+    if (!fields.writable.has(path)) throw ModelRoutesException.invalidBody(path, `Unknown field '${path}'`);
+    checkValue(item, path, fields, depth + 1);
+  }
+}
+
+function checkValue(value: unknown, path: string, fields: WriteRules, depth: number): void {
+  if (fields.openPrefixes.includes(path)) {
+    checkFreeForm(value, path, depth);
+  } else if (Array.isArray(value)) {
+    // Elements of an array of sub-documents are checked against the sub-document's fields.
+    value.forEach((item) => checkValue(item, path, fields, depth + 1));
+  } else if (isPlainObject(value)) {
+    checkObject(value, path, fields, depth);
+  }
+}
+
+/** Mixed and Map fields hold any data, minus keys that would act as operators or reach prototypes. */
+function checkFreeForm(value: unknown, path: string, depth: number): void {
+  if (depth > MAX_BODY_DEPTH) throw ModelRoutesException.invalidBody(path, 'The body is nested too deeply');
   if (Array.isArray(value)) {
-    value.forEach((item, index) => assertSafeKeys(item, `${path}.${index}`, depth + 1));
+    value.forEach((item, index) => checkFreeForm(item, `${path}.${index}`, depth + 1));
   } else if (isPlainObject(value)) {
     for (const [key, item] of Object.entries(value)) {
-      const at = depth === 0 ? key : `${path}.${key}`;
       if (isForbiddenKey(key) || key.startsWith('$') || key.includes('.')) {
-        throw ModelRoutesException.invalidBody(at, `Key '${key}' is not allowed`);
+        throw ModelRoutesException.invalidBody(`${path}.${key}`, `Key '${key}' is not allowed`);
       }
-      assertSafeKeys(item, at, depth + 1);
+      checkFreeForm(item, `${path}.${key}`, depth + 1);
     }
   }
 }

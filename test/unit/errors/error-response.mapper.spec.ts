@@ -55,12 +55,29 @@ describe('mapError: ModelRoutesException', () => {
 });
 
 describe('mapError: Nest HttpException', () => {
+  it('turns a list of messages (ValidationPipe) into details', () => {
+    const { body } = mapError(new BadRequestException(['a is bad', 'b is bad']));
+    expect(body).toStrictEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'MR_BAD_REQUEST',
+      message: '2 errors: a is bad; b is bad',
+      details: [{ path: '', message: 'a is bad' }, { path: '', message: 'b is bad' }],
+    });
+  });
+
+  it("maps the body parser's malformed JSON to MR_INVALID_JSON without echoing the parser", () => {
+    const cause = new SyntaxError('Unexpected token } in JSON at position 7');
+    const { body } = mapError(new BadRequestException(cause.message, { cause }));
+    expect(body).toStrictEqual({ statusCode: 400, error: 'Bad Request', code: 'MR_INVALID_JSON', message: 'The request body is not valid JSON' });
+  });
+
   it.each<[string, HttpException, number, string, string, string]>([
     ['ForbiddenException', new ForbiddenException(), 403, 'Forbidden', 'MR_FORBIDDEN', 'Forbidden'],
     ['ForbiddenException with a message', new ForbiddenException('Admins only'), 403, 'Forbidden', 'MR_FORBIDDEN', 'Admins only'],
-    ['NotFoundException', new NotFoundException('Cannot GET /nope'), 404, 'Not Found', 'MR_NOT_FOUND', 'Cannot GET /nope'],
+    ['NotFoundException from user code', new NotFoundException('No such report'), 404, 'Not Found', 'MR_NOT_FOUND', 'No such report'],
+    ["the router's NotFoundException", new NotFoundException('Cannot GET /nope'), 404, 'Not Found', 'MR_ROUTE_NOT_FOUND', 'Cannot GET /nope'],
     ['UnauthorizedException', new UnauthorizedException(), 401, 'Unauthorized', 'MR_UNAUTHORIZED', 'Unauthorized'],
-    ['BadRequestException with a list', new BadRequestException(['a is bad', 'b is bad']), 400, 'Bad Request', 'MR_BAD_REQUEST', 'a is bad; b is bad'],
     ['PayloadTooLargeException', new PayloadTooLargeException('too big'), 413, 'Payload Too Large', 'MR_PAYLOAD_TOO_LARGE', 'too big'],
     ['a 418', new HttpException("I'm a teapot", 418), 418, 'I Am A Teapot', 'MR_HTTP_ERROR', "I'm a teapot"],
     ['a 429 with an object response', new HttpException({ message: 'Slow down' }, 429), 429, 'Too Many Requests', 'MR_HTTP_ERROR', 'Slow down'],

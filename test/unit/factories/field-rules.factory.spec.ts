@@ -103,12 +103,22 @@ describe('createFieldRules: nested paths and open prefixes', () => {
     }
   });
 
-  it('writes only top-level fields, never dotted paths', () => {
-    expect(sorted(rules.writable)).toEqual(['address', 'badge', 'badges', 'labels', 'location', 'meta', 'niceName', 'owner', 'tags']);
+  it('writes every field down to the leaves, through nested objects and sub-documents', () => {
+    expect(sorted(rules.writable)).toEqual([
+      'address', 'address.city', 'address.zip',
+      'badge', 'badge._id', 'badge.name',
+      'badges', 'badges._id', 'badges.name',
+      'labels', 'location', 'location.geo', 'location.geo.lat', 'location.geo.lng', 'location.label',
+      'meta', 'niceName', 'owner', 'tags',
+    ]);
   });
 
-  it('treats Mixed, arrays (of scalars and of sub-documents), maps and sub-documents as open prefixes', () => {
-    expect(sorted(rules.openPrefixes)).toEqual(['badge', 'badges', 'labels', 'meta', 'tags']);
+  it('reads the paths of sub-documents and arrays of sub-documents', () => {
+    for (const path of ['badge.name', 'badges.name', 'badge._id']) expect(rules.readable.has(path)).toBe(true);
+  });
+
+  it('treats Mixed, maps and arrays of scalars as open prefixes, not sub-documents', () => {
+    expect(sorted(rules.openPrefixes)).toEqual(['labels', 'meta', 'tags']);
   });
 
   it.each(['niceName', 'address', 'address.city', 'owner', '_id'])('%s is not an open prefix', (path) => {
@@ -131,6 +141,24 @@ describe('createFieldRules: nested paths and open prefixes', () => {
     expect(sorted(handMade.hidden)).toEqual(['auth.token']);
     expect(handMade.readable.has('auth.provider')).toBe(true);
     expect(handMade.readable.has('auth.token')).toBe(false);
-    expect(sorted(handMade.writable)).toEqual(['auth', 'name']);
+    expect(sorted(handMade.writable)).toEqual(['auth', 'auth.provider', 'auth.token', 'name']);
+  });
+});
+
+describe('createFieldRules: hidden and readonly options', () => {
+  const rules = createFieldRules(SchemaFactory.createForClass(Profile), { hidden: ['address.zip', 'meta'], readonly: ['owner', 'location.geo'] });
+
+  it('hides the listed fields and everything below them', () => {
+    expect(sorted(rules.hidden)).toEqual(['address.zip', 'meta']);
+    expect(rules.readable.has('address.zip')).toBe(false);
+    expect(rules.readable.has('meta')).toBe(false);
+    expect(rules.readable.has('address.city')).toBe(true);
+  });
+
+  it('protects the readonly fields and everything below them', () => {
+    expect(rules.protected.has('owner')).toBe(true);
+    expect(rules.protected.has('location.geo')).toBe(true);
+    for (const path of ['owner', 'location.geo', 'location.geo.lat']) expect(rules.writable.has(path)).toBe(false);
+    expect(rules.writable.has('location.label')).toBe(true);
   });
 });

@@ -188,7 +188,7 @@ describe('createResourceDefinition', () => {
   it('works on a single resource and defaults to DEFAULT_SEARCH_OPTIONS', () => {
     const definition = createResourceDefinition({ resource: BlogPost });
     expect(definition.path).toBe('blog-post');
-    expect(definition.search).toBe(DEFAULT_SEARCH_OPTIONS);
+    expect(definition.search).toStrictEqual(DEFAULT_SEARCH_OPTIONS);
     expect(definition.references).toEqual([]);
   });
 

@@ -3,8 +3,10 @@ import { Types, Schema as MongooseSchema } from 'mongoose';
 import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
 import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../../../src/interfaces/search-options.interface.js';
-import { ALLOWED_OPERATORS, MAX_QUERY_DEPTH, MAX_QUERY_NODES, sanitizeFilter } from '../../../src/query/filter.sanitizer.js';
+import { ALLOWED_OPERATORS, sanitizeFilter } from '../../../src/query/filter.sanitizer.js';
 import type { SearchRules } from '../../../src/query/search-params.interface.js';
+
+const { maxQueryDepth: MAX_QUERY_DEPTH, maxQueryNodes: MAX_QUERY_NODES } = DEFAULT_SEARCH_OPTIONS;
 
 @Schema()
 class Score {
