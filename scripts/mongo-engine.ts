@@ -27,6 +27,10 @@ export interface Engine {
   /** A line for logs: which engine, where. */
   description: string;
   stop(): Promise<void>;
+  /** FerretDB only: stops the server but keeps its port and data, to test outages. */
+  suspend?(): Promise<void>;
+  /** FerretDB only: starts a suspended server again, on the same port with the same data. */
+  resume?(): Promise<void>;
 }
 
 export interface StartEngineOptions {
@@ -109,6 +113,38 @@ async function startFerretDb(binary: string, keptDir?: string): Promise<Engine> 
   if (keptDir) mkdirSync(keptDir, { recursive: true });
   const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'model-routes-ferretdb-'));
   const port = await freePort();
+  let stopped = false;
+  let server: FerretDbProcess | undefined = await launchFerretDb(binary, dataDir, port).catch(async (error) => {
+    if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  return {
+    kind: 'ferretdb',
+    uri: `mongodb://127.0.0.1:${port}/`,
+    description: `FerretDB ${FERRETDB_VERSION} (SQLite backend) at mongodb://127.0.0.1:${port}/, data in ${dataDir}`,
+    async stop() {
+      stopped = true;
+      await server?.kill();
+      server = undefined;
+      if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async suspend() {
+      await server?.kill();
+      server = undefined;
+    },
+    async resume() {
+      if (stopped) throw new Error('resume(): the engine was stopped; its data is gone');
+      server ??= await launchFerretDb(binary, dataDir, port);
+    },
+  };
+}
+
+interface FerretDbProcess {
+  kill(): Promise<void>;
+}
+
+/** Runs FerretDB on `port` with its data in `dataDir` until kill(), or until this process dies. */
+async function launchFerretDb(binary: string, dataDir: string, port: number): Promise<FerretDbProcess> {
   const args = [
     '--handler=sqlite',
     `--sqlite-url=file:${dataDir}/`,
@@ -118,9 +154,10 @@ async function startFerretDb(binary: string, keptDir?: string): Promise<Engine> 
     '--debug-addr=-',
     '--log-level=warn',
   ];
-  // The watchdog: runs the engine in the background and kills it when its stdin closes,
-  // which happens when we call stop() or when this process dies for any reason.
-  const watchdog = 'trap "" INT; "$@" & pid=$!; cat >/dev/null; kill $pid 2>/dev/null; wait $pid';
+  // The watchdog: kills the engine when its stdin closes, which happens on kill() or when this
+  // process dies for any reason; and exits with the engine, so an engine that fails is seen at once.
+  // (A background job's stdin is /dev/null in sh, hence the copy of stdin on fd 3.)
+  const watchdog = 'trap "" INT; exec 3<&0; "$@" </dev/null & pid=$!; (cat <&3 >/dev/null; kill $pid 2>/dev/null) & wait $pid';
   const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binary, ...args], {
     stdio: ['pipe', 'ignore', 'pipe'],
   });
@@ -134,24 +171,18 @@ async function startFerretDb(binary: string, keptDir?: string): Promise<Engine> 
   (child.stdin as unknown as { unref?: () => void })?.unref?.();
   (child.stderr as unknown as { unref?: () => void })?.unref?.();
 
-  const stop = async () => {
+  const kill = async () => {
     child.stdin?.end();
     await Promise.race([exited, delay(5000, { unref: true })]);
     if (child.exitCode === null) child.kill('SIGKILL');
-    if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitForPort(port, child, () => stderr);
   } catch (error) {
-    await stop();
+    await kill();
     throw error;
   }
-  return {
-    kind: 'ferretdb',
-    uri: `mongodb://127.0.0.1:${port}/`,
-    description: `FerretDB ${FERRETDB_VERSION} (SQLite backend) at mongodb://127.0.0.1:${port}/, data in ${dataDir}`,
-    stop,
-  };
+  return { kill };
 }
 
 async function startMemoryServer(): Promise<Engine | undefined> {

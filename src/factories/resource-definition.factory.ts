@@ -101,7 +101,11 @@ function resolveSearchOptions(
     (search as unknown as Record<string, unknown>)[key] = value;
   }
   if (search.defaultLimit > search.maxLimit) {
-    throw invalid(`defaultLimit (${search.defaultLimit}) is larger than maxLimit (${search.maxLimit}).`);
+    // A lower maxLimit also lowers an inherited default; a default given here must fit.
+    if (given.defaultLimit !== undefined) {
+      throw invalid(`defaultLimit (${search.defaultLimit}) is larger than maxLimit (${search.maxLimit}).`);
+    }
+    search.defaultLimit = search.maxLimit;
   }
   return search;
 }

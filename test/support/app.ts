@@ -1,5 +1,5 @@
 import { Module, type INestApplication } from '@nestjs/common';
-import { MongooseModule, getConnectionToken } from '@nestjs/mongoose';
+import { MongooseModule, getConnectionToken, type MongooseModuleOptions } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
@@ -17,10 +17,14 @@ export interface TestApp {
  * Boots a small fixture app (not the sample app) on a fresh database of the file's engine,
  * with every unique index built, so duplicate-key tests do not race index creation.
  */
-export async function createTestApp(engine: ReturnType<typeof useEngine>, options: ModelRoutesModuleOptions): Promise<TestApp> {
+export async function createTestApp(
+  engine: ReturnType<typeof useEngine>,
+  options: ModelRoutesModuleOptions,
+  connectionOptions: Omit<MongooseModuleOptions, 'dbName'> = {},
+): Promise<TestApp> {
   const dbName = engine.dbName(expect.getState().currentTestName ?? 'app');
   @Module({
-    imports: [MongooseModule.forRoot(engine.get().uri, { dbName }), ModelRoutesModule.forRoot(options)],
+    imports: [MongooseModule.forRoot(engine.get().uri, { ...connectionOptions, dbName }), ModelRoutesModule.forRoot(options)],
   })
   class FixtureAppModule {}
   const moduleRef = await Test.createTestingModule({ imports: [FixtureAppModule] }).compile();

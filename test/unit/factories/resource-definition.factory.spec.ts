@@ -311,6 +311,11 @@ describe('createResourceDefinitions: startup errors', () => {
     expect(error.message).toContain(`[${code}]`);
   });
 
+  it('lowers an inherited defaultLimit to a smaller maxLimit', () => {
+    const [definition] = createResourceDefinitions({ resources: [BlogPost], search: { maxLimit: 5 } });
+    expect(definition.search).toMatchObject({ maxLimit: 5, defaultLimit: 5 });
+  });
+
   it('takes an option given as undefined for its default', () => {
     const [definition] = createResourceDefinitions({ resources: [BlogPost], search: { maxLimit: undefined, defaultLimit: 5 } });
     expect(definition.search).toMatchObject({ maxLimit: 100, defaultLimit: 5 });

@@ -1,0 +1,80 @@
+import { BadRequestException, Controller, Get, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { ModelRoutesModule } from '../../src/index.js';
+import { Company, Entrepreneur } from '../fixtures/models.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { useEngine } from '../support/engine.js';
+import { expectError } from '../support/expect-error.js';
+
+const engine = useEngine();
+
+describe('with the global error filter (the default)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(engine, { resources: [Entrepreneur, Company] });
+  });
+  afterAll(() => t?.close());
+
+  it.each([
+    ['POST', '/company', '{"niceName": '],
+    ['POST', '/companies', '{bad json}'],
+    ['PUT', '/company/0123456789abcdef01234567', "{'single': 'quotes'}"],
+    ['POST', '/user/0123456789abcdef01234567/companies/owner', '[1, 2,]'],
+  ])('malformed JSON on %s %s is a 400 MR_INVALID_JSON', async (method, path, raw) => {
+    const response = await t.http()[method.toLowerCase() as 'post'](path).set('content-type', 'application/json').send(raw);
+    expectError(response, 400, 'MR_INVALID_JSON');
+    expect(response.body.message).toBe('The request body is not valid JSON');
+    expect(await t.connection.model('Company').countDocuments()).toBe(0);
+  });
+
+  it('an oversized body is a 413 MR_PAYLOAD_TOO_LARGE', async () => {
+    const response = await t.http().post('/company').send({ niceName: 'x'.repeat(200 * 1024) });
+    expectError(response, 413, 'MR_PAYLOAD_TOO_LARGE');
+    expect(await t.connection.model('Company').countDocuments()).toBe(0);
+  });
+
+  it.each([
+    ['GET', '/nope'],
+    ['GET', '/company'],
+    ['DELETE', '/companies'],
+    ['PATCH', '/company/0123456789abcdef01234567'],
+    ['GET', '/company/0123456789abcdef01234567/owner/extra'],
+  ])('an unknown route, %s %s, is a 404 MR_ROUTE_NOT_FOUND', async (method, path) => {
+    const response = await t.http()[method.toLowerCase() as 'get'](path);
+    expectError(response, 404, 'MR_ROUTE_NOT_FOUND');
+  });
+});
+
+describe('with globalErrorFilter: false', () => {
+  @Controller('custom')
+  class CustomController {
+    @Get('fail')
+    fail(): never {
+      throw new BadRequestException('custom failure');
+    }
+  }
+
+  it("leaves the app's own routes to Nest, and keeps the shape on the generated routes", async () => {
+    @Module({
+      imports: [
+        MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName('no_global_filter') }),
+        ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter: false }),
+      ],
+      controllers: [CustomController],
+    })
+    class AppModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    try {
+      const custom = await request(app.getHttpServer()).get('/custom/fail');
+      expect(custom.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'custom failure' });
+      expectError(await request(app.getHttpServer()).get('/company/nope'), 400, 'MR_INVALID_ID');
+      expect((await request(app.getHttpServer()).get('/nope')).body).not.toHaveProperty('code');
+    } finally {
+      await app.close();
+    }
+  });
+});
