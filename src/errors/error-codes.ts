@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   MR_INVALID_BODY: { status: 400, description: 'The request body is not an object, names an unknown field, or writes a field clients may not write (`_id`, `__v`, timestamps).' },
   MR_INVALID_VALUE: { status: 400, description: 'A value cannot be converted to the type of its field (e.g. "abc" for a number).' },
   MR_VALIDATION_FAILED: { status: 400, description: 'The schema validators refused the document; `details` has one entry per field.' },
+  MR_UNSUPPORTED_QUERY: { status: 400, description: 'The database server does not implement a feature the query uses (MongoDB-compatible engines such as FerretDB lack a few).' },
   MR_INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
   MR_BAD_REQUEST: { status: 400, description: 'Any other malformed request (raised by a pipe or your own code).' },
   MR_UNAUTHORIZED: { status: 401, description: 'Authentication is required (raised by a guard).' },

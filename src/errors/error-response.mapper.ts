@@ -39,6 +39,8 @@ const UNAVAILABLE = new Set([
 
 /** MongoDB server codes that mean the query itself is malformed: BadValue, FailedToParse, bad regex. */
 const BAD_QUERY_SERVER_CODES = new Set([2, 9, 51091]);
+/** MongoDB's NotImplemented: a compatible engine (FerretDB v1) lacks a feature, e.g. `$options: 'x'`. */
+const NOT_IMPLEMENTED = 238;
 
 /**
  * Turns anything thrown while serving a generated route into the one error shape.
@@ -61,6 +63,16 @@ export function mapError(error: unknown): MappedError {
   if (code === 11000 || code === 11001) return fromDuplicateKey(error as { keyValue?: Record<string, unknown> });
   if (name === 'MongoServerError' && BAD_QUERY_SERVER_CODES.has(code as number)) {
     return known('MR_INVALID_QUERY', 'The database refused the query as invalid (check $regex patterns)');
+  }
+  if (name === 'MongoServerError' && code === NOT_IMPLEMENTED) {
+    return known('MR_UNSUPPORTED_QUERY', 'The database server does not implement a feature this query uses');
+  }
+  // Mongoose's cast of an operator on a field of the wrong type: "Can't use $regex with Number.",
+  // or just "Can't use $regex" for an ObjectId.
+  const misuse = /^Can't use (\$[a-zA-Z]+)(?: with ([A-Za-z]+))?\.?$/.exec(message ?? '');
+  if (misuse) {
+    const field = misuse[2] ? `a field of type ${misuse[2]}` : 'this field';
+    return known('MR_INVALID_QUERY', `Operator ${misuse[1]} cannot be used on ${field}`);
   }
   if ((name && UNAVAILABLE.has(name)) || (name === 'MongooseError' && /buffering timed out/.test(message ?? ''))) {
     return known('MR_DATABASE_UNAVAILABLE', 'The database is unavailable; try again later');
@@ -91,7 +103,10 @@ function fromHttpException(error: HttpException): MappedError {
   const status = error.getStatus();
   // Express's body parser, as mapped by Nest: the SyntaxError of malformed JSON.
   if (status === 400 && error.cause instanceof SyntaxError) {
-    return known('MR_INVALID_JSON', 'The request body is not valid JSON');
+    // The parser also refuses valid JSON that is not an object or array (`"text"`, `42`, `null`).
+    return isJson((error.cause as { body?: unknown }).body)
+      ? known('MR_INVALID_BODY', 'The request body must be a JSON object', [{ path: 'body', message: 'must be a JSON object' }])
+      : known('MR_INVALID_JSON', 'The request body is not valid JSON');
   }
   const response = error.getResponse();
   const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
@@ -117,6 +132,16 @@ function body(code: ErrorCode, statusCode: number, message: string, details?: Er
     .toLowerCase()
     .replace(/(^|_)([a-z])/g, (_match: string, sep: string, letter: string) => (sep ? ' ' : '') + letter.toUpperCase());
   return { statusCode, error, code, message, ...(details?.length ? { details } : {}) };
+}
+
+function isJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function describe(value: unknown): string {

@@ -29,9 +29,12 @@ export function createFieldRules(schema: Schema, options: FieldOptions = {}): Fi
   const readable = new Set<string>();
   const writable = new Set<string>();
   const openPrefixes: string[] = [];
+  const enums = new Map<string, Set<string>>();
 
   walkSchema(schema, '', (path, type) => {
     if (versionKey && path === versionKey) return;
+    const values = enumValues(type);
+    if (values) enums.set(path, new Set(values.map(String)));
     if (type.options?.select === false) hidden.add(path);
     readable.add(path);
     writable.add(path);
@@ -51,7 +54,17 @@ export function createFieldRules(schema: Schema, options: FieldOptions = {}): Fi
   for (const path of [...writable]) {
     if (isUnder(path, protectedFields)) writable.delete(path);
   }
-  return { readable, openPrefixes, hidden, writable, protected: protectedFields, versionKey };
+  return { readable, openPrefixes, hidden, writable, protected: protectedFields, versionKey, enums };
+}
+
+/** `enum: ['a', 'b']`, `enum: { values: [...] }` or a TypeScript enum object. */
+function enumValues(type: SchemaType): unknown[] | undefined {
+  const option = (type.options as { enum?: unknown } | undefined)?.enum;
+  if (!option) return undefined;
+  if (Array.isArray(option)) return option;
+  const values = (option as { values?: unknown }).values;
+  if (Array.isArray(values)) return values;
+  return typeof option === 'object' ? Object.values(option as object) : undefined;
 }
 
 /** Whether `path` is one of `roots` or below one of them. */

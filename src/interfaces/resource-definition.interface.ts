@@ -43,4 +43,6 @@ export interface FieldRules {
   protected: ReadonlySet<string>;
   /** Name of the version key (`__v` by default), or undefined when disabled. */
   versionKey?: string;
+  /** Allowed values of `enum` fields, as strings, to refuse impossible filter values. */
+  enums: ReadonlyMap<string, ReadonlySet<string>>;
 }

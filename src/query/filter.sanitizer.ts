@@ -24,7 +24,31 @@ interface Walk {
 export function sanitizeFilter(filter: unknown, rules: SearchRules, path = 'query'): Record<string, unknown> {
   if (filter === undefined || filter === null) return {};
   checkFilter(filter, path, 1, { rules, nodes: 0 });
+  if (rules.fields.enums?.size) checkEnumValues(filter as Record<string, unknown>, path, rules.fields.enums);
   return filter as Record<string, unknown>;
+}
+
+/**
+ * Mongoose does not check `enum` in filters, so `{ status: 'bogus' }` would quietly match
+ * nothing; a value outside the enum is refused like any value that cannot be cast.
+ */
+function checkEnumValues(filter: Record<string, unknown>, path: string, enums: ReadonlyMap<string, ReadonlySet<string>>): void {
+  for (const [key, value] of Object.entries(filter)) {
+    if (LOGICAL.has(key)) {
+      (value as Record<string, unknown>[]).forEach((item, index) => checkEnumValues(item, `${path}.${key}.${index}`, enums));
+      continue;
+    }
+    const allowed = enums.get(key);
+    if (!allowed) continue;
+    const candidates = isPlainObject(value)
+      ? [value.$eq, value.$ne, ...(Array.isArray(value.$in) ? value.$in : []), ...(Array.isArray(value.$nin) ? value.$nin : [])]
+      : [value];
+    for (const candidate of candidates) {
+      if (candidate === undefined || candidate === null || allowed.has(String(candidate))) continue;
+      const message = `'${String(candidate)}' is not one of the values of '${key}': ${[...allowed].join(', ')}`;
+      throw new ModelRoutesException('MR_INVALID_VALUE', message, [{ path: `${path}.${key}`, message }]);
+    }
+  }
 }
 
 function checkFilter(filter: unknown, path: string, depth: number, walk: Walk, relative = false): void {

@@ -14,6 +14,6 @@ export interface SearchParams {
 
 /** What the parser needs to know about a resource. */
 export interface SearchRules {
-  fields: Pick<FieldRules, 'readable' | 'openPrefixes' | 'hidden'>;
+  fields: Pick<FieldRules, 'readable' | 'openPrefixes' | 'hidden'> & Partial<Pick<FieldRules, 'enums'>>;
   search: ResolvedSearchOptions;
 }

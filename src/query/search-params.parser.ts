@@ -15,7 +15,7 @@ const SORT_DIRECTIONS = new Map<string, 1 | -1>([
  */
 export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams {
   if (body === undefined || body === null) body = {};
-  if (!isPlainObject(body)) throw ModelRoutesException.invalidQuery('body', 'The search body must be a JSON object');
+  if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');
   for (const key of Object.keys(body)) {
     if (!BODY_KEYS.has(key)) {
       throw ModelRoutesException.invalidQuery(key, `Unknown search parameter '${key}'; use query, limit, skip, sort or select`);

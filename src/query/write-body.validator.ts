@@ -15,7 +15,7 @@ type WriteRules = Pick<FieldRules, 'writable' | 'protected' | 'openPrefixes'>;
  * and `__proto__`-like keys are still refused. Values are left to the schema's casts and validators.
  */
 export function assertWritableBody(body: unknown, fields: WriteRules): Record<string, unknown> {
-  if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The body must be a JSON object');
+  if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');
   checkObject(body, '', fields, 0);
   return body;
 }

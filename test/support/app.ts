@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { ModelRoutesModule, type ModelRoutesModuleOptions } from '../../src/index.js';
-import type { useEngine } from './engine.js';
+import type { TestEngine } from './engine.js';
 
 export interface TestApp {
   app: INestApplication;
@@ -16,9 +16,10 @@ export interface TestApp {
 /**
  * Boots a small fixture app (not the sample app) on a fresh database of the file's engine,
  * with every unique index built, so duplicate-key tests do not race index creation.
+ * The app is closed (and its database dropped) before the engine stops, or earlier by close().
  */
 export async function createTestApp(
-  engine: ReturnType<typeof useEngine>,
+  engine: TestEngine,
   options: ModelRoutesModuleOptions,
   connectionOptions: Omit<MongooseModuleOptions, 'dbName'> = {},
 ): Promise<TestApp> {
@@ -32,13 +33,12 @@ export async function createTestApp(
   await app.init();
   const connection = app.get<Connection>(getConnectionToken());
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
-  return {
-    app,
-    http: () => request(app.getHttpServer()),
-    connection,
-    async close() {
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
       await connection.dropDatabase().catch(() => undefined);
       await app.close();
-    },
-  };
+    })());
+  engine.beforeStop(close);
+  return { app, http: () => request(app.getHttpServer()), connection, close };
 }

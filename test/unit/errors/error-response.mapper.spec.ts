@@ -272,3 +272,33 @@ describe('mapError: unexpected errors', () => {
     }
   });
 });
+
+describe('mapError: queries the database or Mongoose cannot run', () => {
+  it.each([
+    ["Can't use $regex with Number.", 'Operator $regex cannot be used on a field of type Number'],
+    ["Can't use $size", 'Operator $size cannot be used on this field'],
+  ])('maps Mongoose\'s "%s" to MR_INVALID_QUERY', (text, message) => {
+    const error = Object.assign(new Error(text), { name: 'MongooseError' });
+    expect(mapError(error)).toStrictEqual({
+      body: { statusCode: 400, error: 'Bad Request', code: 'MR_INVALID_QUERY', message },
+      unexpected: false,
+    });
+  });
+
+  it('maps a server NotImplemented (238) to MR_UNSUPPORTED_QUERY', () => {
+    const error = Object.assign(new Error("option 'x' not implemented"), { name: 'MongoServerError', code: 238 });
+    const { body, unexpected } = mapError(error);
+    expect(unexpected).toBe(false);
+    expect(body).toStrictEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'MR_UNSUPPORTED_QUERY',
+      message: 'The database server does not implement a feature this query uses',
+    });
+  });
+
+  it.each(['"text"', '42', 'null', 'true'])("maps the body parser's refusal of valid JSON %s to MR_INVALID_BODY", (raw) => {
+    const cause = Object.assign(new SyntaxError('Unexpected token'), { body: raw });
+    expect(mapError(new BadRequestException(cause.message, { cause })).body.code).toBe('MR_INVALID_BODY');
+  });
+});

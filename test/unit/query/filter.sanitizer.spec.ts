@@ -208,3 +208,34 @@ describe('sanitizeFilter: refused filters', () => {
     expect(refusal('x', rules, 'filter').details![0].path).toBe('filter');
   });
 });
+
+describe('sanitizeFilter: enum values', () => {
+  const enumRules: SearchRules = {
+    fields: createFieldRules(new MongooseSchema({ plan: { type: String, enum: ['free', 'pro'] }, level: { type: Number, enum: [1, 2] } })),
+    search: DEFAULT_SEARCH_OPTIONS,
+  };
+
+  it.each([{ plan: 'free' }, { plan: { $in: ['free', 'pro'] } }, { level: 2 }, { level: { $ne: '1' } }, { plan: { $regex: '^f' } }, { plan: null }])(
+    'accepts %j',
+    (filter) => {
+      expect(sanitizeFilter(filter, enumRules)).toBe(filter);
+    },
+  );
+
+  it.each([
+    [{ plan: 'gold' }, 'query.plan'],
+    [{ plan: { $eq: 'gold' } }, 'query.plan'],
+    [{ plan: { $nin: ['free', 'gold'] } }, 'query.plan'],
+    [{ level: 3 }, 'query.level'],
+    [{ $and: [{ plan: 'free' }, { $or: [{ plan: 'x' }] }] }, 'query.$and.1.$or.0.plan'],
+  ])('refuses %j with MR_INVALID_VALUE', (filter, path) => {
+    try {
+      sanitizeFilter(filter, enumRules);
+      throw new Error('expected a refusal');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ModelRoutesException);
+      expect((error as ModelRoutesException).code).toBe('MR_INVALID_VALUE');
+      expect((error as ModelRoutesException).details![0].path).toBe(path);
+    }
+  });
+});

@@ -151,14 +151,18 @@ describe('parseSearchBody', () => {
     ['an unknown body key', { filter: { niceName: 'a' } }, 'filter'],
     ['a __proto__ body key', JSON.parse('{"__proto__": {"limit": 1}}'), '__proto__'],
     ['a constructor body key', { constructor: 1 }, 'constructor'],
-    ['an array body', [{ query: {} }], 'body'],
-    ['a string body', 'query', 'body'],
     ['a disallowed operator in query', { query: { $or: [{ $where: 'x' }] } }, 'query.$or.0.$where'],
     ['a hidden field in query', { query: { secret: 'x' } }, 'query.secret'],
     ['a non-object query', { query: 'niceName=a' }, 'query'],
   ])('refuses %s', (_label, body, path) => {
     expect(pathOf(() => parseSearchBody(body, rules))).toBe(path);
   });
+});
+
+it.each([[[{ query: {} }]], ['query'], [42]])('parseSearchBody refuses the non-object body %j as MR_INVALID_BODY', (body) => {
+  expect(() => parseSearchBody(body, rules)).toThrow(
+    expect.objectContaining({ code: 'MR_INVALID_BODY', details: [{ path: 'body', message: 'The request body must be a JSON object' }] }),
+  );
 });
 
 describe('parseSearchQueryString', () => {
