@@ -81,11 +81,15 @@ export function mapError(error: unknown): MappedError {
 }
 
 interface MongooseValidationError {
-  errors: Record<string, { path?: string; message: string; name?: string; kind?: string }>;
+  errors: Record<string, { path?: string; message: string; name?: string; kind?: string; value?: unknown }>;
 }
 
 function fromValidationError(error: MongooseValidationError): MappedError {
-  const details = Object.entries(error.errors ?? {}).map(([path, item]) => ({ path: item.path ?? path, message: item.message }));
+  // A cast failure's own message names the model; say what the client needs instead.
+  const details = Object.entries(error.errors ?? {}).map(([path, item]) => ({
+    path: item.path ?? path,
+    message: item.name === 'CastError' ? `Value ${describe(item.value)} cannot be converted to ${item.kind ?? 'its type'}` : item.message,
+  }));
   const fields = details.map((detail) => detail.path).join(', ');
   return known('MR_VALIDATION_FAILED', `Validation failed for ${fields || 'the document'}`, details);
 }
