@@ -37,7 +37,7 @@ const UNAVAILABLE = new Set([
   'MongoPoolClearedError',
 ]);
 
-/** MongoDB server codes that mean the query itself is malformed: BadValue, FailedToParse, bad regex. */
+/** MongoDB server codes that mean a value sent is unusable: BadValue, FailedToParse, bad regex. */
 const BAD_QUERY_SERVER_CODES = new Set([2, 9, 51091]);
 /** MongoDB's NotImplemented: a compatible engine (FerretDB v1) lacks a feature, e.g. `$options: 'x'`. */
 const NOT_IMPLEMENTED = 238;
@@ -62,7 +62,8 @@ export function mapError(error: unknown): MappedError {
   }
   if (code === 11000 || code === 11001) return fromDuplicateKey(error as { keyValue?: Record<string, unknown> });
   if (name === 'MongoServerError' && BAD_QUERY_SERVER_CODES.has(code as number)) {
-    return known('MR_INVALID_QUERY', 'The database refused the query as invalid (check $regex patterns)');
+    // E.g. a $regex pattern MongoDB cannot compile, or a number (1e400 parses as Infinity) it refuses.
+    return known('MR_INVALID_VALUE', 'The database refused a value of this request as invalid (a $regex pattern or a number)');
   }
   if (name === 'MongoServerError' && code === NOT_IMPLEMENTED) {
     return known('MR_UNSUPPORTED_QUERY', 'The database server does not implement a feature this query uses');

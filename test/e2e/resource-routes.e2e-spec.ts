@@ -199,3 +199,15 @@ describe('DELETE /<model>/:id', () => {
     expect(response.body).not.toHaveProperty('passwordHash');
   });
 });
+
+describe('numbers JSON can carry but a database may refuse', () => {
+  it('1e400 (Infinity) is a 400, never a 500, and stores nothing', async () => {
+    const response = await t.http().post('/company').set('content-type', 'application/json').send('{"niceName":"Big","employees":1e400}');
+    expect(response.status).toBeLessThan(500);
+    if (response.status !== 201) {
+      expect(response.status).toBe(400);
+      expect(response.body.statusCode).toBe(400);
+      expect(await t.connection.model('Company').countDocuments({ niceName: 'Big' })).toBe(0);
+    }
+  });
+});

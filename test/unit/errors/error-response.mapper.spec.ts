@@ -232,13 +232,13 @@ describe('mapError: MongoDB driver errors', () => {
     expect(mapError(error).body.code).toBe('MR_DATABASE_UNAVAILABLE');
   });
 
-  it.each([2, 9, 51091])('maps a MongoServerError with code %p to MR_INVALID_QUERY', (code) => {
+  it.each([2, 9, 51091])('maps a MongoServerError with code %p to MR_INVALID_VALUE', (code) => {
     const { body } = mapError({ name: 'MongoServerError', code, message: 'Regular expression is invalid: missing )' });
     expect(body).toStrictEqual({
       statusCode: 400,
       error: 'Bad Request',
-      code: 'MR_INVALID_QUERY',
-      message: 'The database refused the query as invalid (check $regex patterns)',
+      code: 'MR_INVALID_VALUE',
+      message: 'The database refused a value of this request as invalid (a $regex pattern or a number)',
     });
   });
 });
