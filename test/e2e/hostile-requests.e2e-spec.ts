@@ -6,12 +6,13 @@
  * row the whole database (raw collections, hidden fields included) is snapshotted: a refused
  * request must leave the data exactly as it was. No answer may leak a stack or a driver message.
  */
-import mongoose, { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { Response } from 'supertest';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { changedCollections, restore, snapshot } from '../support/db-snapshot.js';
 
 const engine = useEngine();
 let t: TestApp;
@@ -58,7 +59,7 @@ function useSeededApp(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Support (kept here: this file must not touch test/support)
+// Support
 // ---------------------------------------------------------------------------------------------
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -78,47 +79,6 @@ interface Row {
   detail?: string;
 }
 
-interface Snapshot {
-  text: string;
-  /** Per collection, one canonical EJSON line per document: a failing comparison shows the document. */
-  parts: Record<string, string[]>;
-  raw: Map<string, Array<Record<string, unknown>>>;
-}
-
-/** The collections whose content differs between two snapshots. */
-function changedCollections(before: Snapshot, after: Snapshot): string[] {
-  const names = new Set([...Object.keys(before.parts), ...Object.keys(after.parts)]);
-  return [...names].filter((name) => JSON.stringify(before.parts[name]) !== JSON.stringify(after.parts[name])).sort();
-}
-
-/** Every collection of the database (those of the models and any other), documents sorted by `_id`. */
-async function snapshot(): Promise<Snapshot> {
-  const db = t.connection.db!;
-  const names = new Set(Object.values(t.connection.models).map((model) => model.collection.collectionName));
-  for (const info of await db.listCollections({}, { nameOnly: true }).toArray()) names.add(info.name);
-  const raw = new Map<string, Array<Record<string, unknown>>>();
-  const parts: Record<string, string[]> = {};
-  for (const name of [...names].sort()) {
-    const docs = await db.collection(name).find().toArray();
-    docs.sort((a, b) => String(a._id).localeCompare(String(b._id)));
-    raw.set(name, docs);
-    // Canonical EJSON keeps the BSON types: a number turned into a string is a change too.
-    parts[name] = docs.map((doc) => mongoose.mongo.BSON.EJSON.stringify(doc, { relaxed: false }));
-  }
-  return { text: JSON.stringify(parts), parts, raw };
-}
-
-/** Puts the database back as `before` had it, so one failing row cannot spoil the next ones. */
-async function restore(before: Snapshot): Promise<void> {
-  const db = t.connection.db!;
-  for (const info of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    if (!before.raw.has(info.name)) await db.collection(info.name).drop();
-  }
-  for (const [name, docs] of before.raw) {
-    await db.collection(name).deleteMany({});
-    if (docs.length) await db.collection(name).insertMany(docs.map((doc) => ({ ...doc })));
-  }
-}
 
 async function send(row: Pick<Row, 'method' | 'path' | 'body' | 'query'>): Promise<Response> {
   const url = row.query === undefined ? row.path : `${row.path}?${row.query}`;
@@ -512,10 +472,10 @@ describe('generated routes of the fixture app', () => {
     });
 
     it.each(ROWS.map((row) => [label(row), row] as const))('%s', async (_label, row) => {
-      const before = await snapshot();
+      const before = await snapshot(t.connection);
       const response = await send(row);
-      const after = await snapshot();
-      if (after.text !== before.text) await restore(before);
+      const after = await snapshot(t.connection);
+      if (after.text !== before.text) await restore(t.connection, before);
 
       const codes = [row.code].flat();
       const code = codes.includes(response.body?.code) ? (response.body.code as string) : codes[0];
@@ -536,10 +496,10 @@ describe('generated routes of the fixture app', () => {
 
   describe('reverse routes cannot be widened', () => {
     it.each(REVERSE_ROWS.map((row) => [`${row.method} /user/:user_id/companies/owner: ${row.name}`, row] as const))('%s', async (_label, row) => {
-      const before = await snapshot();
+      const before = await snapshot(t.connection);
       const response = await send({ method: row.method, path: `/user/${row.owner}/companies/owner`, body: row.body, query: row.query });
-      const after = await snapshot();
-      if (after.text !== before.text) await restore(before);
+      const after = await snapshot(t.connection);
+      if (after.text !== before.text) await restore(t.connection, before);
 
       expect(response.status).toBe(200);
       expectNoLeak(response);

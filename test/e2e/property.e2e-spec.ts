@@ -4,11 +4,12 @@
  * success has the documented shape; and a refused write leaves the data exactly as it was.
  */
 import fc from 'fast-check';
-import mongoose, { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { Response } from 'supertest';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
+import { changedCollections, restore, snapshot } from '../support/db-snapshot.js';
 
 const engine = useEngine();
 let t: TestApp;
@@ -55,49 +56,9 @@ function useSeededApp(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Support (kept here: this file must not touch test/support)
+// Support
 // ---------------------------------------------------------------------------------------------
 
-interface Snapshot {
-  text: string;
-  /** Per collection, one canonical EJSON line per document: a failing comparison shows the document. */
-  parts: Record<string, string[]>;
-  raw: Map<string, Array<Record<string, unknown>>>;
-}
-
-/** The collections whose content differs between two snapshots. */
-function changedCollections(before: Snapshot, after: Snapshot): string[] {
-  const names = new Set([...Object.keys(before.parts), ...Object.keys(after.parts)]);
-  return [...names].filter((name) => JSON.stringify(before.parts[name]) !== JSON.stringify(after.parts[name])).sort();
-}
-
-/** Every collection of the database, hidden fields included, documents sorted by `_id`. */
-async function snapshot(): Promise<Snapshot> {
-  const db = t.connection.db!;
-  const names = new Set(Object.values(t.connection.models).map((model) => model.collection.collectionName));
-  for (const info of await db.listCollections({}, { nameOnly: true }).toArray()) names.add(info.name);
-  const raw = new Map<string, Array<Record<string, unknown>>>();
-  const parts: Record<string, string[]> = {};
-  for (const name of [...names].sort()) {
-    const docs = await db.collection(name).find().toArray();
-    docs.sort((a, b) => String(a._id).localeCompare(String(b._id)));
-    raw.set(name, docs);
-    parts[name] = docs.map((doc) => mongoose.mongo.BSON.EJSON.stringify(doc, { relaxed: false }));
-  }
-  return { text: JSON.stringify(parts), parts, raw };
-}
-
-/** Puts the database back as `before` had it (after a write that succeeded, or a failed check). */
-async function restore(before: Snapshot): Promise<void> {
-  const db = t.connection.db!;
-  for (const info of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    if (!before.raw.has(info.name)) await db.collection(info.name).drop();
-  }
-  for (const [name, docs] of before.raw) {
-    await db.collection(name).deleteMany({});
-    if (docs.length) await db.collection(name).insertMany(docs.map((doc) => ({ ...doc })));
-  }
-}
 
 /** Sends `value` as the JSON text of the body, whatever it is (a primitive too). */
 function sendJson(method: 'post' | 'put', url: string, value: unknown): Promise<Response> {
@@ -382,11 +343,11 @@ describe('generated routes of the fixture app', () => {
       async (method, url, bodies) => {
         await fc.assert(
           fc.asyncProperty(bodies as fc.Arbitrary<unknown>, async (body) => {
-            const before = await snapshot();
+            const before = await snapshot(t.connection);
             const response = await sendJson(method === 'POST' ? 'post' : 'put', url, body);
-            const after = await snapshot();
+            const after = await snapshot(t.connection);
             // A write that succeeded (e.g. {"niceName":"x"}) is legitimate; undo it for the next run.
-            if (after.text !== before.text) await restore(before);
+            if (after.text !== before.text) await restore(t.connection, before);
             expectAnswer(response);
             if (response.status >= 400) {
               expect({ status: response.status, changedCollections: changedCollections(before, after) }).toEqual({ status: response.status, changedCollections: [] });

@@ -1,0 +1,44 @@
+import mongoose, { type Connection } from 'mongoose';
+
+/** Every collection of a database at one moment, read raw (hidden fields included). */
+export interface Snapshot {
+  text: string;
+  /** Per collection, one canonical EJSON line per document: a failing comparison shows the document. */
+  parts: Record<string, string[]>;
+  raw: Map<string, Array<Record<string, unknown>>>;
+}
+
+/** Every collection of the database (those of the models and any other), documents sorted by `_id`. */
+export async function snapshot(connection: Connection): Promise<Snapshot> {
+  const db = connection.db!;
+  const names = new Set(Object.values(connection.models).map((model) => model.collection.collectionName));
+  for (const info of await db.listCollections({}, { nameOnly: true }).toArray()) names.add(info.name);
+  const raw = new Map<string, Array<Record<string, unknown>>>();
+  const parts: Record<string, string[]> = {};
+  for (const name of [...names].sort()) {
+    const docs = await db.collection(name).find().toArray();
+    docs.sort((a, b) => String(a._id).localeCompare(String(b._id)));
+    raw.set(name, docs);
+    // Canonical EJSON keeps the BSON types: a number turned into a string is a change too.
+    parts[name] = docs.map((doc) => mongoose.mongo.BSON.EJSON.stringify(doc, { relaxed: false }));
+  }
+  return { text: JSON.stringify(parts), parts, raw };
+}
+
+/** The collections whose content differs between two snapshots. */
+export function changedCollections(before: Snapshot, after: Snapshot): string[] {
+  const names = new Set([...Object.keys(before.parts), ...Object.keys(after.parts)]);
+  return [...names].filter((name) => JSON.stringify(before.parts[name]) !== JSON.stringify(after.parts[name])).sort();
+}
+
+/** Puts the database back as `before` had it, so one failing case cannot spoil the next ones. */
+export async function restore(connection: Connection, before: Snapshot): Promise<void> {
+  const db = connection.db!;
+  for (const info of await db.listCollections({}, { nameOnly: true }).toArray()) {
+    if (!before.raw.has(info.name)) await db.collection(info.name).drop();
+  }
+  for (const [name, docs] of before.raw) {
+    await db.collection(name).deleteMany({});
+    if (docs.length) await db.collection(name).insertMany(docs.map((doc) => ({ ...doc })));
+  }
+}
