@@ -6,12 +6,26 @@ export { CONFIG_ERROR_CODES, ModelRoutesConfigError, type ConfigErrorCode } from
 export { ModelRoutesExceptionFilter } from './errors/model-routes-exception.filter.js';
 export { ModelRoutesException, type ErrorDetail } from './errors/model-routes.exception.js';
 export type { GeneratedResourceOptions } from './interfaces/generated-resource-options.interface.js';
-export type { ModelRoutesModuleOptions, ResourceRegistration } from './interfaces/model-routes-options.interface.js';
+export type {
+  ModelRoutesExtras,
+  ModelRoutesModuleOptions,
+  ModelRoutesSettings,
+  ModelRoutesSettingsFactory,
+  ResourceRegistration,
+} from './interfaces/model-routes-options.interface.js';
+export type { ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from './interfaces/route-options.interface.js';
+export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';
 export type { FieldRules, ReferenceDefinition, ResourceDefinition } from './interfaces/resource-definition.interface.js';
 export type { RouteAction, RouteDefinition, RouteMethod } from './interfaces/route-definition.interface.js';
 export { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from './interfaces/search-options.interface.js';
 export type { SearchResult } from './interfaces/search-result.interface.js';
-export { ModelRoutesModule } from './model-routes.module.js';
+export {
+  MODEL_ROUTES_TABLE,
+  ModelRoutesModule,
+  formatRouteTable,
+  type ModelRoutesModuleAsyncOptions,
+} from './model-routes.module.js';
+export { MODEL_ROUTES_SETTINGS } from './model-routes.module-definition.js';
 export type { SearchParams, SearchRules } from './query/search-params.interface.js';
 export { parseSearchBody, parseSearchQueryString } from './query/search-params.parser.js';
 export { sanitizeFilter, ALLOWED_OPERATORS } from './query/filter.sanitizer.js';

@@ -1,6 +1,6 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post, Put, UseFilters, type Type } from '@nestjs/common';
+import { All, Controller, Delete, Get, Head, HttpCode, Inject, Options, Patch, Post, Put, UseFilters, type Type } from '@nestjs/common';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
-import type { RouteAction, RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { RouteAction, RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 
 type Handler = (this: any, ...args: any[]) => unknown;
 
@@ -10,7 +10,21 @@ export interface HandlerSpec<C> {
   params: ParameterDecorator[];
 }
 
-/** Defines the handler of every route, in route order, from the specs keyed by action. */
+/**
+ * Makes the class Nest will serve: a fresh subclass of `base` with a meaningful name, as a
+ * controller without a path prefix (handlers carry full paths), every failure through the one
+ * filter, and each injection set as a property.
+ */
+export function createControllerClass(name: string, base: Type | undefined, injections: Record<string, string>): Type {
+  const Base = base ?? class {};
+  const generated = { [name]: class extends Base {} }[name];
+  for (const [property, token] of Object.entries(injections)) Inject(token)(generated.prototype, property);
+  Controller()(generated);
+  UseFilters(ModelRoutesExceptionFilter)(generated);
+  return generated;
+}
+
+/** Defines the handler of every generated route, in route order, from the specs keyed by action. */
 export function defineHandlers<C>(controller: Type, routes: RouteDefinition[], specs: Partial<Record<RouteAction, HandlerSpec<C>>>): void {
   for (const route of routes) {
     const spec = specs[route.action];
@@ -19,53 +33,40 @@ export function defineHandlers<C>(controller: Type, routes: RouteDefinition[], s
   }
 }
 
-/**
- * Creates a fresh, named controller class whose constructor stores each injected provider
- * under the given property name. Every failure of its routes goes through the one filter.
- */
-export function createControllerClass(name: string, injections: Record<string, string>): Type {
-  const properties = Object.keys(injections);
-  const generated = {
-    [name]: class {
-      constructor(...dependencies: unknown[]) {
-        properties.forEach((property, index) => {
-          (this as Record<string, unknown>)[property] = dependencies[index];
-        });
-      }
-    },
-  }[name];
-  properties.forEach((property, index) => Inject(injections[property])(generated, undefined as never, index));
-  Controller()(generated);
-  UseFilters(ModelRoutesExceptionFilter)(generated);
-  return generated;
-}
-
-const METHOD_DECORATORS = { GET: Get, POST: Post, PUT: Put, DELETE: Delete };
+const METHOD_DECORATORS: Record<RouteMethod, (path?: string) => MethodDecorator> = {
+  GET: Get, POST: Post, PUT: Put, DELETE: Delete, PATCH: Patch, ALL: All, OPTIONS: Options, HEAD: Head,
+};
 
 /**
  * Defines one route handler on a generated controller: a new function object per class (route
  * metadata lives on the function, so sharing one would leak decorators between controllers),
- * named after the route, with its parameter decorators and its HTTP method and path.
+ * named after the route, with its parameter decorators, its HTTP method and path, and the
+ * decorators of its route options.
  */
 export function defineHandler(
   controller: Type,
   route: RouteDefinition,
   implementation: Handler,
   parameters: ParameterDecorator[],
-  decorators: MethodDecorator[] = [],
 ): void {
+  defineMethod(controller, route.handler, implementation);
   const prototype = controller.prototype;
-  const handler = {
-    [route.handler](this: unknown, ...args: unknown[]) {
-      return implementation.apply(this, args);
-    },
-  }[route.handler];
-  Object.defineProperty(prototype, route.handler, { value: handler, writable: true, configurable: true });
   const descriptor = Object.getOwnPropertyDescriptor(prototype, route.handler)!;
   parameters.forEach((decorate, index) => decorate(prototype, route.handler, index));
   // POST searches read data: 200, not Nest's default 201 for POST.
   const status = route.method === 'POST' && route.action !== 'create' ? [HttpCode(200)] : [];
-  for (const decorate of [METHOD_DECORATORS[route.method](route.path), ...status, ...decorators]) {
+  for (const decorate of [METHOD_DECORATORS[route.method](route.path), ...status, ...(route.decorators ?? [])]) {
     decorate(prototype, route.handler, descriptor);
   }
+}
+
+/** Puts a fresh function named `name` on the class's prototype, calling `implementation`. */
+export function defineMethod(controller: Type, name: string, implementation: Handler): Function {
+  const method = {
+    [name](this: unknown, ...args: unknown[]) {
+      return implementation.apply(this, args);
+    },
+  }[name];
+  Object.defineProperty(controller.prototype, name, { value: method, writable: true, configurable: true });
+  return method;
 }

@@ -11,6 +11,7 @@ import { createResourceController } from './resource-controller.factory.js';
 export function createControllers(
   definitions: ResourceDefinition[],
   table: RouteDefinition[],
+  userControllers: ReadonlyMap<string, Type> = new Map(),
   connectionName?: string,
 ): Type[] {
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
@@ -22,7 +23,10 @@ export function createControllers(
   }
   return [...groups.values()].map((routes) => {
     const reference = routes[0].reference;
-    if (!reference) return createResourceController(byName.get(routes[0].resource)!, routes, connectionName);
+    if (!reference) {
+      const definition = byName.get(routes[0].resource)!;
+      return createResourceController(definition, routes, userControllers.get(definition.name), connectionName);
+    }
     return createReferenceController(
       byName.get(reference.source)!,
       byName.get(reference.target)!,

@@ -28,11 +28,12 @@ export function createReferenceController(
   routes: RouteDefinition[],
   connectionName?: string,
 ): Type {
-  const controller = createControllerClass(routes[0].controller, {
+  const controller = createControllerClass(routes[0].controller, undefined, {
     source: getRepositoryToken(source.name, connectionName),
     target: getRepositoryToken(target.name, connectionName),
   });
-  const rules = { fields: source.fields, search: source.search };
+  // The definition is read at request time: forRootAsync may set its search options after startup.
+  const rules = source;
 
   async function searchByReference(this: ReferenceController, key: string, params: SearchParams) {
     const objectId = await this.target.resolveObjectId(key);

@@ -7,6 +7,7 @@ import { DEFAULT_SEARCH_OPTIONS, type ResolvedSearchOptions, type SearchOptions 
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { createFieldRules, findReferences } from './field-rules.factory.js';
+import { assertRouteNames } from './route-options.util.js';
 import { createResourceSchema } from './schema.factory.js';
 
 /**
@@ -18,7 +19,27 @@ export function createResourceDefinitions(options: ModelRoutesModuleOptions): Re
   const definitions = options.resources.map((entry) => createResourceDefinition(normalize(entry), search));
   assertUniquePaths(definitions);
   assertReferencesResolve(definitions);
+  assertRouteOptions(definitions, options);
   return definitions;
+}
+
+function assertRouteOptions(definitions: ResourceDefinition[], options: ModelRoutesModuleOptions): void {
+  assertRouteNames(options.routes, 'resource', 'ModelRoutesModule.forRoot({ routes })');
+  assertRouteNames(options.references, 'reference', 'ModelRoutesModule.forRoot({ references })');
+  for (const definition of definitions) {
+    assertRouteNames(definition.routes, 'resource', `${definition.name}: @GeneratedResource({ routes })`);
+    const fields = definition.references.map((reference) => reference.field);
+    for (const [field, routes] of Object.entries(definition.referenceRoutes ?? {})) {
+      if (!fields.includes(field)) {
+        throw new ModelRoutesConfigError(
+          'MR_CONFIG_UNKNOWN_ROUTE',
+          `${definition.name}: @GeneratedResource({ references: { ${field} } }) names no reference field; ` +
+            `the reference fields of ${definition.name} are ${fields.join(', ') || '(none)'}.`,
+        );
+      }
+      assertRouteNames(routes, 'reference', `${definition.name}: @GeneratedResource({ references: { ${field} } })`);
+    }
+  }
 }
 
 function normalize(entry: Type | ResourceRegistration): { resource: Type; schema?: Schema } {
@@ -75,7 +96,21 @@ export function createResourceDefinition(
     ),
     fields,
     search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
+    ownSearch: metadata.search,
+    routes: metadata.routes,
+    referenceRoutes: metadata.references,
   };
+}
+
+/**
+ * Puts the search settings of `forRoot` (or of `forRootAsync`'s factory, known only at startup)
+ * in force for every resource, under each resource's own `search` option.
+ */
+export function applySearchSettings(definitions: ResourceDefinition[], search: SearchOptions | undefined): void {
+  const defaults = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, search, 'ModelRoutesModule settings { search }');
+  for (const definition of definitions) {
+    definition.search = resolveSearchOptions(defaults, definition.ownSearch, `${definition.name}: @GeneratedResource({ search })`);
+  }
 }
 
 function resolveSearchOptions(

@@ -1,26 +1,44 @@
+import type { Type } from '@nestjs/common';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
+import type { RouteAction, RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
+import type { ReferenceRoutesOptions, ResourceRoutesOptions } from '../interfaces/route-options.interface.js';
 import { pascalCase } from '../utils/naming.util.js';
+import { readRoute } from './route-metadata.util.js';
+import { resolveRoute } from './route-options.util.js';
 
-/**
- * Builds the route table: every generated route as data, ordered so that at the first
- * segment where two paths differ, a literal segment comes before a `:param` segment.
- * Controllers are then built from this table, in this order.
- */
-export function createRouteTable(definitions: ResourceDefinition[]): RouteDefinition[] {
-  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
-  const routes = definitions.flatMap((definition) => [
-    ...resourceRoutes(definition),
-    ...definition.references
-      .filter((reference) => !reference.isArray)
-      .flatMap((reference) => referenceRoutes(definition, reference.field, byName.get(reference.targetName)!)),
-  ]);
-  return sortRoutes(routes);
+/** What, besides the resources, decides the routes. */
+export interface RouteTableOptions {
+  /** The user's controller of a resource, by resource name. */
+  controllers?: ReadonlyMap<string, Type>;
+  /** `forRoot({ routes })`: defaults for every resource. */
+  routes?: ResourceRoutesOptions;
+  /** `forRoot({ references })`: defaults for every reference field. */
+  references?: ReferenceRoutesOptions;
 }
 
-/** Name of the controller class generated for a resource: `CompanyController`. */
-export function resourceControllerName(definition: ResourceDefinition): string {
-  return `${definition.name}Controller`;
+/**
+ * Builds the route table: every route as data, generated and custom, without the disabled ones,
+ * ordered so that at the first segment where two paths differ, a literal segment comes before a
+ * `:param` segment (`/company/stats` before `/company/:company_id`). Controllers are then built
+ * from this table, in this order, whatever the order their methods were declared in.
+ */
+export function createRouteTable(definitions: ResourceDefinition[], options: RouteTableOptions = {}): RouteDefinition[] {
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  const routes = definitions.flatMap((definition) => [
+    ...resourceRoutes(definition, options),
+    ...definition.references
+      .filter((reference) => !reference.isArray)
+      .flatMap((reference) => referenceRoutes(definition, reference.field, byName.get(reference.targetName)!, options)),
+  ]);
+  const enabled = routes.filter((row) => row.enabled !== false).map(({ enabled: _enabled, decorators, ...route }) =>
+    decorators?.length ? { ...route, decorators } : route,
+  );
+  return sortRoutes(enabled);
+}
+
+/** Name of the controller class of a resource: `CompanyController`, or the user's class name. */
+export function resourceControllerName(definition: ResourceDefinition, options: RouteTableOptions = {}): string {
+  return options.controllers?.get(definition.name)?.name ?? `${definition.name}Controller`;
 }
 
 /** Name of the controller class generated for a reference field: `CompanyOwnerReferenceController`. */
@@ -28,17 +46,18 @@ export function referenceControllerName(definition: ResourceDefinition, field: s
   return `${definition.name}${pascalCase(field)}ReferenceController`;
 }
 
-function resourceRoutes(definition: ResourceDefinition): RouteDefinition[] {
+type TableRow = RouteDefinition & { enabled?: boolean };
+
+function resourceRoutes(definition: ResourceDefinition, options: RouteTableOptions): TableRow[] {
   const one = `/${definition.path}/:${definition.idParam}`;
-  const route = (action: RouteDefinition['action'], method: RouteMethod, path: string): RouteDefinition => ({
-    action,
-    method,
-    path,
-    resource: definition.name,
-    controller: resourceControllerName(definition),
-    handler: action,
-  });
-  return [
+  const controller = resourceControllerName(definition, options);
+  const custom = customRoutes(definition, options.controllers?.get(definition.name), controller);
+  const taken = new Set(custom.map((route) => route.handler));
+  const route = (action: Exclude<RouteAction, 'custom'>, method: RouteMethod, path: string): TableRow => {
+    const { enabled, decorators } = resolveRoute(action, definition.routes, options.routes);
+    return { action, method, path, resource: definition.name, controller, handler: action, decorators, enabled };
+  };
+  const generated = [
     route('findOne', 'GET', one),
     route('create', 'POST', `/${definition.path}`),
     route('update', 'PUT', one),
@@ -46,29 +65,58 @@ function resourceRoutes(definition: ResourceDefinition): RouteDefinition[] {
     route('search', 'GET', `/${definition.plural}`),
     route('searchPost', 'POST', `/${definition.plural}`),
   ];
+  // A handler the user decorated with a route of its own replaces the generated route of that name.
+  return [...generated.filter((row) => !taken.has(row.handler)), ...custom];
 }
 
-function referenceRoutes(source: ResourceDefinition, field: string, target: ResourceDefinition): RouteDefinition[] {
+/** The routes the user declared on a class that extends `GeneratedController(...)`. */
+function customRoutes(definition: ResourceDefinition, controller: Type | undefined, name: string): TableRow[] {
+  const rows: TableRow[] = [];
+  const seen = new Set<string>();
+  for (let proto = controller?.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const handler of Object.getOwnPropertyNames(proto)) {
+      const value = Object.getOwnPropertyDescriptor(proto, handler)?.value;
+      if (handler === 'constructor' || seen.has(handler) || typeof value !== 'function') continue;
+      seen.add(handler);
+      const route = readRoute(value);
+      if (!route) continue;
+      for (const path of route.paths) {
+        rows.push({ action: 'custom', method: route.method, path: underResource(definition, path), resource: definition.name, controller: name, handler });
+      }
+    }
+  }
+  return rows;
+}
+
+/** `stats` → `/company/stats`; `''` → `/company`; `/anything` stays as it is. */
+export function underResource(definition: Pick<ResourceDefinition, 'path'>, path: string): string {
+  if (path.startsWith('/')) return path;
+  return `/${definition.path}/${path}`.replace(/\/+$/, '');
+}
+
+function referenceRoutes(
+  source: ResourceDefinition,
+  field: string,
+  target: ResourceDefinition,
+  options: RouteTableOptions,
+): TableRow[] {
   const controller = referenceControllerName(source, field);
   const reference = { source: source.name, field, target: target.name };
   const Field = pascalCase(field);
   const reverse = `/${target.path}/:${target.idParam}/${source.plural}/${field}`;
+  const own = source.referenceRoutes?.[field];
+  const row = (action: 'referenceFind' | 'referenceSearch' | 'referenceSearchPost', method: RouteMethod, path: string, handler: string, resource: string): TableRow => {
+    const { enabled, decorators } = resolveRoute(action, own, options.references);
+    return { action, method, path, resource, controller, handler, reference, decorators, enabled };
+  };
   return [
-    {
-      action: 'referenceFind',
-      method: 'GET',
-      path: `/${source.path}/:${source.idParam}/${field}`,
-      resource: target.name,
-      controller,
-      handler: `find${Field}`,
-      reference,
-    },
-    { action: 'referenceSearch', method: 'GET', path: reverse, resource: source.name, controller, handler: `searchBy${Field}`, reference },
-    { action: 'referenceSearchPost', method: 'POST', path: reverse, resource: source.name, controller, handler: `searchBy${Field}Post`, reference },
+    row('referenceFind', 'GET', `/${source.path}/:${source.idParam}/${field}`, `find${Field}`, target.name),
+    row('referenceSearch', 'GET', reverse, `searchBy${Field}`, source.name),
+    row('referenceSearchPost', 'POST', reverse, `searchBy${Field}Post`, source.name),
   ];
 }
 
-const METHOD_ORDER: Record<RouteMethod, number> = { GET: 0, POST: 1, PUT: 2, DELETE: 3 };
+const METHOD_ORDER: Record<RouteMethod, number> = { GET: 0, HEAD: 1, POST: 2, PUT: 3, PATCH: 4, DELETE: 5, OPTIONS: 6, ALL: 7 };
 
 /** Literal segments before `:param` segments; a stable sort keeps declaration order otherwise. */
 export function sortRoutes<T extends Pick<RouteDefinition, 'path' | 'method'>>(routes: T[]): T[] {
@@ -79,8 +127,8 @@ export function comparePaths(a: string, b: string): number {
   const left = a.split('/').filter(Boolean);
   const right = b.split('/').filter(Boolean);
   for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const leftParam = left[i].startsWith(':');
-    const rightParam = right[i].startsWith(':');
+    const leftParam = /^[:*]/.test(left[i]);
+    const rightParam = /^[:*]/.test(right[i]);
     if (leftParam !== rightParam) return leftParam ? 1 : -1;
     if (!leftParam && left[i] !== right[i]) return left[i] < right[i] ? -1 : 1;
   }

@@ -1,3 +1,4 @@
+import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -22,4 +23,8 @@ export interface GeneratedResourceOptions {
   readonly?: string[];
   /** Search limits of this resource, over those of `forRoot({ search })`. */
   search?: SearchOptions;
+  /** This resource's routes: disable one, guard one... Each key replaces `forRoot({ routes })`'s. */
+  routes?: ResourceRoutesOptions;
+  /** The reference routes of each reference field of this resource, by field name. */
+  references?: Record<string, ReferenceRoutesOptions>;
 }

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
+import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -11,18 +12,42 @@ export interface ResourceRegistration {
   schema: Schema;
 }
 
-/** Options of `ModelRoutesModule.forRoot()`. */
-export interface ModelRoutesModuleOptions {
-  /** Classes decorated with `@GeneratedResource()` and `@Schema()`, or `{ resource, schema }` pairs. */
-  resources: Array<Type | ResourceRegistration>;
-  /** Name of the Mongoose connection, as given to `MongooseModule.forRoot(uri, { connectionName })`. */
-  connectionName?: string;
+/**
+ * The part of the options that `forRootAsync` may compute (from `ConfigService`, say):
+ * the behaviour of the routes, not their existence.
+ */
+export interface ModelRoutesSettings {
   /** Limits of the search routes, for every resource (a resource's own `search` option wins). */
   search?: SearchOptions;
+}
+
+/** The synchronous part of the options: what decides which routes and controllers exist. */
+export interface ModelRoutesExtras {
+  /** Classes decorated with `@GeneratedResource()` and `@Schema()`, or `{ resource, schema }` pairs. */
+  resources: Array<Type | ResourceRegistration>;
+  /**
+   * Your controllers that extend a generated one (`class CompanyController extends GeneratedController(Company)`):
+   * they replace the generated controller of their resource, keeping its routes.
+   */
+  controllers?: Type[];
+  /** Defaults for the routes of every resource; a resource's own `routes` option wins, key by key. */
+  routes?: ResourceRoutesOptions;
+  /** Defaults for the reference routes of every reference field. */
+  references?: ReferenceRoutesOptions;
+  /** Name of the Mongoose connection, as given to `MongooseModule.forRoot(uri, { connectionName })`. */
+  connectionName?: string;
   /**
    * Give every error of the application the library's shape, through a global exception filter.
    * It is what puts malformed JSON (400), oversized bodies (413) and unknown routes (404) in that
    * shape too. With `false`, only the generated routes use it. Default true.
    */
   globalErrorFilter?: boolean;
+}
+
+/** Options of `ModelRoutesModule.forRoot()`. */
+export interface ModelRoutesModuleOptions extends ModelRoutesExtras, ModelRoutesSettings {}
+
+/** A class that computes the settings, for `forRootAsync({ useClass })` and `useExisting`. */
+export interface ModelRoutesSettingsFactory {
+  createModelRoutesSettings(): ModelRoutesSettings | Promise<ModelRoutesSettings>;
 }

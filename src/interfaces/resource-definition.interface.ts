@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
-import type { ResolvedSearchOptions } from './search-options.interface.js';
+import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ResolvedSearchOptions, SearchOptions } from './search-options.interface.js';
 
 /** A field of type ObjectId with a `ref`: the trigger of the reference routes. */
 export interface ReferenceDefinition {
@@ -26,7 +27,14 @@ export interface ResourceDefinition {
   schema: Schema;
   references: ReferenceDefinition[];
   fields: FieldRules;
+  /** The search limits in force: defaults, then `forRoot`'s settings, then the resource's own. */
   search: ResolvedSearchOptions;
+  /** `@GeneratedResource({ search })`. */
+  ownSearch?: SearchOptions;
+  /** `@GeneratedResource({ routes })`. */
+  routes?: ResourceRoutesOptions;
+  /** `@GeneratedResource({ references })`, by field. */
+  referenceRoutes?: Record<string, ReferenceRoutesOptions>;
 }
 
 /** Which paths of a schema a client may read, filter and write. */

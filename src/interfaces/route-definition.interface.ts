@@ -8,9 +8,10 @@ export type RouteAction =
   | 'searchPost'
   | 'referenceFind'
   | 'referenceSearch'
-  | 'referenceSearchPost';
+  | 'referenceSearchPost'
+  | 'custom';
 
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'ALL' | 'OPTIONS' | 'HEAD';
 
 /** One generated route: data, built once at startup, ordered. */
 export interface RouteDefinition {
@@ -26,4 +27,6 @@ export interface RouteDefinition {
   handler: string;
   /** For reference routes: the field and the referenced model. */
   reference?: { source: string; field: string; target: string };
+  /** Guards, interceptors, pipes and decorators from the route options, for generated routes. */
+  decorators?: MethodDecorator[];
 }

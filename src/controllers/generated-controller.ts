@@ -1,0 +1,92 @@
+import type { Type } from '@nestjs/common';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import type { SearchResult } from '../interfaces/search-result.interface.js';
+import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
+import { assertWritableBody } from '../query/write-body.validator.js';
+import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
+
+const GENERATED_BASE = Symbol.for('nestjs-model-routes.generated-controller');
+
+/** What a generated controller does, one method per route; override any of them and call `super`. */
+export interface GeneratedResourceController<T = Record<string, unknown>> {
+  /** `GET /company/:company_id` */
+  findOne(id: string): Promise<PlainDocument<T>>;
+  /** `POST /company` (the route adds the `Location` header) */
+  create(body: unknown): Promise<PlainDocument<T>>;
+  /** `PUT /company/:company_id` */
+  update(id: string, body: unknown): Promise<PlainDocument<T>>;
+  /** `DELETE /company/:company_id` */
+  delete(id: string): Promise<PlainDocument<T>>;
+  /** `GET /companies` */
+  search(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>>;
+  /** `POST /companies` */
+  searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>>;
+}
+
+/**
+ * The base class of a resource's controller, to extend with your own endpoints and overrides:
+ *
+ * ```ts
+ * @Controller()
+ * export class CompanyController extends GeneratedController(Company) {
+ *   @Get('stats') stats() { ... }                 // GET /company/stats, never shadowed by /company/:company_id
+ *   override async create(body: unknown) {        // POST /company, still validated and stored
+ *     const company = await super.create(body);
+ *     await this.mailer.welcome(company);
+ *     return company;
+ *   }
+ * }
+ * ```
+ *
+ * List the class in `ModelRoutesModule.forRoot({ controllers: [CompanyController] })`. Its routes
+ * live under the model's path (a path that starts with `/` is taken as is). `this.repository` is
+ * the resource's `ModelRepository`. Calling this function only makes a class: routes are built
+ * by `forRoot`, from its options.
+ */
+export function GeneratedController<T>(resource: Type<T>): Type<GeneratedResourceController<T>> & { resource: Type<T> } {
+  abstract class GeneratedBase implements GeneratedResourceController<T> {
+    static readonly resource = resource;
+    static readonly [GENERATED_BASE] = true;
+    /** The resource's repository, injected by `forRoot`. */
+    declare protected readonly repository: ModelRepository<T>;
+
+    async findOne(id: string): Promise<PlainDocument<T>> {
+      return this.found(await this.repository.findOne(id), id);
+    }
+
+    async create(body: unknown): Promise<PlainDocument<T>> {
+      return this.repository.create(assertWritableBody(body, this.repository.definition.fields));
+    }
+
+    async update(id: string, body: unknown): Promise<PlainDocument<T>> {
+      return this.found(await this.repository.update(id, assertWritableBody(body, this.repository.definition.fields)), id);
+    }
+
+    async delete(id: string): Promise<PlainDocument<T>> {
+      return this.found(await this.repository.delete(id), id);
+    }
+
+    search(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
+      return this.repository.search(parseSearchQueryString(query, this.repository.definition));
+    }
+
+    searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>> {
+      return this.repository.search(parseSearchBody(body, this.repository.definition));
+    }
+
+    private found<D>(doc: D | null, id: string): D {
+      if (!doc) throw new ModelRoutesException('MR_NOT_FOUND', `${this.repository.definition.name} '${id}' not found`);
+      return doc;
+    }
+  }
+  Object.defineProperty(GeneratedBase, 'name', { value: `Generated${resource.name}Controller` });
+  return GeneratedBase as unknown as Type<GeneratedResourceController<T>> & { resource: Type<T> };
+}
+
+/** The resource a class extends `GeneratedController(resource)` for, if it does. */
+export function generatedResourceOf(controller: Type): Type | undefined {
+  for (let current: unknown = controller; typeof current === 'function'; current = Object.getPrototypeOf(current)) {
+    if ((current as { [GENERATED_BASE]?: boolean })[GENERATED_BASE]) return (current as unknown as { resource: Type }).resource;
+  }
+  return undefined;
+}
