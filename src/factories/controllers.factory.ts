@@ -29,7 +29,7 @@ export function createControllers(
     }
     return createReferenceController(
       byName.get(reference.source)!,
-      byName.get(reference.target)!,
+      byName.get(reference.target) ?? reference.target,
       reference.field,
       routes,
       connectionName,

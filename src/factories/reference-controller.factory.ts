@@ -1,12 +1,16 @@
 import { Body, Param, Query, type Type } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection, Model } from 'mongoose';
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
-import type { ModelRepository } from '../repository/model-repository.js';
+import { ModelRepository } from '../repository/model-repository.js';
 import { getRepositoryToken } from '../repository/model-repository.providers.js';
 import { createControllerClass, defineHandlers } from './controller.util.js';
+import { createModelDefinition } from './resource-definition.factory.js';
 
 interface ReferenceController {
   /** Repository of the referencing model (Company). */
@@ -23,15 +27,20 @@ interface ReferenceController {
  */
 export function createReferenceController(
   source: ResourceDefinition,
-  target: ResourceDefinition,
+  target: ResourceDefinition | string,
   field: string,
   routes: RouteDefinition[],
   connectionName?: string,
 ): Type {
-  const controller = createControllerClass(routes[0].controller, undefined, {
-    source: getRepositoryToken(source.name, connectionName),
-    target: getRepositoryToken(target.name, connectionName),
-  });
+  const targetName = typeof target === 'string' ? target : target.name;
+  const controller = createControllerClass(
+    routes[0].controller,
+    undefined,
+    typeof target === 'string'
+      ? { source: getRepositoryToken(source.name, connectionName), connection: getConnectionToken(connectionName) }
+      : { source: getRepositoryToken(source.name, connectionName), target: getRepositoryToken(target.name, connectionName) },
+  );
+  if (typeof target === 'string') useModelOfConnection(controller, target, `${source.name}.${field}`);
   // The definition is read at request time: forRootAsync may set its search options after startup.
   const rules = source;
 
@@ -54,7 +63,7 @@ export function createReferenceController(
         if (!found) {
           throw new ModelRoutesException(
             'MR_REFERENCE_BROKEN',
-            `${source.name} '${key}' has ${field} '${String(referenced)}', but that ${target.name} does not exist (it was deleted)`,
+            `${source.name} '${key}' has ${field} '${String(referenced)}', but that ${targetName} does not exist (it was deleted)`,
           );
         }
         return found;
@@ -65,14 +74,41 @@ export function createReferenceController(
       handle(key: string, query: Record<string, unknown>) {
         return searchByReference.call(this, key, parseSearchQueryString(query, rules));
       },
-      params: [Param(target.idParam), Query()],
+      params: [Param(idParamOf(target)), Query()],
     },
     referenceSearchPost: {
       handle(key: string, body: unknown) {
         return searchByReference.call(this, key, parseSearchBody(body, rules));
       },
-      params: [Param(target.idParam), Body()],
+      params: [Param(idParamOf(target)), Body()],
     },
   });
   return controller;
+}
+
+function idParamOf(target: ResourceDefinition | string): string {
+  return typeof target === 'string' ? '' : target.idParam;
+}
+
+/**
+ * A `ref` to a model registered with Mongoose but not listed as a resource gets the forward
+ * route only; its model is taken from the connection when the module starts, and a model that
+ * is registered nowhere stops the start.
+ */
+function useModelOfConnection(controller: Type, modelName: string, where: string): void {
+  Object.defineProperty(controller.prototype, 'onModuleInit', {
+    value(this: ReferenceController & { connection: Connection }) {
+      if (!this.connection.modelNames().includes(modelName)) {
+        throw new ModelRoutesConfigError(
+          'MR_CONFIG_UNKNOWN_REFERENCE',
+          `${where} references '${modelName}', which is neither a resource nor a model registered with Mongoose. ` +
+            `Add ${modelName} to ModelRoutesModule.forRoot({ resources }), or register it with MongooseModule.forFeature().`,
+        );
+      }
+      const model = this.connection.model(modelName) as Model<Record<string, unknown>>;
+      (this as { target: ModelRepository }).target = new ModelRepository(model, createModelDefinition(model));
+    },
+    configurable: true,
+    writable: true,
+  });
 }

@@ -4,11 +4,12 @@ import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ModelRoutesModuleOptions, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import { DEFAULT_SEARCH_OPTIONS, type ResolvedSearchOptions, type SearchOptions } from '../interfaces/search-options.interface.js';
+import type { RepositoryDefinition } from '../repository/model-repository.js';
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { createFieldRules, findReferences } from './field-rules.factory.js';
 import { assertRouteNames } from './route-options.util.js';
-import { createResourceSchema } from './schema.factory.js';
+import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
 
 /**
  * Reads `@GeneratedResource()` metadata and the Mongoose schema of every listed resource,
@@ -18,7 +19,6 @@ export function createResourceDefinitions(options: ModelRoutesModuleOptions): Re
   const search = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, options.search, 'ModelRoutesModule.forRoot({ search })');
   const definitions = options.resources.map((entry) => createResourceDefinition(normalize(entry), search));
   assertUniquePaths(definitions);
-  assertReferencesResolve(definitions);
   assertRouteOptions(definitions, options);
   return definitions;
 }
@@ -71,6 +71,7 @@ export function createResourceDefinition(
         `Add @Prop({ unique: true }) ${idField} to ${resource.name}, or remove the id option.`,
     );
   }
+  ensureUniqueIndex(schema, idField);
   const fields = createFieldRules(schema, { hidden: metadata.hidden, readonly: metadata.readonly });
   for (const option of ['hidden', 'readonly'] as const) {
     for (const field of metadata[option] ?? []) {
@@ -172,17 +173,17 @@ function assertUniquePaths(definitions: ResourceDefinition[]): void {
   }
 }
 
-function assertReferencesResolve(definitions: ResourceDefinition[]): void {
-  const names = new Set(definitions.map((definition) => definition.name));
-  for (const definition of definitions) {
-    for (const reference of definition.references) {
-      if (!names.has(reference.targetName)) {
-        throw new ModelRoutesConfigError(
-          'MR_CONFIG_UNKNOWN_REFERENCE',
-          `${definition.name}.${reference.field} references '${reference.targetName}', which is not among the resources. ` +
-            `Add the ${reference.targetName} class to ModelRoutesModule.forRoot({ resources }).`,
-        );
-      }
-    }
-  }
+
+/**
+ * What a repository needs of a model that is registered with Mongoose but is not a resource
+ * (the target of a `ref`): its fields, read from its schema, and `_id` as identifier.
+ */
+export function createModelDefinition(model: { modelName: string; schema: Schema }): RepositoryDefinition {
+  return {
+    name: model.modelName,
+    idField: '_id',
+    schema: model.schema,
+    fields: createFieldRules(model.schema),
+    search: DEFAULT_SEARCH_OPTIONS,
+  };
 }

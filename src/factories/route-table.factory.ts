@@ -28,7 +28,7 @@ export function createRouteTable(definitions: ResourceDefinition[], options: Rou
     ...resourceRoutes(definition, options),
     ...definition.references
       .filter((reference) => !reference.isArray)
-      .flatMap((reference) => referenceRoutes(definition, reference.field, byName.get(reference.targetName)!, options)),
+      .flatMap((reference) => referenceRoutes(definition, reference.field, byName.get(reference.targetName) ?? reference.targetName, options)),
   ]);
   const enabled = routes.filter((row) => row.enabled !== false).map(({ enabled: _enabled, decorators, ...route }) =>
     decorators?.length ? { ...route, decorators } : route,
@@ -97,20 +97,24 @@ export function underResource(definition: Pick<ResourceDefinition, 'path'>, path
 function referenceRoutes(
   source: ResourceDefinition,
   field: string,
-  target: ResourceDefinition,
+  target: ResourceDefinition | string,
   options: RouteTableOptions,
 ): TableRow[] {
   const controller = referenceControllerName(source, field);
-  const reference = { source: source.name, field, target: target.name };
+  const targetName = typeof target === 'string' ? target : target.name;
+  const reference = { source: source.name, field, target: targetName };
   const Field = pascalCase(field);
-  const reverse = `/${target.path}/:${target.idParam}/${source.plural}/${field}`;
   const own = source.referenceRoutes?.[field];
   const row = (action: 'referenceFind' | 'referenceSearch' | 'referenceSearchPost', method: RouteMethod, path: string, handler: string, resource: string): TableRow => {
     const { enabled, decorators } = resolveRoute(action, own, options.references);
     return { action, method, path, resource, controller, handler, reference, decorators, enabled };
   };
+  const forward = row('referenceFind', 'GET', `/${source.path}/:${source.idParam}/${field}`, `find${Field}`, targetName);
+  // A model that is not a resource has no path of its own: no reverse routes under it.
+  if (typeof target === 'string') return [forward];
+  const reverse = `/${target.path}/:${target.idParam}/${source.plural}/${field}`;
   return [
-    row('referenceFind', 'GET', `/${source.path}/:${source.idParam}/${field}`, `find${Field}`, target.name),
+    forward,
     row('referenceSearch', 'GET', reverse, `searchBy${Field}`, source.name),
     row('referenceSearchPost', 'POST', reverse, `searchBy${Field}Post`, source.name),
   ];

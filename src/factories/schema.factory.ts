@@ -29,3 +29,14 @@ export function createResourceSchema(resource: Type, given?: Schema): Schema {
   });
   return schema;
 }
+
+/**
+ * Makes sure a unique index exists on the field that identifies instances in URLs (`id: 'slug'`),
+ * so that an identifier names one document at most.
+ */
+export function ensureUniqueIndex(schema: Schema, field: string): void {
+  if (field === '_id') return;
+  const options = schema.path(field)?.options as { unique?: unknown } | undefined;
+  const indexed = schema.indexes().some(([fields, index]) => Object.keys(fields).join() === field && (index as { unique?: unknown })?.unique);
+  if (!options?.unique && !indexed) schema.index({ [field]: 1 }, { unique: true });
+}

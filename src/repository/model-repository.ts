@@ -1,6 +1,9 @@
 import { Types, type Model } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+
+/** What a repository needs to know of its model: a resource's definition, or a plain model's. */
+export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search'>;
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 
@@ -22,7 +25,7 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   constructor(
     readonly model: Model<T>,
-    readonly definition: ResourceDefinition,
+    readonly definition: RepositoryDefinition,
   ) {
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
   }

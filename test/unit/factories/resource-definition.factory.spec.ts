@@ -289,8 +289,6 @@ describe('createResourceDefinitions: startup errors', () => {
     ['two resources with the same path', { resources: [Entrepreneur, Company, OtherCompany] }, 'MR_CONFIG_DUPLICATE_PATH', 'company'],
     ['a path equal to another resource plural', { resources: [Entrepreneur, Company, CompaniesPath] }, 'MR_CONFIG_DUPLICATE_PATH', 'companies'],
     ['a path equal to its own plural', { resources: [Staff] }, 'MR_CONFIG_DUPLICATE_PATH', 'staff'],
-    ['a ref to a model not among the resources', { resources: [Company] }, 'MR_CONFIG_UNKNOWN_REFERENCE', 'Entrepreneur'],
-    ['an array ref to a model not among the resources', { resources: [Crew] }, 'MR_CONFIG_UNKNOWN_REFERENCE', 'Crew.'],
     ['an id option naming a missing field', { resources: [MissingId] }, 'MR_CONFIG_UNKNOWN_ID_FIELD', 'code'],
     ['a path that is not one URL segment', { resources: [SlashPath] }, 'MR_CONFIG_INVALID_OPTION', 'a/b'],
     ['a plural that is not one URL segment', { resources: [SpacePlural] }, 'MR_CONFIG_INVALID_OPTION', 'many things'],
@@ -309,6 +307,11 @@ describe('createResourceDefinitions: startup errors', () => {
     expect(error.name).toBe('ModelRoutesConfigError');
     expect(error.message).toContain(mentioned);
     expect(error.message).toContain(`[${code}]`);
+  });
+
+  it('leaves a ref to a model that is not a resource to be resolved when the app starts', () => {
+    const [company] = createResourceDefinitions({ resources: [Company] });
+    expect(company.references).toEqual([{ field: 'owner', targetName: 'Entrepreneur', isArray: false }]);
   });
 
   it('lowers an inherited defaultLimit to a smaller maxLimit', () => {

@@ -224,3 +224,35 @@ describe('comparePaths', () => {
     if (expected === '=') expect(result).toBe(0);
   });
 });
+
+@GeneratedResource({ routes: { delete: false, search: { decorators: [] } }, references: { owner: { reverse: false } } })
+@Schema()
+class Venture {
+  @Prop() name?: string;
+  @Prop({ type: Types.ObjectId, ref: 'Entrepreneur' }) owner?: Types.ObjectId;
+  @Prop({ type: Types.ObjectId, ref: 'Investor' }) investor?: Types.ObjectId;
+}
+
+describe('route options in the table', () => {
+  const table = createRouteTable(createResourceDefinitions({ resources: [Entrepreneur, Venture] }), { routes: { update: false } });
+  const lines = table.filter((route) => route.resource === 'Venture' || route.reference?.source === 'Venture').map(line);
+
+  it('leaves out disabled routes, from the resource and from forRoot defaults', () => {
+    expect(lines).not.toContain('DELETE /venture/:venture_id');
+    expect(lines).not.toContain('PUT /venture/:venture_id');
+    expect(table.map(line)).not.toContain('PUT /user/:user_id');
+    expect(lines).toContain('GET /venture/:venture_id');
+  });
+
+  it('leaves out a disabled reference direction, keeping the other', () => {
+    expect(lines).toContain('GET /venture/:venture_id/owner');
+    expect(lines).not.toContain('GET /user/:user_id/ventures/owner');
+    expect(lines).not.toContain('POST /user/:user_id/ventures/owner');
+  });
+
+  it('gives a ref to a model that is not a resource its forward route only', () => {
+    const investor = table.filter((route) => route.reference?.field === 'investor');
+    expect(investor.map(line)).toEqual(['GET /venture/:venture_id/investor']);
+    expect(investor[0]).toMatchObject({ resource: 'Investor', reference: { source: 'Venture', field: 'investor', target: 'Investor' } });
+  });
+});
