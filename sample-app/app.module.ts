@@ -1,7 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ModelRoutesModule } from '../src/index.js';
-import { Company, Entrepreneur } from './models.js';
+import { ModelRoutesModule, type ModelRoutesModuleOptions } from '../src/index.js';
+import { ApiKeyGuard } from './api-key.guard.js';
+import { CompanyController } from './company.controller.js';
+import { Book, Company, Entrepreneur } from './models.js';
+
+/** The sample's resources and controllers: also what `npm run routes` prints. */
+export const modelRoutesOptions: ModelRoutesModuleOptions = {
+  resources: [Entrepreneur, Company, Book],
+  controllers: [CompanyController],
+};
 
 @Module({})
 export class AppModule {
@@ -9,7 +17,8 @@ export class AppModule {
   static forDatabase(uri: string, dbName = 'model_routes_sample'): DynamicModule {
     return {
       module: AppModule,
-      imports: [MongooseModule.forRoot(uri, { dbName }), ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] })],
+      imports: [MongooseModule.forRoot(uri, { dbName }), ModelRoutesModule.forRoot(modelRoutesOptions)],
+      providers: [ApiKeyGuard],
     };
   }
 }

@@ -14,7 +14,10 @@ async function main(): Promise<void> {
   // The embedded engine keeps the sample's data between runs, outside the repo.
   const engine = await startEngine({ log: (line) => logger.log(line), dataDir: join(cacheDir(), 'sample-data') });
   const app = await NestFactory.create(AppModule.forDatabase(engine.uri), {
-    routeConflictPolicy: { duplicate: 'error', shadow: 'error' },
+    // Two routes with the same method and path stop the start. 'shadow' stays off: it flags every
+    // literal sibling of a :param route (GET /company/stats beside GET /company/:company_id) even
+    // though the library registers the literal one first, which is what makes it reachable.
+    routeConflictPolicy: { duplicate: 'error' },
   });
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';

@@ -9,6 +9,8 @@ const GENERATED_BASE = Symbol.for('nestjs-model-routes.generated-controller');
 
 /** What a generated controller does, one method per route; override any of them and call `super`. */
 export interface GeneratedResourceController<T = Record<string, unknown>> {
+  /** The resource's repository, injected by `forRoot`. */
+  readonly repository: ModelRepository<T>;
   /** `GET /company/:company_id` */
   findOne(id: string): Promise<PlainDocument<T>>;
   /** `POST /company` (the route adds the `Location` header) */
@@ -48,7 +50,7 @@ export function GeneratedController<T>(resource: Type<T>): Type<GeneratedResourc
     static readonly resource = resource;
     static readonly [GENERATED_BASE] = true;
     /** The resource's repository, injected by `forRoot`. */
-    declare protected readonly repository: ModelRepository<T>;
+    declare readonly repository: ModelRepository<T>;
 
     async findOne(id: string): Promise<PlainDocument<T>> {
       return this.found(await this.repository.findOne(id), id);

@@ -29,7 +29,8 @@ export async function createTestApp(
   })
   class FixtureAppModule {}
   const moduleRef = await Test.createTestingModule({ imports: [FixtureAppModule] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  // As in the sample app: a duplicate route (same method and path) fails the start.
+  const app = moduleRef.createNestApplication({ logger: false, routeConflictPolicy: { duplicate: 'error' } });
   await app.init();
   const connection = app.get<Connection>(getConnectionToken());
   await Promise.all(Object.values(connection.models).map((model) => model.init()));

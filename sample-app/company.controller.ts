@@ -1,0 +1,28 @@
+import { Controller, Get, Logger } from '@nestjs/common';
+import { GeneratedController } from '../src/index.js';
+import { Company } from './models.js';
+
+/**
+ * The generated controller of Company, extended: an endpoint of its own, and an override that
+ * still runs the generated behaviour.
+ */
+@Controller()
+export class CompanyController extends GeneratedController(Company) {
+  private readonly logger = new Logger('CompanyController');
+
+  /** `POST /company`: validated and stored as generated, then logged. */
+  override async create(body: unknown) {
+    const company = await super.create(body);
+    this.logger.log(`Company created: ${company.niceName}`);
+    return company;
+  }
+
+  /** `GET /company/stats`: never shadowed by `GET /company/:company_id`. */
+  @Get('stats')
+  async stats() {
+    const [result] = await this.repository.model.aggregate<{ companies: number; employees: number }>([
+      { $group: { _id: null, companies: { $sum: 1 }, employees: { $sum: '$employees' } } },
+    ]);
+    return { companies: result?.companies ?? 0, employees: result?.employees ?? 0 };
+  }
+}
