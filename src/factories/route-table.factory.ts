@@ -88,8 +88,9 @@ function customRoutes(definition: ResourceDefinition, controller: Type | undefin
   return rows;
 }
 
-/** `stats` → `/company/stats`; `''` → `/company`; `/anything` stays as it is. */
+/** `stats` → `/company/stats`; `''` and `'/'` (what `@Get()` stores) → `/company`; `/anything` stays as it is. */
 export function underResource(definition: Pick<ResourceDefinition, 'path'>, path: string): string {
+  if (path === '/') return `/${definition.path}`;
   if (path.startsWith('/')) return path;
   return `/${definition.path}/${path}`.replace(/\/+$/, '');
 }
