@@ -16,7 +16,16 @@ export const {
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createModelRoutesSettings')
   .setExtras<ModelRoutesExtras>(
-    { resources: [], controllers: [], routes: undefined, references: undefined, connectionName: undefined, globalErrorFilter: true },
+    {
+      resources: [],
+      controllers: [],
+      providers: [],
+      imports: [],
+      routes: undefined,
+      references: undefined,
+      connectionName: undefined,
+      globalErrorFilter: true,
+    },
     (definition) => definition,
   )
   .build();

@@ -50,7 +50,8 @@ export class ModelRoutesModule {
    * exported globally: inject it with `@InjectRepository(Resource)`.
    */
   static forRoot(options: ModelRoutesModuleOptions): DynamicModule {
-    return withRoutes(ConfigurableModelRoutesModule.forRoot(options), options);
+    const module = ConfigurableModelRoutesModule.forRoot(options);
+    return withRoutes({ ...module, imports: [...(module.imports ?? []), ...(options.imports ?? [])] }, options);
   }
 
   /**
@@ -94,6 +95,7 @@ function withRoutes(module: DynamicModule, options: ModelRoutesExtras): DynamicM
       ModelRoutesExceptionFilter,
       ...(options.globalErrorFilter === false ? [] : [{ provide: APP_FILTER, useClass: ModelRoutesExceptionFilter }]),
       ...createRepositoryProviders(definitions, connectionName),
+      ...(options.providers ?? []),
     ],
     exports: [MODEL_ROUTES_TABLE, ...definitions.map((definition) => getRepositoryToken(definition.name, connectionName))],
   };

@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
@@ -30,6 +30,10 @@ export interface ModelRoutesExtras {
    * they replace the generated controller of their resource, keeping its routes.
    */
   controllers?: Type[];
+  /** Providers your `controllers` inject (they live in this module). */
+  providers?: Provider[];
+  /** Modules whose exported providers your `controllers` inject. With `forRootAsync`, also the factory's. */
+  imports?: ModuleMetadata['imports'];
   /** Defaults for the routes of every resource; a resource's own `routes` option wins, key by key. */
   routes?: ResourceRoutesOptions;
   /** Defaults for the reference routes of every reference field. */

@@ -1,0 +1,66 @@
+import { Controller, Get, Injectable, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { GeneratedController, ModelRoutesModule } from '../../src/index.js';
+import { Shop } from '../fixtures/extend-models.js';
+import { useEngine } from '../support/engine.js';
+
+/** Providers a user's controller injects, given through forRoot({ providers, imports }). */
+
+const engine = useEngine();
+
+@Injectable()
+class Greeter {
+  greet(name: string): string {
+    return `hello ${name}`;
+  }
+}
+
+@Injectable()
+class Clock {
+  now(): string {
+    return '2026-01-01T00:00:00.000Z';
+  }
+}
+
+/** A plain (not global) module exporting Clock. */
+@Module({ providers: [Clock], exports: [Clock] })
+class ClockModule {}
+
+@Controller()
+class GreetingShopController extends GeneratedController(Shop) {
+  constructor(
+    private readonly greeter: Greeter,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  @Get('greeting')
+  greeting() {
+    return { text: this.greeter.greet('shop'), at: this.clock.now() };
+  }
+}
+
+async function boot(moduleOptions: 'sync' | 'async') {
+  const common = { resources: [Shop], controllers: [GreetingShopController], providers: [Greeter] };
+  const modelRoutes =
+    moduleOptions === 'sync'
+      ? ModelRoutesModule.forRoot({ ...common, imports: [ClockModule] })
+      : ModelRoutesModule.forRootAsync({ ...common, imports: [ClockModule], inject: [Clock], useFactory: () => ({}) });
+  @Module({ imports: [MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName(moduleOptions) }), modelRoutes] })
+  class AppModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.init();
+  engine.beforeStop(() => app.close());
+  return app;
+}
+
+it.each(['sync', 'async'] as const)('a controller injects providers and imported modules given to forRoot (%s)', async (mode) => {
+  const app = await boot(mode);
+  const response = await request(app.getHttpServer()).get('/shop/greeting').expect(200);
+  expect(response.body).toEqual({ text: 'hello shop', at: '2026-01-01T00:00:00.000Z' });
+  await request(app.getHttpServer()).post('/shop').send({ name: 'Corner' }).expect(201);
+});
