@@ -1,4 +1,5 @@
 import { Controller, Get, Logger } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { GeneratedController } from '../src/index.js';
 import { Company } from './models.js';
 
@@ -19,6 +20,8 @@ export class CompanyController extends GeneratedController(Company) {
 
   /** `GET /company/stats`: never shadowed by `GET /company/:company_id`. */
   @Get('stats')
+  @ApiOperation({ operationId: 'company_stats', summary: 'Number of companies and of their employees' })
+  @ApiOkResponse({ schema: { type: 'object', required: ['companies', 'employees'], properties: { companies: { type: 'integer' }, employees: { type: 'number' } } } })
   async stats() {
     const [result] = await this.repository.model.aggregate<{ companies: number; employees: number }>([
       { $group: { _id: null, companies: { $sum: 1 }, employees: { $sum: '$employees' } } },

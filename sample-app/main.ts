@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { createModelRoutesDocument } from '../src/swagger/index.js';
 import { join } from 'node:path';
 import { cacheDir, startEngine } from '../scripts/mongo-engine.js';
 import { AppModule } from './app.module.js';
@@ -19,11 +21,15 @@ async function main(): Promise<void> {
     // though the library registers the literal one first, which is what makes it reachable.
     routeConflictPolicy: { duplicate: 'error' },
   });
+  // OpenAPI: the UI at /docs, the JSON document at /docs-json.
+  const document = createModelRoutesDocument(app, new DocumentBuilder().setTitle('model-routes sample').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key').build());
+  SwaggerModule.setup('docs', app, document);
+
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   await app.listen(port, host);
   logger.log(`Listening on http://${host}:${port} (database: ${engine.description})`);
-  logger.log(`Try: curl -s http://${host}:${port}/companies`);
+  logger.log(`Try: curl -s http://${host}:${port}/companies, or the API docs at http://${host}:${port}/docs`);
 
   let stopping = false;
   const stop = async (signal: string) => {

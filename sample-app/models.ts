@@ -1,4 +1,5 @@
 import { Prop, Schema } from '@nestjs/mongoose';
+import { ApiSecurity } from '@nestjs/swagger';
 import { Types } from 'mongoose';
 import { GeneratedResource } from '../src/index.js';
 import { ApiKeyGuard } from './api-key.guard.js';
@@ -15,7 +16,7 @@ export class Entrepreneur {
  * The spec's referencing model, served at `/company/:company_id` and `/companies`.
  * Deleting a company needs the API key (header `x-api-key`).
  */
-@GeneratedResource({ routes: { delete: { guards: [ApiKeyGuard] } } })
+@GeneratedResource({ routes: { delete: { guards: [ApiKeyGuard], decorators: [ApiSecurity('api-key')] } } })
 @Schema()
 export class Company {
   @Prop({ required: true }) niceName!: string;

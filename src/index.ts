@@ -20,8 +20,10 @@ export type { RouteAction, RouteDefinition, RouteMethod } from './interfaces/rou
 export { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from './interfaces/search-options.interface.js';
 export type { SearchResult } from './interfaces/search-result.interface.js';
 export {
+  MODEL_ROUTES_METADATA,
   MODEL_ROUTES_TABLE,
   ModelRoutesModule,
+  type ModelRoutesMetadata,
   formatRouteTable,
   type ModelRoutesModuleAsyncOptions,
 } from './model-routes.module.js';

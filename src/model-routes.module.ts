@@ -28,6 +28,17 @@ export type ModelRoutesModuleAsyncOptions = typeof ASYNC_OPTIONS_TYPE & ModelRou
 /** Injection token of the route table, for tooling (`npm run routes`) and tests. */
 export const MODEL_ROUTES_TABLE = 'MODEL_ROUTES_TABLE';
 
+/** Injection token of what the module built: definitions, route table and controller classes (for OpenAPI). */
+export const MODEL_ROUTES_METADATA = 'MODEL_ROUTES_METADATA';
+
+/** What `MODEL_ROUTES_METADATA` holds. */
+export interface ModelRoutesMetadata {
+  definitions: ResourceDefinition[];
+  table: RouteDefinition[];
+  /** The controller classes Nest serves, by name (as in the route table). */
+  controllers: ReadonlyMap<string, Type>;
+}
+
 /**
  * Generates REST routes for Mongoose models decorated with `@GeneratedResource()`.
  *
@@ -69,6 +80,7 @@ function withRoutes(module: DynamicModule, options: ModelRoutesExtras): DynamicM
   const controllers = userControllers(options.controllers ?? [], definitions);
   const table = createRouteTable(definitions, { controllers, routes: options.routes, references: options.references });
   const { connectionName } = options;
+  const served = createControllers(definitions, table, controllers, connectionName);
   return {
     ...module,
     module: ModelRoutesModule,
@@ -80,10 +92,14 @@ function withRoutes(module: DynamicModule, options: ModelRoutesExtras): DynamicM
         connectionName,
       ),
     ],
-    controllers: createControllers(definitions, table, controllers, connectionName),
+    controllers: served,
     providers: [
       ...(module.providers ?? []),
       { provide: MODEL_ROUTES_TABLE, useValue: table },
+      {
+        provide: MODEL_ROUTES_METADATA,
+        useValue: { definitions, table, controllers: new Map(served.map((controller) => [controller.name, controller])) } satisfies ModelRoutesMetadata,
+      },
       {
         provide: RouteTableLogger,
         useFactory: (settings: ModelRoutesSettings) => {
@@ -97,7 +113,7 @@ function withRoutes(module: DynamicModule, options: ModelRoutesExtras): DynamicM
       ...createRepositoryProviders(definitions, connectionName),
       ...(options.providers ?? []),
     ],
-    exports: [MODEL_ROUTES_TABLE, ...definitions.map((definition) => getRepositoryToken(definition.name, connectionName))],
+    exports: [MODEL_ROUTES_TABLE, MODEL_ROUTES_METADATA, ...definitions.map((definition) => getRepositoryToken(definition.name, connectionName))],
   };
 }
 

@@ -1,0 +1,64 @@
+import type { INestApplication } from '@nestjs/common';
+import { SwaggerModule, type OpenAPIObject, type SwaggerDocumentOptions } from '@nestjs/swagger';
+import { MODEL_ROUTES_METADATA, type ModelRoutesMetadata } from '../model-routes.module.js';
+import { componentName, decorateRoutes } from './openapi-routes.js';
+import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
+
+export { operationId } from './openapi-routes.js';
+export { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema };
+
+/**
+ * The OpenAPI document of an app, with every generated route documented as it behaves: its
+ * parameters, bodies, responses (documents, envelopes, errors) and a stable operationId. Your own
+ * routes are documented by your own `@nestjs/swagger` decorators, side by side.
+ *
+ * @example
+ * ```ts
+ * const document = createModelRoutesDocument(app, new DocumentBuilder().setTitle('My API').build());
+ * SwaggerModule.setup('docs', app, document); // UI at /docs, JSON at /docs-json
+ * ```
+ */
+export function createModelRoutesDocument(
+  app: INestApplication,
+  config: Omit<OpenAPIObject, 'paths'>,
+  options?: SwaggerDocumentOptions,
+): OpenAPIObject {
+  const metadata = app.get<ModelRoutesMetadata>(MODEL_ROUTES_METADATA);
+  decorateRoutes(metadata);
+  // Tags come from the resources (one each), not from controller class names.
+  const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false, ...options });
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...(componentSchemas(metadata) as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>) },
+  };
+  return document;
+}
+
+/** The component schemas the generated routes refer to: per resource, and the error shape. */
+export function componentSchemas(metadata: Pick<ModelRoutesMetadata, 'definitions'>): Record<string, OpenApiSchema> {
+  const schemas: Record<string, OpenApiSchema> = { [componentName.error]: ERROR_SCHEMA };
+  for (const definition of metadata.definitions) {
+    const { name, search } = definition;
+    schemas[componentName.document(name)] = documentSchema(definition, 'read');
+    schemas[componentName.create(name)] = documentSchema(definition, 'create');
+    schemas[componentName.update(name)] = documentSchema(definition, 'update');
+    schemas[componentName.list(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.document(name)}` });
+    schemas[componentName.searchBody(name)] = {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        query: { type: 'object', description: 'A MongoDB filter over schema fields; operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $regex $options $and $or $nor $not $elemMatch $all $size.' },
+        limit: { type: 'integer', minimum: 1, default: search.defaultLimit, description: `At most ${search.maxLimit}; larger values are clamped.` },
+        skip: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 },
+        sort: {
+          oneOf: [
+            { type: 'object', additionalProperties: { enum: [1, -1, 'asc', 'desc', 'ascending', 'descending'] } },
+            { type: 'string', description: '"-employees niceName"' },
+          ],
+        },
+        select: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
+      },
+    };
+  }
+  return schemas;
+}

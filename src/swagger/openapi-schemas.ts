@@ -1,0 +1,165 @@
+import type { Schema, SchemaType } from 'mongoose';
+import { ERROR_CODES } from '../errors/error-codes.js';
+import { isUnder } from '../factories/field-rules.factory.js';
+import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+
+/** An OpenAPI 3.0 schema object, as plain data (also valid JSON Schema for the parts we emit). */
+export type OpenApiSchema = Record<string, unknown>;
+
+/** `read`: a document in a response; `create` and `update`: request bodies. */
+export type SchemaMode = 'read' | 'create' | 'update';
+
+export const OBJECT_ID_SCHEMA: OpenApiSchema = { type: 'string', pattern: '^[0-9a-fA-F]{24}$', example: '6b0229b1c62bd98e28d0e9b2' };
+
+/**
+ * The OpenAPI schema of a resource's documents, from its Mongoose schema: types, required,
+ * enums, bounds, dates as `date-time`, ObjectIds as 24 hex characters, nested objects and
+ * arrays. Hidden fields never appear; request bodies leave out `_id`, the version key,
+ * timestamps and readonly fields, refuse unknown properties, and in `update` nothing is required.
+ */
+export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'>, mode: SchemaMode): OpenApiSchema {
+  const { fields } = definition;
+  const include = (path: string) =>
+    !isUnder(path, fields.hidden) &&
+    path !== fields.versionKey &&
+    (mode === 'read' || !isUnder(path, fields.protected));
+  return objectSchema(definition.schema, '', include, mode);
+}
+
+function objectSchema(schema: Schema, prefix: string, include: (path: string) => boolean, mode: SchemaMode): OpenApiSchema {
+  const root: OpenApiSchema = { type: 'object', properties: {} };
+  if (mode !== 'read') root.additionalProperties = false;
+  schema.eachPath((path, type) => {
+    if (path.includes('.$*') || !include(prefix + path)) return;
+    const parts = path.split('.');
+    let node = root;
+    for (const part of parts.slice(0, -1)) {
+      const properties = node.properties as Record<string, OpenApiSchema>;
+      properties[part] ??= { type: 'object', properties: {}, ...(mode === 'read' ? {} : { additionalProperties: false }) };
+      node = properties[part];
+    }
+    const name = parts[parts.length - 1];
+    const required = isRequired(type, path, mode);
+    const property = typeSchema(type, prefix + path, include, mode);
+    // Mongoose stores null in any field that is not required (`{ "birth": null }` on update).
+    if (!required && path !== '_id' && Object.keys(property).length > 0) property.nullable = true;
+    (node.properties as Record<string, OpenApiSchema>)[name] = property;
+    if (mode !== 'update' && required) ((node.required as string[] | undefined) ?? (node.required = []) as string[]).push(name);
+  });
+  return root;
+}
+
+function isRequired(type: SchemaType, path: string, mode: SchemaMode): boolean {
+  if (path === '_id') return mode === 'read';
+  return (type.options as { required?: unknown })?.required === true;
+}
+
+function typeSchema(type: SchemaType, path: string, include: (path: string) => boolean, mode: SchemaMode): OpenApiSchema {
+  const options = (type.options ?? {}) as Record<string, unknown>;
+  const sub = (type as SchemaType & { schema?: Schema }).schema;
+  const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
+  let result: OpenApiSchema;
+  switch (type.instance) {
+    case 'String':
+      result = { type: 'string', ...bound('minLength', options.minLength), ...bound('maxLength', options.maxLength) };
+      if (options.match instanceof RegExp) result.pattern = options.match.source;
+      break;
+    case 'Number':
+      result = { type: 'number', ...bound('minimum', options.min), ...bound('maximum', options.max) };
+      break;
+    case 'Date':
+      result = { type: 'string', format: 'date-time' };
+      break;
+    case 'Boolean':
+      result = { type: 'boolean' };
+      break;
+    case 'ObjectId':
+      result = { ...OBJECT_ID_SCHEMA };
+      if (options.ref) result.description = `Identifier of the referenced ${refName(options.ref)}`;
+      break;
+    case 'Decimal128':
+      result = { type: 'string', format: 'decimal' };
+      break;
+    case 'UUID':
+      result = { type: 'string', format: 'uuid' };
+      break;
+    case 'Buffer':
+      result = { type: 'string', format: 'byte' };
+      break;
+    case 'Map':
+      result = { type: 'object', additionalProperties: element ? typeSchema(element, `${path}.$*`, () => true, mode) : {} };
+      break;
+    case 'Embedded':
+      result = sub ? objectSchema(sub, `${path}.`, include, mode) : { type: 'object' };
+      break;
+    case 'Array':
+      result = {
+        type: 'array',
+        items: sub ? objectSchema(sub, `${path}.`, include, mode) : element ? typeSchema(element, path, include, mode) : {},
+      };
+      break;
+    default:
+      result = {}; // Mixed: any JSON value
+  }
+  const values = enumOf(options.enum);
+  if (values) result.enum = values;
+  if (options.default !== undefined && typeof options.default !== 'function' && mode !== 'update') result.default = options.default;
+  return result;
+}
+
+function bound(name: string, option: unknown): OpenApiSchema {
+  const value = Array.isArray(option) ? option[0] : option;
+  return typeof value === 'number' ? { [name]: value } : {};
+}
+
+function enumOf(option: unknown): unknown[] | undefined {
+  if (!option) return undefined;
+  if (Array.isArray(option)) return option;
+  const values = (option as { values?: unknown }).values;
+  return Array.isArray(values) ? values : typeof option === 'object' ? Object.values(option as object) : undefined;
+}
+
+function refName(ref: unknown): string {
+  if (typeof ref === 'string') return ref;
+  if (typeof ref === 'function') return (ref as { modelName?: string; name: string }).modelName ?? ref.name;
+  return 'document';
+}
+
+/** The envelope of every list route, with typed `result` items. */
+export function envelopeSchema(items: OpenApiSchema): OpenApiSchema {
+  const count = (description: string) => ({ type: 'integer', minimum: 0, description });
+  return {
+    type: 'object',
+    required: ['status', 'result'],
+    properties: {
+      status: {
+        type: 'object',
+        required: ['count', 'search_count', 'match_count', 'limit', 'skip'],
+        properties: {
+          count: count('Documents of this model in the database'),
+          search_count: count('Items in result'),
+          match_count: count('Documents that match the query, ignoring limit and skip'),
+          limit: { type: 'integer', minimum: 1, description: 'The limit applied' },
+          skip: count('The skip applied'),
+        },
+      },
+      result: { type: 'array', items },
+    },
+  };
+}
+
+/** The one error shape. */
+export const ERROR_SCHEMA: OpenApiSchema = {
+  type: 'object',
+  required: ['statusCode', 'error', 'code', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+    message: { type: 'string' },
+    details: {
+      type: 'array',
+      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
