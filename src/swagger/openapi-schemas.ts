@@ -35,7 +35,8 @@ function objectSchema(schema: Schema, prefix: string, include: (path: string) =>
     let node = root;
     for (const part of parts.slice(0, -1)) {
       const properties = node.properties as Record<string, OpenApiSchema>;
-      properties[part] ??= { type: 'object', properties: {}, ...(mode === 'read' ? {} : { additionalProperties: false }) };
+      // A nested object is not required as a whole, so it may be null like any other field.
+      properties[part] ??= { type: 'object', nullable: true, properties: {}, ...(mode === 'read' ? {} : { additionalProperties: false }) };
       node = properties[part];
     }
     const name = parts[parts.length - 1];

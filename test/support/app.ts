@@ -3,8 +3,11 @@ import { MongooseModule, getConnectionToken, type MongooseModuleOptions } from '
 import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { ModelRoutesModule, type ModelRoutesModuleOptions } from '../../src/index.js';
+import { DocumentBuilder } from '@nestjs/swagger';
+import { MODEL_ROUTES_TABLE, ModelRoutesModule, type ModelRoutesModuleOptions, type RouteDefinition } from '../../src/index.js';
+import { createModelRoutesDocument } from '../../src/swagger/index.js';
 import type { TestEngine } from './engine.js';
+import { ContractWatcher, OpenApiContract } from './openapi-contract.js';
 
 export interface TestApp {
   app: INestApplication;
@@ -17,6 +20,10 @@ export interface TestApp {
  * Boots a small fixture app (not the sample app) on a fresh database of the file's engine,
  * with every unique index built, so duplicate-key tests do not race index creation.
  * The app is closed (and its database dropped) before the engine stops, or earlier by close().
+ *
+ * Every response of a generated route that goes through `http()` is checked against the app's
+ * OpenAPI document; close() fails if one did not match (a behaviour change without a
+ * documentation change).
  */
 export async function createTestApp(
   engine: TestEngine,
@@ -34,12 +41,32 @@ export async function createTestApp(
   await app.init();
   const connection = app.get<Connection>(getConnectionToken());
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
+  const routes = app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE).filter((route) => route.action !== 'custom');
+  const watcher = new ContractWatcher(new OpenApiContract(createModelRoutesDocument(app, new DocumentBuilder().build())), routes);
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {
       await connection.dropDatabase().catch(() => undefined);
       await app.close();
+      if (watcher.violations.length) {
+        throw new Error(`Responses that do not match the OpenAPI document:\n${watcher.violations.join('\n')}`);
+      }
     })());
   engine.beforeStop(close);
-  return { app, http: () => request(app.getHttpServer()), connection, close };
+  return { app, http: () => watched(request(app.getHttpServer()), watcher), connection, close };
+}
+
+/** supertest, with every response shown to the contract watcher. */
+function watched(agent: ReturnType<typeof request>, watcher: ContractWatcher): ReturnType<typeof request> {
+  return new Proxy(agent, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || !['get', 'post', 'put', 'delete', 'patch'].includes(String(property))) return value;
+      return (url: string) => {
+        const test = value.call(target, url);
+        test.on('response', (response: { status: number; body: unknown }) => watcher.observe(String(property), url, response.status, response.body));
+        return test;
+      };
+    },
+  });
 }

@@ -1,0 +1,126 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { MODEL_ROUTES_TABLE, type RouteDefinition } from '../../src/index.js';
+import { createModelRoutesDocument } from '../../src/swagger/index.js';
+import { AppModule } from '../../sample-app/app.module.js';
+import { Account, Company, Entrepreneur } from '../fixtures/models.js';
+import { Member, Post } from '../fixtures/protected-models.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { useEngine } from '../support/engine.js';
+import { OpenApiContract } from '../support/openapi-contract.js';
+
+const engine = useEngine();
+let t: TestApp;
+let document: OpenAPIObject;
+const config = () => new DocumentBuilder().setTitle('fixture').setVersion('1').build();
+
+beforeAll(async () => {
+  t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account, Member, Post], routes: { update: { enabled: true } }, references: {} });
+  document = createModelRoutesDocument(t.app, config());
+});
+
+/** `/company/:company_id` → `/company/{company_id}`, as OpenAPI writes it. */
+const template = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const operations = (doc: OpenAPIObject) =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item as object).filter((key) => ['get', 'post', 'put', 'delete', 'patch'].includes(key)).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+const schemas = () => document.components!.schemas as Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+
+describe('the document of the fixture app', () => {
+  it('is valid OpenAPI 3', async () => {
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it('documents exactly the mapped routes, no more, no fewer', () => {
+    const table = t.app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
+    expect(operations(document).sort()).toEqual(table.map((route) => `${route.method} ${template(route.path)}`).sort());
+  });
+
+  it('has unique, readable operationIds', () => {
+    const ids = Object.values(document.paths).flatMap((item) => Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(['company_get', 'company_create', 'company_search_post', 'company_owner_get', 'company_owner_reverse_search', 'company_owner_reverse_search_post']));
+  });
+
+  it('never shows a hidden field, in any schema', () => {
+    const text = JSON.stringify(document);
+    for (const hidden of ['passwordHash', 'internalNote', 'moderationScore']) expect(text).not.toContain(hidden);
+    expect(JSON.stringify(schemas().Member.properties)).not.toContain('zip');
+  });
+
+  it('leaves _id, timestamps and readonly fields out of request bodies, and requires nothing on update', () => {
+    expect(Object.keys(schemas().AccountCreate.properties!).sort()).toEqual(['credits', 'email', 'plan', 'profile']);
+    expect(schemas().AccountCreate.required).toEqual(['email']);
+    expect(schemas().AccountUpdate.required).toBeUndefined();
+    expect(schemas().MemberCreate.properties).not.toHaveProperty('role');
+    expect(schemas().Account.properties).toHaveProperty('createdAt');
+  });
+
+  it('describes types from the Mongoose schema', () => {
+    const account = schemas().Account.properties as Record<string, Record<string, unknown>>;
+    expect(account.plan).toMatchObject({ type: 'string', enum: ['free', 'pro'] });
+    expect(account.credits).toMatchObject({ type: 'number', minimum: 0 });
+    expect(account.createdAt).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(account._id).toMatchObject({ type: 'string', pattern: '^[0-9a-fA-F]{24}$' });
+    const company = schemas().Company.properties as Record<string, Record<string, unknown>>;
+    expect(company.owner).toMatchObject({ type: 'string', pattern: '^[0-9a-fA-F]{24}$' });
+  });
+});
+
+describe('contract: responses match the documented schemas', () => {
+  it('for every generated route, on success and on failure', async () => {
+    const contract = new OpenApiContract(document);
+    const http = t.http();
+    const seen: string[] = [];
+    const send = async (method: 'get' | 'post' | 'put' | 'delete', path: string, route: string, body?: unknown) => {
+      const response = await (body === undefined ? request(t.app.getHttpServer())[method](path) : request(t.app.getHttpServer())[method](path).send(body as object));
+      contract.check(method, route, response.status, response.body);
+      seen.push(`${method} ${route} ${response.status}`);
+      return response;
+    };
+    void http;
+    const user = (await send('post', '/user', '/user', { niceName: 'Ada', birth: '1815-12-10' })).body;
+    const company = (await send('post', '/company', '/company', { niceName: 'Acme', owner: user._id, employees: 3 })).body;
+    await send('post', '/company', '/company', { employees: 3 });
+    await send('post', '/account', '/account', { email: 'a@example.com', passwordHash: 'h', profile: { displayName: 'A' } });
+    await send('get', `/company/${company._id}`, '/company/{company_id}');
+    await send('get', '/company/nope', '/company/{company_id}');
+    await send('get', '/company/0123456789abcdef01234567', '/company/{company_id}');
+    await send('put', `/company/${company._id}`, '/company/{company_id}', { location: null, employees: 4 });
+    await send('put', `/user/${user._id}`, '/user/{user_id}', { birth: null });
+    await send('get', '/companies?limit=5', '/companies');
+    await send('get', '/companies?limit=0', '/companies');
+    await send('post', '/companies', '/companies', { query: { niceName: { $regex: '^a', $options: 'i' } } });
+    await send('post', '/companies', '/companies', { query: { $where: '1' } });
+    await send('get', '/accounts', '/accounts');
+    await send('get', `/company/${company._id}/owner`, '/company/{company_id}/owner');
+    await send('get', `/user/${user._id}/companies/owner`, '/user/{user_id}/companies/owner');
+    await send('post', `/user/${user._id}/companies/owner`, '/user/{user_id}/companies/owner', { limit: 1 });
+    await send('delete', `/company/${company._id}`, '/company/{company_id}');
+    await send('get', `/company/${company._id}/owner`, '/company/{company_id}/owner');
+    expect(seen).toHaveLength(19);
+  });
+});
+
+describe('the document of the sample app', () => {
+  const snapshot = new URL('../openapi/sample-app.openapi.json', import.meta.url);
+
+  it('is valid, documents exactly its routes, and matches the committed snapshot', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forDatabase(engine.get().uri, engine.dbName('sample_openapi'))] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    engine.beforeStop(() => app.close());
+    const sample = createModelRoutesDocument(app, new DocumentBuilder().setTitle('model-routes sample').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key').build());
+    await SwaggerParser.validate(structuredClone(sample) as never);
+    const table = app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
+    expect(operations(sample).sort()).toEqual(table.map((route) => `${route.method} ${template(route.path)}`).sort());
+    const text = `${JSON.stringify(sample, null, 2)}\n`;
+    // UPDATE_OPENAPI_SNAPSHOT=1 npm test -- openapi rewrites it; the diff is then reviewed like code.
+    if (process.env.UPDATE_OPENAPI_SNAPSHOT) writeFileSync(snapshot, text);
+    expect(text).toBe(readFileSync(snapshot, 'utf8'));
+  });
+});

@@ -1,0 +1,86 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/**
+ * Checks responses against an OpenAPI document: the schema documented for a route and status
+ * must accept the body the server sent. A change of behaviour without a change of documentation
+ * fails here.
+ */
+export class OpenApiContract {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(private readonly document: OpenAPIObject) {
+    // date-time, byte, uuid...: an ISO date that is not one fails the contract too.
+    (addFormats as unknown as (ajv: Ajv) => void)(this.ajv);
+    this.ajv.addFormat('decimal', /^-?\d+(\.\d+)?$/);
+    this.ajv.addSchema({ components: document.components }, 'openapi');
+  }
+
+  /** Throws unless `body` matches the schema of `method path` (a template: `/company/{company_id}`) for `status`. */
+  check(method: string, template: string, status: number, body: unknown): void {
+    const operation = (this.document.paths[template] as Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }> | undefined)?.[method.toLowerCase()];
+    if (!operation) throw new Error(`${method} ${template} is not documented`);
+    const response = operation.responses[String(status)];
+    if (!response) throw new Error(`${method} ${template} answered ${status}, which is not documented`);
+    const schema = response.content?.['application/json']?.schema;
+    if (!schema) return;
+    const key = `${method} ${template} ${status}`;
+    let validate = this.cache.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(rebase(schema) as object);
+      this.cache.set(key, validate);
+    }
+    if (!validate(body)) {
+      throw new Error(`${key}: the body does not match the documented schema: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+    }
+  }
+}
+
+/** `#/components/schemas/X` → `openapi#/components/schemas/X`, so Ajv resolves it in the document. */
+function rebase(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(rebase);
+  if (schema && typeof schema === 'object') {
+    return Object.fromEntries(
+      Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? `openapi${value}` : rebase(value)]),
+    );
+  }
+  return schema;
+}
+
+/** Statuses that user code (guards, throttlers) produces, not the library: not part of its contract. */
+const USER_STATUSES = new Set([401, 403, 429]);
+
+/**
+ * Watches every response of an app's generated routes and records those that do not match the
+ * document. `routes` are the generated routes (method and `:param` path), most specific first.
+ */
+export class ContractWatcher {
+  readonly violations: string[] = [];
+  private readonly matchers: Array<{ method: string; pattern: RegExp; template: string }>;
+
+  constructor(
+    private readonly contract: OpenApiContract,
+    routes: Array<{ method: string; path: string }>,
+  ) {
+    this.matchers = routes.map((route) => ({
+      method: route.method.toLowerCase(),
+      pattern: new RegExp(`^${route.path.replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`),
+      template: route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+    }));
+  }
+
+  /** Checks one response; an unknown route (a 404 of the router) is nobody's contract. */
+  observe(method: string, url: string, status: number, body: unknown): void {
+    if (USER_STATUSES.has(status)) return;
+    const path = new URL(url, 'http://localhost').pathname;
+    const match = this.matchers.find((candidate) => candidate.method === method.toLowerCase() && candidate.pattern.test(path));
+    if (!match) return;
+    try {
+      this.contract.check(method, match.template, status, body);
+    } catch (error) {
+      this.violations.push((error as Error).message);
+    }
+  }
+}
