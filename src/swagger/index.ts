@@ -47,9 +47,10 @@ export function componentSchemas(metadata: Pick<ModelRoutesMetadata, 'definition
       type: 'object',
       additionalProperties: false,
       properties: {
-        query: { type: 'object', description: 'A MongoDB filter over schema fields; operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $regex $options $and $or $nor $not $elemMatch $all $size.' },
-        limit: { type: 'integer', minimum: 1, default: search.defaultLimit, description: `At most ${search.maxLimit}; larger values are clamped.` },
-        skip: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 },
+        query: { type: 'object', additionalProperties: true, description: 'A MongoDB filter over schema fields; operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $regex $options $and $or $nor $not $elemMatch $all $size.' },
+        // Defaults are described, not declared: generators make properties with a default required.
+        limit: { type: 'integer', minimum: 1, description: `Default ${search.defaultLimit}; at most ${search.maxLimit}, larger values are clamped.` },
+        skip: { type: 'integer', minimum: 0, maximum: search.maxSkip, description: 'Default 0.' },
         sort: {
           oneOf: [
             { type: 'object', additionalProperties: { enum: [1, -1, 'asc', 'desc', 'ascending', 'descending'] } },

@@ -104,7 +104,9 @@ function typeSchema(type: SchemaType, path: string, include: (path: string) => b
   }
   const values = enumOf(options.enum);
   if (values) result.enum = values;
-  if (options.default !== undefined && typeof options.default !== 'function' && mode !== 'update') result.default = options.default;
+  // In a response a field with a default is always there; in a request body it may be left out,
+  // and client generators would make a property with a `default` required.
+  if (options.default !== undefined && typeof options.default !== 'function' && mode === 'read') result.default = options.default;
   return result;
 }
 
