@@ -173,7 +173,14 @@ async function launchFerretDb(binary: string, dataDir: string, port: number): Pr
 
   const kill = async () => {
     child.stdin?.end();
-    await Promise.race([exited, delay(5000, { unref: true })]);
+    // At most 5 s; the timer is cleared as soon as the engine exits, so it holds nothing open.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5000);
+      void exited.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     if (child.exitCode === null) child.kill('SIGKILL');
   };
   try {
@@ -238,11 +245,8 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-function delay(ms: number, options: { unref?: boolean } = {}): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    if (options.unref) timer.unref();
-  });
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function redact(uri: string): string {

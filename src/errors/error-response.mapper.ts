@@ -35,6 +35,7 @@ const UNAVAILABLE = new Set([
   'MongoTopologyClosedError',
   'MongoNotConnectedError',
   'MongoPoolClearedError',
+  'MongoClientClosedError',
 ]);
 
 /** MongoDB server codes that mean a value sent is unusable: BadValue, FailedToParse, bad regex. */

@@ -83,14 +83,16 @@ export class ModelRepository<T = Record<string, unknown>> {
     const sort = params.sort && { ...params.sort, ...(params.sort._id ? {} : { _id: 1 as const }) };
     const query = this.model.find(filter, projection).skip(params.skip).limit(params.limit).lean();
     if (sort) query.sort(sort);
-    const [count, matchCount, docs] = await Promise.all([
-      this.model.estimatedDocumentCount().exec(),
+    // Without a filter, every document matches: one count serves for both figures.
+    const unfiltered = Object.keys(filter).length === 0;
+    const [matchCount, count, docs] = await Promise.all([
       this.model.countDocuments(filter).exec(),
+      unfiltered ? undefined : this.model.estimatedDocumentCount().exec(),
       query.exec(),
     ]);
     const result = (docs as object[]).map((doc) => this.toPlain(doc));
     return {
-      status: { count, search_count: result.length, match_count: matchCount, limit: params.limit, skip: params.skip },
+      status: { count: count ?? matchCount, search_count: result.length, match_count: matchCount, limit: params.limit, skip: params.skip },
       result,
     };
   }

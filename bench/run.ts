@@ -1,0 +1,183 @@
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEngine } from '../scripts/mongo-engine.js';
+import { SCENARIOS, type BenchRequest, type Ids, type ServerName } from './scenarios.js';
+import { reset, seed } from './seed.js';
+
+/**
+ * `npm run bench [-- --quick]`: one engine, one data set, three servers one after another (each
+ * in its own process), autocannon driving load from this process. Prints requests/s and p50/p99
+ * latency per scenario and server, and the ratios generated/hand-written and generated/peer.
+ */
+const quick = process.argv.includes('--quick');
+const here = dirname(fileURLToPath(import.meta.url));
+const plan = quick
+  ? { users: 200, companies: 2000, connections: 8, warmup: 1, duration: 2 }
+  : { users: 1000, companies: 10000, connections: 16, warmup: 3, duration: 10 };
+const SERVERS: ServerName[] = ['generated', 'handwritten', 'peer'];
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+const engine = await startEngine();
+const dbName = `bench_${Date.now().toString(36)}`;
+try {
+  const data = await seed(engine.uri, dbName, plan.users, plan.companies);
+  const ids = pick(data);
+  const results = new Map<string, Partial<Record<ServerName, Measure>>>();
+  for (const server of SERVERS) {
+    await reset(engine.uri, dbName);
+    const child = await startServer(server, engine.uri, dbName);
+    try {
+      for (const scenario of SCENARIOS) {
+        const build = scenario.request[server];
+        if (!build) continue;
+        const row = results.get(scenario.name) ?? {};
+        row[server] = await measure(child.port, () => build(ids));
+        results.set(scenario.name, row);
+        process.stderr.write(`${server.padEnd(11)} ${scenario.name.padEnd(32)} ${Math.round(row[server]!.rps)} req/s\n`);
+      }
+    } finally {
+      await stopServer(child.process);
+    }
+  }
+  print(results);
+  await scale(engine.uri);
+} finally {
+  await engine.stop();
+}
+
+/** Boot time and memory with 10, 100 and 500 resources; search and reverse latency as the data grows. */
+async function scale(uri: string): Promise<void> {
+  const lines = ['', '| resources | boot (forRoot to init) | RSS after boot | heap used |', '|---|---|---|---|'];
+  for (const count of quick ? [10, 100] : [10, 100, 500]) {
+    const { stdout } = await run(process.execPath, [join(here, 'boot.js'), String(count)], { BENCH_URI: uri, BENCH_DB: `boot_${count}` });
+    const result = JSON.parse(stdout.trim().split('\n').pop()!) as { bootMs: number; rssMb: number; heapMb: number };
+    lines.push(`| ${count} | ${result.bootMs} ms | ${result.rssMb} MiB | ${result.heapMb} MiB |`);
+  }
+  lines.push('', '| companies | scenario | generated | hand-written | generated / hand-written |', '|---|---|---|---|---|');
+  for (const size of quick ? [1000] : [1000, 10000, 100000]) {
+    const db = `bench_size_${size}`;
+    const data = await seed(uri, db, Math.max(10, size / 10), size);
+    for (const scenario of SCENARIOS.filter((candidate) => candidate.name.startsWith('search (POST') || candidate.name === 'reverse reference (GET)')) {
+      const row: Partial<Record<ServerName, Measure>> = {};
+      for (const server of ['generated', 'handwritten'] as const) {
+        const child = await startServer(server, uri, db);
+        try {
+          const ids = pick(data);
+          row[server] = await measure(child.port, () => scenario.request[server]!(ids));
+        } finally {
+          await stopServer(child.process);
+        }
+      }
+      const show = (m: Measure) => `${m.rps.toFixed(1)} req/s, p50 ${m.p50} ms`;
+      lines.push(`| ${size} | ${scenario.name} | ${show(row.generated!)} | ${show(row.handwritten!)} | ${(row.generated!.rps / row.handwritten!.rps).toFixed(2)} |`);
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+function pick(data: { users: string[]; companies: string[] }): Ids {
+  let u = 0;
+  let c = 0;
+  return {
+    user: () => data.users[u++ % data.users.length],
+    company: () => data.companies[(c += 7) % data.companies.length],
+  };
+}
+
+async function measure(port: number, next: () => BenchRequest): Promise<Measure> {
+  const run = (seconds: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections: plan.connections,
+      duration: seconds,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const call = next();
+            return {
+              ...request,
+              method: call.method,
+              path: call.path,
+              headers: { 'content-type': 'application/json' },
+              body: call.body === undefined ? undefined : JSON.stringify(call.body),
+            };
+          },
+        },
+      ],
+    });
+  await run(plan.warmup);
+  const result = await run(plan.duration);
+  // A wrong route answers fast 404s: a measure is only honest if every answer was a success.
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`port ${port}: ${result.non2xx} non-2xx answers and ${result.errors} errors during the run`);
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function startServer(name: ServerName, uri: string, db: string): Promise<{ process: ChildProcess; port: number }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(here, 'servers', `${name}.js`)], {
+    env: { ...process.env, BENCH_URI: uri, BENCH_DB: db, BENCH_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('READY')) resolve();
+    });
+  });
+  return { process: child, port };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  // Let the last requests autocannon sent finish before the server closes its connections.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function print(results: Map<string, Partial<Record<ServerName, Measure>>>): void {
+  const cell = (m?: Measure) => (m ? `${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms` : 'no equivalent');
+  const ratio = (a?: Measure, b?: Measure) => (a && b ? (a.rps / b.rps).toFixed(2) : '–');
+  const lines = [
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
+    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies; ${plan.connections} connections, ${plan.warmup} s warm-up, ${plan.duration} s per scenario${quick ? ' (--quick)' : ''}`,
+    '',
+    '| scenario | generated | hand-written | express-restify-mongoose | generated / hand-written | generated / peer |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const scenario of SCENARIOS) {
+    const row = results.get(scenario.name) ?? {};
+    const peer = row.peer ? cell(row.peer) + (scenario.peerNote ? ` (${scenario.peerNote})` : '') : (scenario.peerNote ?? 'no equivalent');
+    lines.push(`| ${scenario.name} | ${cell(row.generated)} | ${cell(row.handwritten)} | ${peer} | ${ratio(row.generated, row.handwritten)} | ${ratio(row.generated, row.peer)} |`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

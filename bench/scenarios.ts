@@ -1,0 +1,81 @@
+/** One measured request pattern, as each server spells it; `undefined` where a server has no equivalent. */
+export interface Scenario {
+  name: string;
+  /** Builds the request for one call, given ids from the seeded data. */
+  request: Record<ServerName, ((ids: Ids) => BenchRequest) | undefined>;
+  /** What the peer does instead, when it differs. */
+  peerNote?: string;
+}
+
+export type ServerName = 'generated' | 'handwritten' | 'peer';
+
+export interface BenchRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  path: string;
+  body?: unknown;
+}
+
+export interface Ids {
+  company(): string;
+  user(): string;
+}
+
+const json = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+const FILTER = { location: 'Paris', employees: { $gte: 10 } };
+const ours = (request: (ids: Ids) => BenchRequest) => ({ generated: request, handwritten: request });
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'get one',
+    request: { ...ours((ids) => ({ method: 'GET', path: `/company/${ids.company()}` })), peer: (ids) => ({ method: 'GET', path: `/api/v1/Company/${ids.company()}` }) },
+  },
+  {
+    name: 'search (POST, filter, limit 20)',
+    request: {
+      ...ours(() => ({ method: 'POST', path: '/companies', body: { query: FILTER, limit: 20 } })),
+      peer: () => ({ method: 'GET', path: `/api/v1/Company?query=${json(FILTER)}&limit=20` }),
+    },
+    peerNote: 'no POST search: GET ?query=<same filter>',
+  },
+  {
+    name: 'search (GET, query string)',
+    request: {
+      ...ours(() => ({ method: 'GET', path: '/companies?location=Paris&limit=20' })),
+      peer: () => ({ method: 'GET', path: `/api/v1/Company?query=${json({ location: 'Paris' })}&limit=20` }),
+    },
+  },
+  {
+    name: 'forward reference',
+    request: { ...ours((ids) => ({ method: 'GET', path: `/company/${ids.company()}/owner` })), peer: undefined },
+    peerNote: 'no equivalent (?populate= returns the company, not its owner)',
+  },
+  {
+    name: 'reverse reference (GET)',
+    request: {
+      ...ours((ids) => ({ method: 'GET', path: `/user/${ids.user()}/companies/owner?limit=20` })),
+      peer: (ids) => ({ method: 'GET', path: `/api/v1/Company?query=${json({ owner: ids.user() })}&limit=20` }),
+    },
+  },
+  {
+    name: 'reverse reference (POST)',
+    request: {
+      ...ours((ids) => ({ method: 'POST', path: `/user/${ids.user()}/companies/owner`, body: { query: { employees: { $gte: 10 } }, limit: 20 } })),
+      peer: (ids) => ({ method: 'GET', path: `/api/v1/Company?query=${json({ owner: ids.user(), employees: { $gte: 10 } })}&limit=20` }),
+    },
+    peerNote: 'GET ?query= with the owner condition',
+  },
+  {
+    name: 'modify',
+    request: {
+      ...ours((ids) => ({ method: 'PUT', path: `/company/${ids.company()}`, body: { employees: 42 } })),
+      peer: (ids) => ({ method: 'PATCH', path: `/api/v1/Company/${ids.company()}`, body: { employees: 42 } }),
+    },
+  },
+  {
+    name: 'create',
+    request: {
+      ...ours(() => ({ method: 'POST', path: '/company', body: { niceName: 'bench-new', employees: 3, location: 'Lyon' } })),
+      peer: () => ({ method: 'POST', path: '/api/v1/Company', body: { niceName: 'bench-new', employees: 3, location: 'Lyon' } }),
+    },
+  },
+];

@@ -1,0 +1,43 @@
+import mongoose, { Types } from 'mongoose';
+
+const LOCATIONS = ['Paris', 'Lyon', 'London', 'Berlin', 'Madrid'];
+
+/** Fills `dbName` with `users` entrepreneurs and `companies` companies; returns their ids. */
+export async function seed(uri: string, dbName: string, users: number, companies: number): Promise<{ users: string[]; companies: string[] }> {
+  const connection = await mongoose.createConnection(uri, { dbName }).asPromise();
+  try {
+    await connection.dropDatabase();
+    const userIds = Array.from({ length: users }, () => new Types.ObjectId());
+    const companyIds = Array.from({ length: companies }, () => new Types.ObjectId());
+    const db = connection.db!;
+    for (let i = 0; i < users; i += 1000) {
+      await db.collection('entrepreneurs').insertMany(
+        userIds.slice(i, i + 1000).map((_id, j) => ({ _id, niceName: `user-${i + j}`, birth: new Date(1950, 0, 1 + j), __v: 0 })),
+      );
+    }
+    for (let i = 0; i < companies; i += 1000) {
+      await db.collection('companies').insertMany(
+        companyIds.slice(i, i + 1000).map((_id, j) => ({
+          _id,
+          niceName: `company-${i + j}`,
+          owner: userIds[(i + j) % users],
+          employees: (i + j) % 200,
+          location: LOCATIONS[(i + j) % LOCATIONS.length],
+          __v: 0,
+        })),
+      );
+    }
+    // What every server relies on; the library creates it itself, a careful user would too.
+    await db.collection('companies').createIndex({ owner: 1 });
+    return { users: userIds.map(String), companies: companyIds.map(String) };
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Removes what the create scenario added, so each server starts from the same data. */
+export async function reset(uri: string, dbName: string): Promise<void> {
+  const connection = await mongoose.createConnection(uri, { dbName }).asPromise();
+  await connection.db!.collection('companies').deleteMany({ niceName: 'bench-new' });
+  await connection.close();
+}

@@ -1,0 +1,165 @@
+import 'reflect-metadata';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Injectable,
+  Module,
+  NotFoundException,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { InjectModel, MongooseModule, SchemaFactory } from '@nestjs/mongoose';
+import { isValidObjectId, type Model } from 'mongoose';
+import { Company, Entrepreneur } from '../models.js';
+import { listen, settings } from './serve.js';
+
+/**
+ * What a careful user would write by hand instead of the library, for the same routes: the same
+ * input checks (known fields, an operator allowlist, bounded limit/skip), the same envelope, lean
+ * reads, counts issued concurrently with the find.
+ */
+const OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$options', '$and', '$or', '$nor', '$not', '$elemMatch', '$all', '$size']);
+const COMPANY_FIELDS = new Set(['_id', 'niceName', 'owner', 'employees', 'location']);
+const WRITABLE = new Set(['niceName', 'owner', 'employees', 'location']);
+
+function checkFilter(filter: unknown, depth = 0): Record<string, unknown> {
+  if (filter === undefined) return {};
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter) || depth > 8) throw new BadRequestException('query must be an object');
+  for (const [key, value] of Object.entries(filter)) {
+    if (key.startsWith('$') ? !OPERATORS.has(key) : !COMPANY_FIELDS.has(key) && depth === 0) throw new BadRequestException(`${key} is not allowed`);
+    if (value && typeof value === 'object') {
+      for (const item of Array.isArray(value) ? value : [value]) if (item && typeof item === 'object') checkFilter(item, depth + 1);
+    }
+  }
+  return filter as Record<string, unknown>;
+}
+
+function paging(limit: unknown, skip: unknown): { limit: number; skip: number } {
+  const l = limit === undefined ? 20 : Number(limit);
+  const s = skip === undefined ? 0 : Number(skip);
+  if (!Number.isInteger(l) || l < 1 || !Number.isInteger(s) || s < 0 || s > 10000) throw new BadRequestException('bad limit or skip');
+  return { limit: Math.min(l, 100), skip: s };
+}
+
+function objectId(id: string): string {
+  if (!isValidObjectId(id) || !/^[0-9a-f]{24}$/i.test(id)) throw new BadRequestException('invalid id');
+  return id;
+}
+
+function writable(body: Record<string, unknown>): Record<string, unknown> {
+  for (const key of Object.keys(body ?? {})) if (!WRITABLE.has(key)) throw new BadRequestException(`unknown field ${key}`);
+  return body;
+}
+
+@Injectable()
+class CompanyService {
+  constructor(
+    @InjectModel('Company') private readonly companies: Model<Company>,
+    @InjectModel('Entrepreneur') private readonly users: Model<Entrepreneur>,
+  ) {}
+
+  async one(id: string) {
+    const doc = await this.companies.findById(objectId(id)).select('-__v').lean();
+    if (!doc) throw new NotFoundException();
+    return doc;
+  }
+
+  async create(body: Record<string, unknown>) {
+    const doc = await this.companies.create(writable(body));
+    const { __v, ...plain } = doc.toObject();
+    void __v;
+    return plain;
+  }
+
+  async update(id: string, body: Record<string, unknown>) {
+    // No projection on findAndModify: FerretDB v1 does not implement one.
+    const doc = await this.companies
+      .findByIdAndUpdate(objectId(id), { $set: writable(body) }, { returnDocument: 'after', runValidators: true })
+      .lean();
+    if (!doc) throw new NotFoundException();
+    const { __v, ...plain } = doc;
+    void __v;
+    return plain;
+  }
+
+  async search(filter: Record<string, unknown>, limit: unknown, skip: unknown) {
+    const page = paging(limit, skip);
+    const [count, match, result] = await Promise.all([
+      this.companies.estimatedDocumentCount(),
+      this.companies.countDocuments(filter),
+      this.companies.find(filter).select('-__v').skip(page.skip).limit(page.limit).lean(),
+    ]);
+    return { status: { count, search_count: result.length, match_count: match, limit: page.limit, skip: page.skip }, result };
+  }
+
+  async owner(id: string) {
+    const company = await this.one(id);
+    if (!company.owner) throw new NotFoundException('no owner');
+    const owner = await this.users.findById(company.owner).select('-__v').lean();
+    if (!owner) throw new NotFoundException('owner deleted');
+    return owner;
+  }
+}
+
+@Controller()
+class CompanyController {
+  constructor(private readonly service: CompanyService) {}
+
+  @Get('company/:id') one(@Param('id') id: string) {
+    return this.service.one(id);
+  }
+
+  @Post('company') async create(@Body() body: Record<string, unknown>, @Res({ passthrough: true }) res: { header(name: string, value: string): void }) {
+    const doc = await this.service.create(body);
+    res.header('Location', `/company/${String(doc._id)}`);
+    return doc;
+  }
+
+  @Put('company/:id') update(@Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.service.update(id, body);
+  }
+
+  @Get('companies') searchGet(@Query() query: Record<string, string>) {
+    const { limit, skip, ...filter } = query;
+    return this.service.search(checkFilter(filter), limit, skip);
+  }
+
+  @Post('companies') @HttpCode(200) searchPost(@Body() body: { query?: unknown; limit?: unknown; skip?: unknown }) {
+    return this.service.search(checkFilter(body.query), body.limit, body.skip);
+  }
+
+  @Get('company/:id/owner') owner(@Param('id') id: string) {
+    return this.service.owner(id);
+  }
+
+  @Get('user/:id/companies/owner') reverseGet(@Param('id') id: string, @Query() query: Record<string, string>) {
+    const { limit, skip, ...filter } = query;
+    return this.service.search({ $and: [{ owner: objectId(id) }, checkFilter(filter)] }, limit, skip);
+  }
+
+  @Post('user/:id/companies/owner') @HttpCode(200) reversePost(@Param('id') id: string, @Body() body: { query?: unknown; limit?: unknown; skip?: unknown }) {
+    return this.service.search({ $and: [{ owner: objectId(id) }, checkFilter(body.query)] }, body.limit, body.skip);
+  }
+}
+
+@Module({
+  imports: [
+    MongooseModule.forRoot(settings.uri, { dbName: settings.dbName }),
+    MongooseModule.forFeature([
+      { name: 'Entrepreneur', schema: SchemaFactory.createForClass(Entrepreneur) },
+      { name: 'Company', schema: SchemaFactory.createForClass(Company) },
+    ]),
+  ],
+  controllers: [CompanyController],
+  providers: [CompanyService],
+})
+class HandwrittenModule {}
+
+await listen(await NestFactory.create(HandwrittenModule, { logger: ['error'] }));
