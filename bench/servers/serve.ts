@@ -1,4 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
+import mongoose, { type Connection } from 'mongoose';
 
 /** What every benchmark server reads from its environment. */
 export const settings = {
@@ -9,6 +11,9 @@ export const settings = {
 
 /** Listens, then tells the harness on stdout; stops on SIGTERM. */
 export async function listen(app: INestApplication | { listen(port: number, host: string, done: () => void): unknown; close?: () => unknown }): Promise<void> {
+  // Indexes are built before the first request, so no scenario measures an index build.
+  const connection = 'getHttpServer' in app ? app.get<Connection>(getConnectionToken()) : mongoose.connection;
+  await Promise.all(Object.values(connection.models).map((model) => model.init()));
   if ('getHttpServer' in app) {
     await app.listen(settings.port, '127.0.0.1');
     process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
