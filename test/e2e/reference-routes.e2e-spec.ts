@@ -132,3 +132,10 @@ describe('POST /user/:user_id/companies/owner', () => {
     expectError(await t.http().post('/user/123/companies/owner').send({ query: {} }), 400, 'MR_INVALID_ID');
   });
 });
+
+describe('indexes', () => {
+  it('the module creates an index on the reference field (listIndexes)', async () => {
+    const indexes = await t.connection.model('Company').collection.indexes();
+    expect(indexes.map((index) => index.key)).toContainEqual({ owner: 1 });
+  });
+});
