@@ -11,6 +11,7 @@ import { ModelRepository } from '../repository/model-repository.js';
 import { getRepositoryToken } from '../repository/model-repository.providers.js';
 import { createControllerClass, defineHandlers } from './controller.util.js';
 import { createModelDefinition } from './resource-definition.factory.js';
+import { relatedParam } from './route-table.factory.js';
 
 interface ReferenceController {
   /** Repository of the referencing model (Company). */
@@ -44,6 +45,11 @@ export function createReferenceController(
   // The definition is read at request time: forRootAsync may set its search options after startup.
   const rules = source;
 
+  const found = <D>(doc: D | null, key: string): D => {
+    if (!doc) throw new ModelRoutesException('MR_NOT_FOUND', `${source.name} '${key}' not found`);
+    return doc;
+  };
+
   async function searchByReference(this: ReferenceController, key: string, params: SearchParams) {
     const objectId = await this.target.resolveObjectId(key);
     // An identifier that names no document (possible with a custom `id` field) matches nothing.
@@ -70,6 +76,33 @@ export function createReferenceController(
       },
       params: [Param(source.idParam)],
     },
+    referenceList: {
+      async handle(key: string, query: Record<string, unknown>) {
+        const doc = await this.source.findOne(key);
+        if (!doc) throw new ModelRoutesException('MR_NOT_FOUND', `${source.name} '${key}' not found`);
+        const ids = (doc[field] as unknown[] | undefined) ?? [];
+        return this.target.search(parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } });
+      },
+      params: [Param(source.idParam), Query()],
+    },
+    referenceAdd: {
+      async handle(key: string, related: string) {
+        const objectId = await this.target.resolveObjectId(related);
+        if (!objectId || !(await this.target.findByObjectId(objectId))) {
+          throw new ModelRoutesException('MR_NOT_FOUND', `${targetName} '${related}' not found`);
+        }
+        return found(await this.source.addReference(key, field, objectId), key);
+      },
+      params: [Param(source.idParam), Param(relatedParamOf(source, target))],
+    },
+    referenceRemove: {
+      async handle(key: string, related: string) {
+        const objectId = await this.target.resolveObjectId(related);
+        if (!objectId) throw new ModelRoutesException('MR_NOT_FOUND', `${targetName} '${related}' not found`);
+        return found(await this.source.removeReference(key, field, objectId), key);
+      },
+      params: [Param(source.idParam), Param(relatedParamOf(source, target))],
+    },
     referenceSearch: {
       handle(key: string, query: Record<string, unknown>) {
         return searchByReference.call(this, key, parseSearchQueryString(query, rules));
@@ -88,6 +121,10 @@ export function createReferenceController(
 
 function idParamOf(target: ResourceDefinition | string): string {
   return typeof target === 'string' ? '' : target.idParam;
+}
+
+function relatedParamOf(source: ResourceDefinition, target: ResourceDefinition | string): string {
+  return typeof target === 'string' ? '' : relatedParam(source, target);
 }
 
 /**

@@ -25,6 +25,9 @@ const OPTION_OF_ACTION: Record<Exclude<RouteAction, 'custom'>, string> = {
   referenceFind: 'forward',
   referenceSearch: 'reverse',
   referenceSearchPost: 'reverse',
+  referenceList: 'forward',
+  referenceAdd: 'relationship',
+  referenceRemove: 'relationship',
 };
 
 /** The options of one route: the resource's (or the field's) if given, else `forRoot`'s. */

@@ -26,9 +26,9 @@ export function createRouteTable(definitions: ResourceDefinition[], options: Rou
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   const routes = definitions.flatMap((definition) => [
     ...resourceRoutes(definition, options),
-    ...definition.references
-      .filter((reference) => !reference.isArray)
-      .flatMap((reference) => referenceRoutes(definition, reference.field, byName.get(reference.targetName) ?? reference.targetName, options)),
+    ...definition.references.flatMap((reference) =>
+      referenceRoutes(definition, reference.field, byName.get(reference.targetName) ?? reference.targetName, reference.isArray, options),
+    ),
   ]);
   const enabled = routes.filter((row) => row.enabled !== false).map(({ enabled: _enabled, decorators, ...route }) =>
     decorators?.length ? { ...route, decorators } : route,
@@ -99,6 +99,7 @@ function referenceRoutes(
   source: ResourceDefinition,
   field: string,
   target: ResourceDefinition | string,
+  isArray: boolean,
   options: RouteTableOptions,
 ): TableRow[] {
   const controller = referenceControllerName(source, field);
@@ -106,19 +107,34 @@ function referenceRoutes(
   const reference = { source: source.name, field, target: targetName };
   const Field = pascalCase(field);
   const own = source.referenceRoutes?.[field];
-  const row = (action: 'referenceFind' | 'referenceSearch' | 'referenceSearchPost', method: RouteMethod, path: string, handler: string, resource: string): TableRow => {
+  const row = (action: Exclude<RouteAction, 'custom'>, method: RouteMethod, path: string, handler: string, resource: string): TableRow => {
     const { enabled, decorators } = resolveRoute(action, own, options.references);
     return { action, method, path, resource, controller, handler, reference, decorators, enabled };
   };
-  const forward = row('referenceFind', 'GET', `/${source.path}/:${source.idParam}/${field}`, `find${Field}`, targetName);
-  // A model that is not a resource has no path of its own: no reverse routes under it.
+  const one = `/${source.path}/:${source.idParam}/${field}`;
+  // One referenced document, or (array) the envelope of the referenced documents.
+  const forward = row(isArray ? 'referenceList' : 'referenceFind', 'GET', one, `find${Field}`, targetName);
+  // A model that is not a resource has no path of its own: no routes under it.
   if (typeof target === 'string') return [forward];
   const reverse = `/${target.path}/:${target.idParam}/${source.plural}/${field}`;
-  return [
+  const routes = [
     forward,
     row('referenceSearch', 'GET', reverse, `searchBy${Field}`, source.name),
     row('referenceSearchPost', 'POST', reverse, `searchBy${Field}Post`, source.name),
   ];
+  if (isArray) {
+    const related = `${one}/:${relatedParam(source, target)}`;
+    routes.push(
+      row('referenceAdd', 'POST', related, `add${Field}`, source.name),
+      row('referenceRemove', 'DELETE', related, `remove${Field}`, source.name),
+    );
+  }
+  return routes;
+}
+
+/** The referenced document's parameter: `user_id`, or `related_id` when the source already uses that name. */
+export function relatedParam(source: Pick<ResourceDefinition, 'idParam'>, target: Pick<ResourceDefinition, 'idParam'>): string {
+  return target.idParam === source.idParam ? 'related_id' : target.idParam;
 }
 
 const METHOD_ORDER: Record<RouteMethod, number> = { GET: 0, HEAD: 1, POST: 2, PUT: 3, PATCH: 4, DELETE: 5, OPTIONS: 6, ALL: 7 };

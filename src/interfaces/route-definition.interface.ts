@@ -9,6 +9,9 @@ export type RouteAction =
   | 'referenceFind'
   | 'referenceSearch'
   | 'referenceSearchPost'
+  | 'referenceList'
+  | 'referenceAdd'
+  | 'referenceRemove'
   | 'custom';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'ALL' | 'OPTIONS' | 'HEAD';

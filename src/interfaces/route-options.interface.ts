@@ -33,12 +33,15 @@ export interface ResourceRoutesOptions {
 
 /**
  * The routes of one reference field: `forward` is `GET /company/:company_id/owner`, `reverse`
- * covers `GET` and `POST /user/:user_id/companies/owner`.
+ * covers `GET` and `POST /user/:user_id/companies/owner`, and for an array of references
+ * `relationship` covers adding and removing one (`POST|DELETE /company/:company_id/owners/:user_id`).
  */
 export interface ReferenceRoutesOptions {
   forward?: RouteOptions;
   reverse?: RouteOptions;
+  /** Arrays of references only: `POST` and `DELETE /company/:company_id/owners/:user_id`. */
+  relationship?: RouteOptions;
 }
 
 export const RESOURCE_ROUTE_NAMES = ['get', 'create', 'update', 'delete', 'search'] as const;
-export const REFERENCE_ROUTE_NAMES = ['forward', 'reverse'] as const;
+export const REFERENCE_ROUTE_NAMES = ['forward', 'reverse', 'relationship'] as const;

@@ -54,12 +54,25 @@ export class ModelRepository<T = Record<string, unknown>> {
    * Returns the updated document, or `null` when none has this id.
    */
   async update(id: string, data: Record<string, unknown>): Promise<PlainDocument<T> | null> {
-    const filter = this.idFilter(id);
     if (Object.keys(data).length === 0) return this.findOne(id);
+    return this.findAndUpdate(id, { $set: data });
+  }
+
+  /** Adds one identifier to an array of references (once); the updated document, or `null`. */
+  addReference(id: string, field: string, objectId: Types.ObjectId): Promise<PlainDocument<T> | null> {
+    return this.findAndUpdate(id, { $addToSet: { [field]: objectId } });
+  }
+
+  /** Removes one identifier from an array of references; the updated document, or `null`. */
+  removeReference(id: string, field: string, objectId: Types.ObjectId): Promise<PlainDocument<T> | null> {
+    return this.findAndUpdate(id, { $pull: { [field]: objectId } });
+  }
+
+  private async findAndUpdate(id: string, update: Record<string, unknown>): Promise<PlainDocument<T> | null> {
     // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
     // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
     const doc = await this.model
-      .findOneAndUpdate(filter, { $set: data }, { returnDocument: 'after', runValidators: true, context: 'query' })
+      .findOneAndUpdate(this.idFilter(id), update, { returnDocument: 'after', runValidators: true, context: 'query' })
       .select(this.revealHidden)
       .lean()
       .exec();

@@ -50,7 +50,9 @@ function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName:
   return [
     ApiOperation({ operationId: operationId(route, owner), summary, description }),
     ...pathParameters(route, byName),
-    ...(route.action === 'search' || route.action === 'referenceSearch' ? queryParameters(byName.get(route.resource)!) : []),
+    ...((route.action === 'search' || route.action === 'referenceSearch' || route.action === 'referenceList') && byName.has(route.resource)
+      ? queryParameters(byName.get(route.resource)!)
+      : []),
     ...body(route),
     ...responses(route, byName),
   ];
@@ -69,6 +71,9 @@ export function operationId(route: RouteDefinition, owner: Pick<ResourceDefiniti
     referenceFind: 'get',
     referenceSearch: 'reverse_search',
     referenceSearchPost: 'reverse_search_post',
+    referenceList: 'get',
+    referenceAdd: 'add',
+    referenceRemove: 'remove',
   };
   const verb = verbs[route.action as Exclude<RouteAction, 'custom'>];
   return route.reference ? `${base}_${route.reference.field}_${verb}` : `${base}_${verb}`;
@@ -91,6 +96,21 @@ function texts(route: RouteDefinition, byName: Definitions): { summary: string; 
       return { summary: `Search ${name} documents`, description: 'Query-string search: field=value, field[op]=value, sort, select, limit, skip.' };
     case 'searchPost':
       return { summary: `Search ${name} documents (flexible)`, description: 'A MongoDB filter over schema fields, with an operator allowlist.' };
+    case 'referenceList':
+      return {
+        summary: `The ${reference!.field} of a ${reference!.source}`,
+        description: `The envelope of the ${reference!.target} documents whose identifiers ${reference!.source}.${reference!.field} holds.`,
+      };
+    case 'referenceAdd':
+      return {
+        summary: `Add a ${reference!.target} to the ${reference!.field} of a ${reference!.source}`,
+        description: `Adds the identifier once (no duplicates); answers the updated ${reference!.source}.`,
+      };
+    case 'referenceRemove':
+      return {
+        summary: `Remove a ${reference!.target} from the ${reference!.field} of a ${reference!.source}`,
+        description: `Removes the identifier; answers the updated ${reference!.source}.`,
+      };
     case 'referenceFind':
       return {
         summary: `Get the ${reference!.field} of a ${reference!.source}`,
@@ -159,6 +179,9 @@ const ERRORS_OF: Record<Exclude<RouteAction, 'custom'>, Array<[number, string]>>
   referenceFind: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND, MR_REFERENCE_UNSET, MR_REFERENCE_BROKEN']],
   referenceSearch: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY']],
   referenceSearchPost: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY, MR_INVALID_VALUE, MR_INVALID_BODY, MR_INVALID_JSON, MR_UNSUPPORTED_QUERY'], [413, 'MR_PAYLOAD_TOO_LARGE']],
+  referenceList: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY'], [404, 'MR_NOT_FOUND']],
+  referenceAdd: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
+  referenceRemove: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
 };
 
 function responses(route: RouteDefinition, byName: Definitions): MethodDecorator[] {
@@ -174,6 +197,9 @@ function responses(route: RouteDefinition, byName: Definitions): MethodDecorator
     referenceFind: [200, `The referenced ${route.resource}`, target],
     referenceSearch: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
     referenceSearchPost: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
+    referenceList: [200, 'The envelope of the referenced documents', byName.has(route.resource) ? ref(componentName.list(route.resource)) : { type: 'object' }],
+    referenceAdd: [200, `The updated ${route.resource}`, target],
+    referenceRemove: [200, `The updated ${route.resource}`, target],
   };
   const [status, description, schema] = success[action];
   const errors: Array<[number, string]> = [

@@ -128,9 +128,15 @@ describe('createRouteTable', () => {
     expect(new Set(lines).size).toBe(lines.length);
   });
 
-  it('generates no reference routes for arrays of references, and pascal-cases snake_case fields', () => {
+  it('gives an array of references a list, the reverse routes and the relationship routes, and pascal-cases snake_case fields', () => {
     const routes = createRouteTable(createResourceDefinitions({ resources: [Entrepreneur, Team] }));
-    expect(routes.filter((route) => route.path.includes('members'))).toEqual([]);
+    expect(routes.filter((route) => route.reference?.field === 'members').map((route) => [line(route), route.action, route.handler])).toEqual([
+      ['GET /team/:team_id/members', 'referenceList', 'findMembers'],
+      ['POST /team/:team_id/members/:user_id', 'referenceAdd', 'addMembers'],
+      ['DELETE /team/:team_id/members/:user_id', 'referenceRemove', 'removeMembers'],
+      ['GET /user/:user_id/teams/members', 'referenceSearch', 'searchByMembers'],
+      ['POST /user/:user_id/teams/members', 'referenceSearchPost', 'searchByMembersPost'],
+    ]);
     const coOwner = routes.filter((route) => route.reference?.field === 'co_owner');
     expect(coOwner.map((route) => [line(route), route.handler, route.controller])).toEqual([
       ['GET /team/:team_id/co_owner', 'findCoOwner', 'TeamCoOwnerReferenceController'],
