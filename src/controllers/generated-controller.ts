@@ -77,7 +77,7 @@ export function GeneratedController<T>(resource: Type<T>): Type<GeneratedResourc
     }
 
     private found<D>(doc: D | null, id: string): D {
-      if (!doc) throw new ModelRoutesException('MR_NOT_FOUND', `${this.repository.definition.name} '${id}' not found`);
+      if (!doc) throw ModelRoutesException.notFound(this.repository.definition.name, id);
       return doc;
     }
   }

@@ -30,6 +30,11 @@ export class ModelRoutesException extends Error {
     return new ModelRoutesException('MR_INVALID_QUERY', message, [{ path, message }]);
   }
 
+  /** `Company '6b02…' not found`. */
+  static notFound(resource: string, id: string): ModelRoutesException {
+    return new ModelRoutesException('MR_NOT_FOUND', `${resource} '${id}' not found`);
+  }
+
   static invalidBody(path: string, message: string): ModelRoutesException {
     return new ModelRoutesException('MR_INVALID_BODY', message, [{ path, message }]);
   }

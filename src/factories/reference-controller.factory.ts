@@ -46,7 +46,7 @@ export function createReferenceController(
   const rules = source;
 
   const found = <D>(doc: D | null, key: string): D => {
-    if (!doc) throw new ModelRoutesException('MR_NOT_FOUND', `${source.name} '${key}' not found`);
+    if (!doc) throw ModelRoutesException.notFound(source.name, key);
     return doc;
   };
 
@@ -59,27 +59,25 @@ export function createReferenceController(
   defineHandlers<ReferenceController>(controller, routes, {
     referenceFind: {
       async handle(key: string) {
-        const doc = await this.source.findOne(key);
-        if (!doc) throw new ModelRoutesException('MR_NOT_FOUND', `${source.name} '${key}' not found`);
+        const doc = found(await this.source.findOne(key), key);
         const referenced = doc[field];
         if (referenced === undefined || referenced === null) {
           throw new ModelRoutesException('MR_REFERENCE_UNSET', `${source.name} '${key}' has no ${field}`);
         }
-        const found = await this.target.findByObjectId(referenced as string);
-        if (!found) {
+        const target = await this.target.findByObjectId(referenced as string);
+        if (!target) {
           throw new ModelRoutesException(
             'MR_REFERENCE_BROKEN',
             `${source.name} '${key}' has ${field} '${String(referenced)}', but that ${targetName} does not exist (it was deleted)`,
           );
         }
-        return found;
+        return target;
       },
       params: [Param(source.idParam)],
     },
     referenceList: {
       async handle(key: string, query: Record<string, unknown>) {
-        const doc = await this.source.findOne(key);
-        if (!doc) throw new ModelRoutesException('MR_NOT_FOUND', `${source.name} '${key}' not found`);
+        const doc = found(await this.source.findOne(key), key);
         const ids = (doc[field] as unknown[] | undefined) ?? [];
         return this.target.search(parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } });
       },
@@ -89,7 +87,7 @@ export function createReferenceController(
       async handle(key: string, related: string) {
         const objectId = await this.target.resolveObjectId(related);
         if (!objectId || !(await this.target.findByObjectId(objectId))) {
-          throw new ModelRoutesException('MR_NOT_FOUND', `${targetName} '${related}' not found`);
+          throw ModelRoutesException.notFound(targetName, related);
         }
         return found(await this.source.addReference(key, field, objectId), key);
       },
@@ -98,7 +96,7 @@ export function createReferenceController(
     referenceRemove: {
       async handle(key: string, related: string) {
         const objectId = await this.target.resolveObjectId(related);
-        if (!objectId) throw new ModelRoutesException('MR_NOT_FOUND', `${targetName} '${related}' not found`);
+        if (!objectId) throw ModelRoutesException.notFound(targetName, related);
         return found(await this.source.removeReference(key, field, objectId), key);
       },
       params: [Param(source.idParam), Param(relatedParamOf(source, target))],
