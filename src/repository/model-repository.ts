@@ -20,14 +20,17 @@ const OBJECT_ID = /^[0-9a-f]{24}$/i;
  * `parseSearchQueryString` and `assertWritableBody`, as the generated handlers do.
  */
 export class ModelRepository<T = Record<string, unknown>> {
-  /** `+secret +password`: see `update()` for why hidden fields are fetched and then dropped. */
+  /** `+secret +password`: see `findAndUpdate()` for why hidden fields are fetched and then dropped. */
   private readonly revealHidden: string;
+  /** Hidden paths, split once: `toPlain()` runs for every document of every response. */
+  private readonly hiddenPaths: string[][];
 
   constructor(
     readonly model: Model<T>,
     readonly definition: RepositoryDefinition,
   ) {
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
+    this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
   }
 
   /** Finds the document whose `id` field (default `_id`) equals `id`; `null` when none does. */
@@ -139,9 +142,9 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Removes the version key and hidden fields from a raw document. */
   toPlain(doc: object): PlainDocument<T> {
     const plain = doc as Record<string, unknown>;
-    const { versionKey, hidden } = this.definition.fields;
+    const { versionKey } = this.definition.fields;
     if (versionKey) delete plain[versionKey];
-    for (const path of hidden) deletePath(plain, path.split('.'));
+    for (const path of this.hiddenPaths) deletePath(plain, path);
     return plain as PlainDocument<T>;
   }
 
