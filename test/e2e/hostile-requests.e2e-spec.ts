@@ -27,12 +27,7 @@ const UMBRELLA = hex(); // no owner
 const ROOT = hex(); // an Account with a hidden passwordHash
 const MISSING = hex(); // a valid id that names no document
 
-/**
- * Boots the fixture app on the file's engine and seeds it. Called inside the outer describe, so
- * its afterAll (close the app, drop the database) runs before useEngine()'s afterAll stops the
- * engine: at file level it would run after it, and closing against a stopped engine can wait for
- * the driver's 30 s server selection timeout.
- */
+/** Boots the fixture app on the file's engine and seeds it (createTestApp closes it before the engine stops). */
 function useSeededApp(): void {
   beforeAll(async () => {
     t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account] });

@@ -24,12 +24,7 @@ const BOB = hex();
 const ACME = hex();
 const ROOT = hex();
 
-/**
- * Boots the fixture app on the file's engine and seeds it. Called inside the outer describe, so
- * its afterAll (close the app, drop the database) runs before useEngine()'s afterAll stops the
- * engine: at file level it would run after it, and closing against a stopped engine can wait for
- * the driver's 30 s server selection timeout.
- */
+/** Boots the fixture app on the file's engine and seeds it (createTestApp closes it before the engine stops). */
 function useSeededApp(): void {
   beforeAll(async () => {
     t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account] });
