@@ -6,49 +6,24 @@
  * row the whole database (raw collections, hidden fields included) is snapshotted: a refused
  * request must leave the data exactly as it was. No answer may leak a stack or a driver message.
  */
-import { Types } from 'mongoose';
 import type { Response } from 'supertest';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 import { changedCollections, restore, snapshot } from '../support/db-snapshot.js';
+import { SEED_IDS, seedFixtureData } from '../fixtures/seed-data.js';
 
 const engine = useEngine();
 let t: TestApp;
 
-const hex = () => new Types.ObjectId().toHexString();
-const ADA = hex();
-const BOB = hex();
-const ACME = hex(); // owner Ada
-const GLOBEX = hex(); // owner Ada
-const INITECH = hex(); // owner Bob
-const UMBRELLA = hex(); // no owner
-const ROOT = hex(); // an Account with a hidden passwordHash
-const MISSING = hex(); // a valid id that names no document
+const { ADA, BOB, ACME, UMBRELLA, ROOT, MISSING } = SEED_IDS;
 
 /** Boots the fixture app on the file's engine and seeds it (createTestApp closes it before the engine stops). */
 function useSeededApp(): void {
   beforeAll(async () => {
     t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account] });
-    const oid = (id: string) => new Types.ObjectId(id);
-    await t.connection.model('Entrepreneur').insertMany([
-      { _id: oid(ADA), niceName: 'Ada', birth: new Date('1815-12-10T00:00:00.000Z') },
-      { _id: oid(BOB), niceName: 'Bob' },
-    ]);
-    await t.connection.model('Company').insertMany([
-      { _id: oid(ACME), niceName: 'Acme', owner: oid(ADA), employees: 120, location: 'Paris' },
-      { _id: oid(GLOBEX), niceName: 'Globex', owner: oid(ADA), employees: 45, location: 'Paris' },
-      { _id: oid(INITECH), niceName: 'Initech', owner: oid(BOB), employees: 45 },
-      { _id: oid(UMBRELLA), niceName: 'Umbrella', employees: 300, location: 'Raccoon City' },
-    ]);
-    await t.connection.model('Account').create({
-      _id: oid(ROOT),
-      email: 'root@example.com',
-      passwordHash: 'hash-abc',
-      credits: 10,
-      profile: { displayName: 'Root', age: 40 },
-    });
+    await seedFixtureData(t.connection);
   });
   afterAll(() => t?.close());
 }

@@ -4,12 +4,12 @@
  * success has the documented shape; and a refused write leaves the data exactly as it was.
  */
 import fc from 'fast-check';
-import { Types } from 'mongoose';
 import type { Response } from 'supertest';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { changedCollections, restore, snapshot } from '../support/db-snapshot.js';
+import { SEED_IDS, seedFixtureData } from '../fixtures/seed-data.js';
 
 const engine = useEngine();
 let t: TestApp;
@@ -18,34 +18,13 @@ let t: TestApp;
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS) || 150;
 const PROPERTY_TIMEOUT = 60_000;
 
-const hex = () => new Types.ObjectId().toHexString();
-const ADA = hex();
-const BOB = hex();
-const ACME = hex();
-const ROOT = hex();
+const { ADA, BOB, ACME, ROOT, MISSING } = SEED_IDS;
 
 /** Boots the fixture app on the file's engine and seeds it (createTestApp closes it before the engine stops). */
 function useSeededApp(): void {
   beforeAll(async () => {
     t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account] });
-    const oid = (id: string) => new Types.ObjectId(id);
-    await t.connection.model('Entrepreneur').insertMany([
-      { _id: oid(ADA), niceName: 'Ada', birth: new Date('1815-12-10T00:00:00.000Z') },
-      { _id: oid(BOB), niceName: 'Bob' },
-    ]);
-    await t.connection.model('Company').insertMany([
-      { _id: oid(ACME), niceName: 'Acme', owner: oid(ADA), employees: 120, location: 'Paris' },
-      { niceName: 'Globex', owner: oid(ADA), employees: 45, location: 'Paris' },
-      { niceName: 'Initech', owner: oid(BOB), employees: 45 },
-      { niceName: 'Umbrella', employees: 300, location: 'Raccoon City' },
-    ]);
-    await t.connection.model('Account').create({
-      _id: oid(ROOT),
-      email: 'root@example.com',
-      passwordHash: 'hash-abc',
-      credits: 10,
-      profile: { displayName: 'Root', age: 40 },
-    });
+    await seedFixtureData(t.connection);
   });
   afterAll(() => t?.close());
 }
@@ -232,7 +211,7 @@ const companyWriteBody = fc.oneof(
   fc.record(
     {
       niceName: fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), scalar),
-      owner: fc.oneof(fc.constantFrom(ADA, BOB, hex()), scalar),
+      owner: fc.oneof(fc.constantFrom(ADA, BOB, MISSING), scalar),
       employees: fc.oneof(fc.integer(), fc.double(), fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String), scalar),
       location: fc.oneof(fc.string({ unit: 'grapheme' }), scalar, fc.array(scalar, { maxLength: 2 })),
     },
@@ -244,7 +223,7 @@ const companyWriteBody = fc.oneof(
       owner: fc.oneof(scalar, fc.jsonValue({ maxDepth: 2 })),
       employees: fc.oneof(scalar, fc.jsonValue({ maxDepth: 2 })),
       location: fc.oneof(scalar, fc.jsonValue({ maxDepth: 2 })),
-      _id: fc.constantFrom(hex(), ACME, 'x'),
+      _id: fc.constantFrom(MISSING, ACME, 'x'),
       __v: fc.integer(),
       isAdmin: fc.boolean(),
       $set: dollarObject,

@@ -6,20 +6,7 @@ import { createResourceDefinition, createResourceDefinitions } from '../../../sr
 import type { ModelRoutesModuleOptions } from '../../../src/interfaces/model-routes-options.interface.js';
 import type { ResourceDefinition } from '../../../src/interfaces/resource-definition.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../../../src/interfaces/search-options.interface.js';
-
-@GeneratedResource({ path: 'user', plural: 'users' })
-@Schema()
-class Entrepreneur {
-  @Prop({ required: true }) niceName!: string;
-}
-
-@GeneratedResource()
-@Schema()
-class Company {
-  @Prop({ required: true }) niceName!: string;
-  @Prop({ type: Types.ObjectId, ref: 'Entrepreneur' }) owner?: Types.ObjectId;
-  @Prop() employees?: number;
-}
+import { Company, Entrepreneur } from '../../fixtures/models.js';
 
 @GeneratedResource()
 @Schema()
@@ -179,7 +166,7 @@ describe('createResourceDefinitions: paths and identifiers', () => {
 
   it('builds field rules from the schema', () => {
     const [definition] = createResourceDefinitions({ resources: [Entrepreneur, Company] }).slice(1);
-    expect([...definition.fields.writable].sort()).toEqual(['employees', 'niceName', 'owner']);
+    expect([...definition.fields.writable].sort()).toEqual(['employees', 'location', 'niceName', 'owner']);
     expect(definition.fields.protected.has('_id')).toBe(true);
   });
 });

@@ -10,22 +10,7 @@ import {
   sortRoutes,
 } from '../../../src/factories/route-table.factory.js';
 import type { RouteDefinition, RouteMethod } from '../../../src/interfaces/route-definition.interface.js';
-
-@GeneratedResource({ path: 'user', plural: 'users' })
-@Schema()
-class Entrepreneur {
-  @Prop({ required: true }) niceName!: string;
-  @Prop() birth?: Date;
-}
-
-@GeneratedResource()
-@Schema()
-class Company {
-  @Prop({ required: true }) niceName!: string;
-  @Prop({ type: Types.ObjectId, ref: 'Entrepreneur' }) owner?: Types.ObjectId;
-  @Prop() employees?: number;
-  @Prop() location?: string;
-}
+import { Company, Entrepreneur } from '../../fixtures/models.js';
 
 @GeneratedResource()
 @Schema()
