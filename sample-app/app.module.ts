@@ -4,6 +4,7 @@ import { ModelRoutesModule, type ModelRoutesModuleOptions } from '../src/index.j
 import { ApiKeyGuard } from './api-key.guard.js';
 import { CompanyController } from './company.controller.js';
 import { Book, Company, Entrepreneur } from './models.js';
+import { SeedService } from './seed.service.js';
 
 /** The sample's resources and controllers: also what `npm run routes` prints. */
 export const modelRoutesOptions: ModelRoutesModuleOptions = {
@@ -13,12 +14,15 @@ export const modelRoutesOptions: ModelRoutesModuleOptions = {
 
 @Module({})
 export class AppModule {
-  /** The sample app on the database at `uri` (a MongoDB URI; the database name is `dbName`). */
+  /**
+   * The sample app on the database at `uri` (a MongoDB URI; the database name is `dbName`).
+   * An empty database gets the example data at startup, unless `SAMPLE_SEED=0`.
+   */
   static forDatabase(uri: string, dbName = 'model_routes_sample'): DynamicModule {
     return {
       module: AppModule,
       imports: [MongooseModule.forRoot(uri, { dbName }), ModelRoutesModule.forRoot(modelRoutesOptions)],
-      providers: [ApiKeyGuard],
+      providers: [ApiKeyGuard, SeedService],
     };
   }
 }

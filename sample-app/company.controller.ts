@@ -23,9 +23,13 @@ export class CompanyController extends GeneratedController(Company) {
   @ApiOperation({ operationId: 'company_stats', summary: 'Number of companies and of their employees' })
   @ApiOkResponse({ schema: { type: 'object', required: ['companies', 'employees'], properties: { companies: { type: 'integer' }, employees: { type: 'number' } } } })
   async stats() {
-    const [result] = await this.repository.model.aggregate<{ companies: number; employees: number }>([
-      { $group: { _id: null, companies: { $sum: 1 }, employees: { $sum: '$employees' } } },
+    // One accumulator per $group: FerretDB v1 gives the group's documents to the first accumulator
+    // only, so a second `$sum` answers 0 (https://github.com/FerretDB/FerretDB/issues/4616).
+    const [companies, [totals]] = await Promise.all([
+      this.repository.model.countDocuments().exec(),
+      this.repository.model.aggregate<{ employees: number }>([{ $group: { _id: null, employees: { $sum: '$employees' } } }]).exec(),
     ]);
-    return { companies: result?.companies ?? 0, employees: result?.employees ?? 0 };
+    // No companies, no group: $group answers no document at all.
+    return { companies, employees: totals?.employees ?? 0 };
   }
 }

@@ -6,6 +6,7 @@ import { createModelRoutesDocument } from '../src/swagger/index.js';
 import { join } from 'node:path';
 import { cacheDir, startEngine } from '../scripts/mongo-engine.js';
 import { AppModule } from './app.module.js';
+import { configureSampleApp } from './app.setup.js';
 
 /**
  * Starts the sample app on PORT (default 3000) against MONGODB_URI, or against an embedded
@@ -15,12 +16,14 @@ async function main(): Promise<void> {
   const logger = new Logger('Sample');
   // The embedded engine keeps the sample's data between runs, outside the repo.
   const engine = await startEngine({ log: (line) => logger.log(line), dataDir: join(cacheDir(), 'sample-data') });
-  const app = await NestFactory.create(AppModule.forDatabase(engine.uri), {
-    // Two routes with the same method and path stop the start. 'shadow' stays off: it flags every
-    // literal sibling of a :param route (GET /company/stats beside GET /company/:company_id) even
-    // though the library registers the literal one first, which is what makes it reachable.
-    routeConflictPolicy: { duplicate: 'error' },
-  });
+  const app = configureSampleApp(
+    await NestFactory.create(AppModule.forDatabase(engine.uri), {
+      // Two routes with the same method and path stop the start. 'shadow' stays off: it flags every
+      // literal sibling of a :param route (GET /company/stats beside GET /company/:company_id) even
+      // though the library registers the literal one first, which is what makes it reachable.
+      routeConflictPolicy: { duplicate: 'error' },
+    }),
+  );
   // OpenAPI: the UI at /docs, the JSON document at /docs-json.
   const document = createModelRoutesDocument(app, new DocumentBuilder().setTitle('model-routes sample').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key').build());
   SwaggerModule.setup('docs', app, document);
