@@ -13,10 +13,8 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import { MongooseModule, getConnectionToken } from '@nestjs/mongoose';
-import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
-import request from 'supertest';
+import type request from 'supertest';
 import {
   GeneratedController,
   InjectRepository,
@@ -27,6 +25,7 @@ import {
   type RouteDefinition,
 } from '../../src/index.js';
 import { Kiosk, Shop } from '../fixtures/extend-models.js';
+import { bootTestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
@@ -124,24 +123,13 @@ let audit: ShopAudit;
 let table: RouteDefinition[];
 
 beforeAll(async () => {
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName('controllers') }),
-      AuditModule,
-      ModelRoutesModule.forRoot({ resources: [Shop, Kiosk], controllers: [ShopController, KioskController] }),
-    ],
-  }).compile();
-  // A duplicate route (same method and path) fails the start.
-  const app = moduleRef.createNestApplication({ logger: false, routeConflictPolicy: { duplicate: 'error' } });
-  await app.init();
-  connection = app.get<Connection>(getConnectionToken());
-  engine.beforeStop(async () => {
-    await connection.dropDatabase().catch(() => undefined);
-    await app.close();
+  const t = await bootTestApp(engine, {
+    imports: [AuditModule],
+    modelRoutes: ModelRoutesModule.forRoot({ resources: [Shop, Kiosk], controllers: [ShopController, KioskController] }),
   });
-  audit = app.get(ShopAudit);
-  table = app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
-  http = () => request(app.getHttpServer());
+  ({ connection, http } = t);
+  audit = t.app.get(ShopAudit);
+  table = t.app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
 });
 
 let corner: { _id: string; name: string };

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule, getConnectionToken } from '@nestjs/mongoose';
+import { MongooseModule } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
-import request from 'supertest';
+import type request from 'supertest';
 import { ModelRoutesModule } from '../../src/index.js';
 import { Book, Magazine, Pamphlet, Publisher, PublisherSchema, Review } from '../fixtures/extend-models.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
@@ -142,23 +142,10 @@ describe('a ref to a model registered with Mongoose but not a resource', () => {
   let magazine: { _id: string };
 
   beforeAll(async () => {
-    @Module({
-      imports: [
-        MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName('not_a_resource') }),
-        MongooseModule.forFeature([{ name: Publisher.name, schema: PublisherSchema }]),
-        ModelRoutesModule.forRoot({ resources: [Magazine] }),
-      ],
-    })
-    class AppModule {}
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
-    connection = app.get<Connection>(getConnectionToken());
-    engine.beforeStop(async () => {
-      await connection.dropDatabase().catch(() => undefined);
-      await app.close();
-    });
-    http = () => request(app.getHttpServer());
+    ({ http, connection } = await bootTestApp(engine, {
+      imports: [MongooseModule.forFeature([{ name: Publisher.name, schema: PublisherSchema }])],
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Magazine] }),
+    }));
   });
 
   beforeEach(async () => {

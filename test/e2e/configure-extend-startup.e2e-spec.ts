@@ -1,8 +1,7 @@
-import { Controller, Get, Injectable, Module, type DynamicModule, type INestApplication, type ModuleMetadata } from '@nestjs/common';
-import { MongooseModule, Prop, Schema, getConnectionToken } from '@nestjs/mongoose';
+import { Controller, Get, Injectable, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
+import { MongooseModule, Prop, Schema } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
-import { Types, type Connection } from 'mongoose';
-import request from 'supertest';
+import { Types } from 'mongoose';
 import {
   GeneratedController,
   GeneratedResource,
@@ -15,6 +14,7 @@ import {
   type ModelRoutesSettingsFactory,
 } from '../../src/index.js';
 import { Gadget, Part } from '../fixtures/extend-models.js';
+import { bootTestApp, type TestApp, type TestAppSetup } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
@@ -22,29 +22,14 @@ import { expectError } from '../support/expect-error.js';
 
 const engine = useEngine();
 
-interface Started {
-  app: INestApplication;
-  http: () => ReturnType<typeof request>;
-  connection: Connection;
+type Started = Pick<TestApp, 'app' | 'http' | 'connection'>;
+
+/** An app of the library and these controllers, on a fresh database named after the test. */
+function start(modelRoutes: DynamicModule, connectionName?: string, extra: Pick<TestAppSetup, 'controllers'> = {}): Promise<Started> {
+  return bootTestApp(engine, { modelRoutes, connectionName, ...extra });
 }
 
-async function start(label: string, modelRoutes: DynamicModule, connectionName?: string, extra: Pick<ModuleMetadata, 'controllers'> = {}): Promise<Started> {
-  @Module({
-    imports: [MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName(label), connectionName }), modelRoutes],
-    ...extra,
-  })
-  class AppModule {}
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false, routeConflictPolicy: { duplicate: 'error' } });
-  engine.beforeStop(async () => {
-    await app.get<Connection>(getConnectionToken(connectionName)).dropDatabase().catch(() => undefined);
-    await app.close();
-  });
-  await app.init();
-  return { app, http: () => request(app.getHttpServer()), connection: app.get<Connection>(getConnectionToken(connectionName)) };
-}
-
-async function seedGadgets(http: () => ReturnType<typeof request>, count: number): Promise<void> {
+async function seedGadgets(http: TestApp['http'], count: number): Promise<void> {
   for (let rank = 1; rank <= count; rank++) await http().post('/gadget').send({ name: `g${rank}`, rank }).expect(201);
 }
 
@@ -85,7 +70,6 @@ class AsyncGadgetController extends GeneratedController(Gadget) {
 describe('ModelRoutesModule.forRootAsync', () => {
   it('useFactory with inject of a provider from an imported module: GET /gadgets?limit=50 applies maxLimit 3', async () => {
     const { http } = await start(
-      'async_factory',
       ModelRoutesModule.forRootAsync({
         resources: [Gadget, Part],
         imports: [LimitsModule],
@@ -103,7 +87,6 @@ describe('ModelRoutesModule.forRootAsync', () => {
 
   it('the settings also apply to the reverse reference routes', async () => {
     const { http } = await start(
-      'async_factory_refs',
       ModelRoutesModule.forRootAsync({
         resources: [Gadget, Part],
         imports: [LimitsModule],
@@ -118,17 +101,14 @@ describe('ModelRoutesModule.forRootAsync', () => {
   });
 
   it('useClass: a class implementing createModelRoutesSettings()', async () => {
-    const { http } = await start('async_class', ModelRoutesModule.forRootAsync({ resources: [Gadget], useClass: SettingsFactory }));
+    const { http } = await start(ModelRoutesModule.forRootAsync({ resources: [Gadget], useClass: SettingsFactory }));
     await seedGadgets(http, 3);
     const response = await http().get('/gadgets?limit=50').expect(200);
     expect(response.body.status).toMatchObject({ search_count: 2, limit: 2 });
   });
 
   it('useExisting: a provider of an imported module', async () => {
-    const { http } = await start(
-      'async_existing',
-      ModelRoutesModule.forRootAsync({ resources: [Gadget], imports: [ExistingSettingsModule], useExisting: ExistingSettings }),
-    );
+    const { http } = await start(ModelRoutesModule.forRootAsync({ resources: [Gadget], imports: [ExistingSettingsModule], useExisting: ExistingSettings }));
     await seedGadgets(http, 5);
     const response = await http().post('/gadgets').send({ limit: 50 }).expect(200);
     expect(response.body.status).toMatchObject({ search_count: 4, limit: 4 });
@@ -136,7 +116,6 @@ describe('ModelRoutesModule.forRootAsync', () => {
 
   it('takes resources, controllers and route options synchronously in the same object', async () => {
     const { http, connection } = await start(
-      'async_extras',
       ModelRoutesModule.forRootAsync({
         resources: [Gadget, Part],
         controllers: [AsyncGadgetController],
@@ -172,7 +151,7 @@ class CatalogReportController {
 describe("a named connection: forRoot({ connectionName: 'catalog' })", () => {
   let started: Started;
   beforeAll(async () => {
-    started = await start('named', ModelRoutesModule.forRoot({ resources: [Gadget, Part], connectionName: 'catalog' }), 'catalog', {
+    started = await start(ModelRoutesModule.forRoot({ resources: [Gadget, Part], connectionName: 'catalog' }), 'catalog', {
       controllers: [CatalogReportController],
     });
   });
@@ -399,7 +378,7 @@ describe('startup errors: a ModelRoutesConfigError with a code, naming the class
   });
 
   it('a valid configuration of the same classes starts (the checks are not too eager)', async () => {
-    const { http } = await start('valid_startup', ModelRoutesModule.forRoot({ resources: [OwnerModel], controllers: [FirstOwnerController] }));
+    const { http } = await start(ModelRoutesModule.forRoot({ resources: [OwnerModel], controllers: [FirstOwnerController] }));
     await http().get('/owner-models').expect(200);
   });
 });

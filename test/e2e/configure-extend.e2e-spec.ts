@@ -1,12 +1,10 @@
-import { Header, Injectable, type CanActivate, type ExecutionContext, type INestApplication, type ModuleMetadata } from '@nestjs/common';
+import { Header, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { MongooseModule, getConnectionToken } from '@nestjs/mongoose';
-import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
-import request from 'supertest';
+import type request from 'supertest';
 import { ModelRoutesModule } from '../../src/index.js';
 import { API_KEY, Label, Memo, Note, Writer } from '../fixtures/extend-models.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
@@ -170,19 +168,6 @@ class BlockHeaderGuard implements CanActivate {
   }
 }
 
-async function boot(metadata: ModuleMetadata): Promise<{ app: INestApplication; http: () => ReturnType<typeof request>; connection: Connection }> {
-  const moduleRef = await Test.createTestingModule(metadata).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  await app.init();
-  const connection = app.get<Connection>(getConnectionToken());
-  engine.beforeStop(async () => {
-    await connection.dropDatabase().catch(() => undefined);
-    await app.close();
-  });
-  await Promise.all(Object.values(connection.models).map((model) => model.init()));
-  return { app, http: () => request(app.getHttpServer()), connection };
-}
-
 describe('forRoot({ routes, references }) defaults, and an APP_GUARD', () => {
   let http: () => ReturnType<typeof request>;
   let connection: Connection;
@@ -190,22 +175,19 @@ describe('forRoot({ routes, references }) defaults, and an APP_GUARD', () => {
   let memo: { _id: string };
 
   beforeAll(async () => {
-    ({ http, connection } = await boot({
-      imports: [
-        MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName('defaults') }),
-        ModelRoutesModule.forRoot({
-          resources: [Label, Memo],
-          routes: {
-            delete: false,
-            search: { decorators: [Header('X-Default', '1')] },
-            get: { decorators: [Header('X-Default-Get', '1')] },
-          },
-          references: {
-            reverse: false,
-            forward: { decorators: [Header('X-Forward', '1')] },
-          },
-        }),
-      ],
+    ({ http, connection } = await bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({
+        resources: [Label, Memo],
+        routes: {
+          delete: false,
+          search: { decorators: [Header('X-Default', '1')] },
+          get: { decorators: [Header('X-Default-Get', '1')] },
+        },
+        references: {
+          reverse: false,
+          forward: { decorators: [Header('X-Forward', '1')] },
+        },
+      }),
       providers: [{ provide: APP_GUARD, useClass: BlockHeaderGuard }],
     }));
   });

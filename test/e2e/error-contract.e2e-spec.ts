@@ -1,10 +1,7 @@
-import { BadRequestException, Controller, Get, Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
-import { Test } from '@nestjs/testing';
-import request from 'supertest';
+import { BadRequestException, Controller, Get } from '@nestjs/common';
 import { ModelRoutesModule } from '../../src/index.js';
 import { Company, Entrepreneur } from '../fixtures/models.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
@@ -57,24 +54,17 @@ describe('with globalErrorFilter: false', () => {
   }
 
   it("leaves the app's own routes to Nest, and keeps the shape on the generated routes", async () => {
-    @Module({
-      imports: [
-        MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName('no_global_filter') }),
-        ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter: false }),
-      ],
+    const t = await bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter: false }),
       controllers: [CustomController],
-    })
-    class AppModule {}
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
+    });
     try {
-      const custom = await request(app.getHttpServer()).get('/custom/fail');
+      const custom = await t.http().get('/custom/fail');
       expect(custom.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'custom failure' });
-      expectError(await request(app.getHttpServer()).get('/company/nope'), 400, 'MR_INVALID_ID');
-      expect((await request(app.getHttpServer()).get('/nope')).body).not.toHaveProperty('code');
+      expectError(await t.http().get('/company/nope'), 400, 'MR_INVALID_ID');
+      expect((await t.http().get('/nope')).body).not.toHaveProperty('code');
     } finally {
-      await app.close();
+      await t.close();
     }
   });
 });

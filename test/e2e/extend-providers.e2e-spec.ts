@@ -1,9 +1,7 @@
 import { Controller, Get, Injectable, Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
-import { Test } from '@nestjs/testing';
-import request from 'supertest';
 import { GeneratedController, ModelRoutesModule } from '../../src/index.js';
 import { Shop } from '../fixtures/extend-models.js';
+import { bootTestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 
 /** Providers a user's controller injects, given through forRoot({ providers, imports }). */
@@ -43,24 +41,18 @@ class GreetingShopController extends GeneratedController(Shop) {
   }
 }
 
-async function boot(moduleOptions: 'sync' | 'async') {
+function boot(moduleOptions: 'sync' | 'async') {
   const common = { resources: [Shop], controllers: [GreetingShopController], providers: [Greeter] };
   const modelRoutes =
     moduleOptions === 'sync'
       ? ModelRoutesModule.forRoot({ ...common, imports: [ClockModule] })
       : ModelRoutesModule.forRootAsync({ ...common, imports: [ClockModule], inject: [Clock], useFactory: () => ({}) });
-  @Module({ imports: [MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName(moduleOptions) }), modelRoutes] })
-  class AppModule {}
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  await app.init();
-  engine.beforeStop(() => app.close());
-  return app;
+  return bootTestApp(engine, { modelRoutes });
 }
 
 it.each(['sync', 'async'] as const)('a controller injects providers and imported modules given to forRoot (%s)', async (mode) => {
-  const app = await boot(mode);
-  const response = await request(app.getHttpServer()).get('/shop/greeting').expect(200);
+  const { http } = await boot(mode);
+  const response = await http().get('/shop/greeting').expect(200);
   expect(response.body).toEqual({ text: 'hello shop', at: '2026-01-01T00:00:00.000Z' });
-  await request(app.getHttpServer()).post('/shop').send({ name: 'Corner' }).expect(201);
+  await http().post('/shop').send({ name: 'Corner' }).expect(201);
 });

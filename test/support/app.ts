@@ -1,4 +1,12 @@
-import { Module, type INestApplication } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type ForwardReference,
+  type INestApplication,
+  type NestApplicationOptions,
+  type Provider,
+  type Type,
+} from '@nestjs/common';
 import { MongooseModule, getConnectionToken, type MongooseModuleOptions } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
@@ -11,9 +19,47 @@ import { ContractWatcher, OpenApiContract } from './openapi-contract.js';
 
 export interface TestApp {
   app: INestApplication;
+  /** supertest on the app; each response of a generated route is checked against the OpenAPI document. */
   http: () => ReturnType<typeof request>;
+  /** The connection the generated routes use (the named one, if any). */
   connection: Connection;
-  close(): Promise<void>;
+  /** Every contract violation seen so far (each one also failed the request that got it). */
+  violations: readonly string[];
+  /** Drops the database (unless `keepDatabase`, for a next boot on it) and closes the app; once. */
+  close(options?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+type ModuleImport = Type | DynamicModule | Promise<DynamicModule> | ForwardReference;
+
+/** The engine's server and the fresh database of one app. */
+export interface TestDatabase {
+  uri: string;
+  dbName: string;
+}
+
+/** Any app made of the library and the spec's own modules, controllers and providers. */
+export interface TestAppSetup {
+  /** `ModelRoutesModule.forRoot(...)` or `.forRootAsync(...)`; leave it out when `imports` bring their own (a whole app module). */
+  modelRoutes?: DynamicModule;
+  /** More imports; as a function, given the engine's URI and this app's fresh database name. */
+  imports?: ModuleImport[] | ((database: TestDatabase) => ModuleImport[]);
+  controllers?: Type[];
+  providers?: Provider[];
+  /** The connection the generated routes use, opened by the helper under that name (`forRoot({ connectionName })`). */
+  connectionName?: string;
+  /**
+   * Options of the `MongooseModule.forRoot` the helper adds on a fresh database; `false` when
+   * `imports` open the connection themselves (then they should use the `dbName` they are given).
+   */
+  mongoose?: Omit<MongooseModuleOptions, 'dbName' | 'connectionName'> | false;
+  /** Over the default `{ logger: false, routeConflictPolicy: { duplicate: 'error' } }`. */
+  appOptions?: NestApplicationOptions;
+  /** `app.setGlobalPrefix(...)`, set before init; the contract check knows it. */
+  globalPrefix?: string;
+  /** Runs on the application before init, as a main.ts would (e.g. the sample's configureSampleApp). */
+  configure?: (app: INestApplication) => unknown;
+  /** The database, to boot a second app on the data of a first one; default: a fresh one, named after the test. */
+  dbName?: string;
 }
 
 /**
@@ -22,49 +68,102 @@ export interface TestApp {
  * The app is closed (and its database dropped) before the engine stops, or earlier by close().
  *
  * Every response of a generated route that goes through `http()` is checked against the app's
- * OpenAPI document; close() fails if one did not match (a behaviour change without a
- * documentation change).
+ * OpenAPI document when the request is awaited: a response that does not match (a behaviour
+ * change without a documentation change) fails the test that sent the request.
  */
-export async function createTestApp(
+export function createTestApp(
   engine: TestEngine,
   options: ModelRoutesModuleOptions,
   connectionOptions: Omit<MongooseModuleOptions, 'dbName'> = {},
 ): Promise<TestApp> {
-  const dbName = engine.dbName(expect.getState().currentTestName ?? 'app');
+  const { connectionName, ...mongoose } = connectionOptions;
+  return bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot(options), connectionName, mongoose });
+}
+
+/**
+ * createTestApp for any module configuration: forRootAsync, named connections, the spec's own
+ * controllers, providers and modules, application options.
+ *
+ * @example
+ * ```ts
+ * t = await bootTestApp(engine, {
+ *   modelRoutes: ModelRoutesModule.forRoot({ resources: [Label, Memo], globalErrorFilter: false }),
+ *   providers: [{ provide: APP_GUARD, useClass: BlockHeaderGuard }],
+ * });
+ * ```
+ */
+export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Promise<TestApp> {
+  const { uri } = engine.get();
+  const database = { uri, dbName: setup.dbName ?? engine.dbName(expect.getState().currentTestName ?? 'app') };
+  const imports = typeof setup.imports === 'function' ? setup.imports(database) : (setup.imports ?? []);
   @Module({
-    imports: [MongooseModule.forRoot(engine.get().uri, { ...connectionOptions, dbName }), ModelRoutesModule.forRoot(options)],
+    imports: [
+      ...(setup.mongoose === false ? [] : [MongooseModule.forRoot(uri, { ...setup.mongoose, dbName: database.dbName, connectionName: setup.connectionName })]),
+      ...imports,
+      ...(setup.modelRoutes ? [setup.modelRoutes] : []),
+    ],
+    controllers: setup.controllers ?? [],
+    providers: setup.providers ?? [],
   })
   class FixtureAppModule {}
   const moduleRef = await Test.createTestingModule({ imports: [FixtureAppModule] }).compile();
   // As in the sample app: a duplicate route (same method and path) fails the start.
-  const app = moduleRef.createNestApplication({ logger: false, routeConflictPolicy: { duplicate: 'error' } });
-  await app.init();
-  const connection = app.get<Connection>(getConnectionToken());
-  await Promise.all(Object.values(connection.models).map((model) => model.init()));
-  const routes = app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE).filter((route) => route.action !== 'custom');
-  const watcher = new ContractWatcher(new OpenApiContract(createModelRoutesDocument(app, new DocumentBuilder().build())), routes);
+  const app = moduleRef.createNestApplication({ logger: false, routeConflictPolicy: { duplicate: 'error' }, ...setup.appOptions });
+  if (setup.globalPrefix) app.setGlobalPrefix(setup.globalPrefix);
+  setup.configure?.(app);
+  try {
+    await app.init();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const connection = app.get<Connection>(getConnectionToken(setup.connectionName));
   let closed: Promise<void> | undefined;
-  const close = () =>
+  const close = ({ keepDatabase = false } = {}) =>
     (closed ??= (async () => {
-      await connection.dropDatabase().catch(() => undefined);
+      if (!keepDatabase) await connection.dropDatabase().catch(() => undefined);
       await app.close();
-      if (watcher.violations.length) {
-        throw new Error(`Responses that do not match the OpenAPI document:\n${watcher.violations.join('\n')}`);
-      }
     })());
-  engine.beforeStop(close);
-  return { app, http: () => watched(request(app.getHttpServer()), watcher), connection, close };
+  engine.beforeStop(() => close());
+  await Promise.all(Object.values(connection.models).map((model) => model.init()));
+  const routes = app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
+  const document = createModelRoutesDocument(app, new DocumentBuilder().build());
+  const watcher = new ContractWatcher(new OpenApiContract(document), routes, setup.globalPrefix);
+  return { app, http: () => watched(request(app.getHttpServer()), watcher), connection, violations: watcher.violations, close };
 }
 
-/** supertest, with every response shown to the contract watcher. */
+const METHODS = new Set(['get', 'post', 'put', 'delete', 'del', 'patch']);
+
+/**
+ * supertest, with the contract checked when a request ends, after the test's own assertions
+ * (`.expect(200)` fails first, with its own message): a violation rejects the awaited request,
+ * so the test that sent it fails, pointing at the line that sent it, and fast-check shrinks it
+ * like any other failure.
+ */
 function watched(agent: ReturnType<typeof request>, watcher: ContractWatcher): ReturnType<typeof request> {
   return new Proxy(agent, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || !['get', 'post', 'put', 'delete', 'patch'].includes(String(property))) return value;
+      if (typeof value !== 'function' || !METHODS.has(String(property))) return value;
+      const method = String(property) === 'del' ? 'delete' : String(property);
       return (url: string) => {
-        const test = value.call(target, url);
-        test.on('response', (response: { status: number; body: unknown }) => watcher.observe(String(property), url, response.status, response.body));
+        const sentFrom = new Error().stack ?? '';
+        const test = value.call(target, url) as request.Test;
+        const end = test.end;
+        test.end = function (callback) {
+          return end.call(this, (error, response) => {
+            if (!error && response) {
+              try {
+                watcher.check(method, url, response.status, response.body);
+              } catch (violation) {
+                error = violation as Error;
+                // The frames of the test that sent the request, not those of this helper.
+                error.stack = [String(error), ...sentFrom.split('\n').slice(1).filter((line) => !line.includes('test/support/app.'))].join('\n');
+              }
+            }
+            callback?.call(this, error, response);
+          });
+        };
         return test;
       };
     },

@@ -42,3 +42,27 @@ export async function restore(connection: Connection, before: Snapshot): Promise
     if (docs.length) await db.collection(name).insertMany(docs.map((doc) => ({ ...doc })));
   }
 }
+
+/** What a request did to the data: the database before and after it. */
+export interface Observed<T> {
+  response: T;
+  before: Snapshot;
+  after: Snapshot;
+}
+
+/**
+ * Sends a request between two snapshots, then puts the data back as it was, so one case cannot
+ * spoil the next ones; also when the request itself failed (a response that breaks the OpenAPI
+ * contract rejects it), whose error is thrown once the data is restored.
+ */
+export async function observe<T>(connection: Connection, send: () => PromiseLike<T>): Promise<Observed<T>> {
+  const before = await snapshot(connection);
+  const outcome = await Promise.resolve(send()).then(
+    (response) => ({ response }),
+    (error: unknown) => ({ error }),
+  );
+  const after = await snapshot(connection);
+  if (after.text !== before.text) await restore(connection, before);
+  if ('error' in outcome) throw outcome.error;
+  return { response: outcome.response, before, after };
+}

@@ -53,34 +53,51 @@ function rebase(schema: unknown): unknown {
 const USER_STATUSES = new Set([401, 403, 429]);
 
 /**
- * Watches every response of an app's generated routes and records those that do not match the
- * document. `routes` are the generated routes (method and `:param` path), most specific first.
+ * Checks every response of an app's generated routes against the document, and keeps the list of
+ * those that did not match. `routes` is the route table, in the order the routes were registered
+ * (literal paths before `:param` ones): a request is matched to the first route it fits, and a
+ * custom route (the user's own handler, `action: 'custom'`) is the user's contract, not checked.
+ * `prefix` is the app's global prefix, if any.
  */
 export class ContractWatcher {
   readonly violations: string[] = [];
-  private readonly matchers: Array<{ method: string; pattern: RegExp; template: string }>;
+  private readonly matchers: Array<{ method: string; pattern: RegExp; template: string; custom: boolean }>;
 
   constructor(
     private readonly contract: OpenApiContract,
-    routes: Array<{ method: string; path: string }>,
+    routes: Array<{ method: string; path: string; action?: string }>,
+    prefix = '',
   ) {
+    const base = prefix ? `/${prefix.replace(/^\/+|\/+$/g, '')}` : '';
     this.matchers = routes.map((route) => ({
+      custom: route.action === 'custom',
       method: route.method.toLowerCase(),
-      pattern: new RegExp(`^${route.path.replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`),
-      template: route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+      pattern: new RegExp(`^${escape(base + route.path).replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`),
+      template: (base + route.path).replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
     }));
   }
 
-  /** Checks one response; an unknown route (a 404 of the router) is nobody's contract. */
-  observe(method: string, url: string, status: number, body: unknown): void {
+  /**
+   * Throws, and records, when the response does not match what the document says of its route and
+   * status. An unknown route (a 404 of the router) is nobody's contract; neither are the statuses
+   * of user code (401, 403, 429).
+   */
+  check(method: string, url: string, status: number, body: unknown): void {
     if (USER_STATUSES.has(status)) return;
     const path = new URL(url, 'http://localhost').pathname;
     const match = this.matchers.find((candidate) => candidate.method === method.toLowerCase() && candidate.pattern.test(path));
-    if (!match) return;
+    if (!match || match.custom) return;
     try {
-      this.contract.check(method, match.template, status, body);
+      this.contract.check(method.toUpperCase(), match.template, status, body);
     } catch (error) {
-      this.violations.push((error as Error).message);
+      const message = `The response to ${method.toUpperCase()} ${url} breaks the OpenAPI contract: ${(error as Error).message}`;
+      this.violations.push(message);
+      throw new Error(message);
     }
   }
+}
+
+/** A path as a regular expression that matches it literally (`:param` segments aside). */
+function escape(path: string): string {
+  return path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { OpenApiContract } from '../../support/openapi-contract.js';
+import { ContractWatcher, OpenApiContract } from '../../support/openapi-contract.js';
 
 // The contract checker itself must be able to fail, or the contract test proves nothing.
 const document = {
@@ -39,5 +39,37 @@ describe('OpenApiContract', () => {
   it('refuses an undocumented status or route', () => {
     expect(() => contract.check('GET', '/thing/{id}', 404, {})).toThrow('not documented');
     expect(() => contract.check('POST', '/thing/{id}', 200, {})).toThrow('not documented');
+  });
+});
+
+describe('ContractWatcher', () => {
+  const routes = [{ method: 'GET', path: '/thing/:id' }];
+
+  it('throws for the response of a generated route that does not match, and keeps the list', () => {
+    const watcher = new ContractWatcher(new OpenApiContract(document), routes);
+    expect(() => watcher.check('get', '/thing/1?x=y', 200, { name: 1 })).toThrow('The response to GET /thing/1?x=y breaks the OpenAPI contract: GET /thing/{id} 200: the body does not match');
+    expect(watcher.violations).toHaveLength(1);
+  });
+
+  it('leaves alone the routes it was not given and the statuses of user code', () => {
+    const watcher = new ContractWatcher(new OpenApiContract(document), routes);
+    expect(() => watcher.check('get', '/other/1', 200, {})).not.toThrow();
+    expect(() => watcher.check('post', '/thing/1', 200, {})).not.toThrow();
+    expect(() => watcher.check('get', '/thing/1', 403, {})).not.toThrow();
+    expect(watcher.violations).toEqual([]);
+  });
+
+  it("leaves a custom route to its user, even where a generated route's pattern fits too", () => {
+    const watcher = new ContractWatcher(new OpenApiContract(document), [{ method: 'GET', path: '/thing/stats', action: 'custom' }, ...routes]);
+    expect(() => watcher.check('get', '/thing/stats', 200, { count: 3 })).not.toThrow();
+    expect(() => watcher.check('get', '/thing/1', 200, { count: 3 })).toThrow("must have required property 'name'");
+  });
+
+  it('matches the routes under a global prefix, against the prefixed paths of the document', () => {
+    const prefixed = { ...document, paths: { '/api/thing/{id}': document.paths['/thing/{id}'] } } as OpenAPIObject;
+    const watcher = new ContractWatcher(new OpenApiContract(prefixed), routes, 'api/');
+    expect(() => watcher.check('get', '/api/thing/1', 200, { name: 'a' })).not.toThrow();
+    expect(() => watcher.check('get', '/api/thing/1', 200, {})).toThrow("must have required property 'name'");
+    expect(() => watcher.check('get', '/thing/1', 200, {})).not.toThrow();
   });
 });
