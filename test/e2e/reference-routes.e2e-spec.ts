@@ -114,15 +114,29 @@ describe('POST /user/:user_id/companies/owner', () => {
     expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 3, limit: 2, skip: 1 });
   });
 
+  // Ada owns three of the five companies, Grace one, and one has no owner: each query below would
+  // reach a company of another owner if it widened the route's condition.
+  const ADA_COMPANIES = ['Analytical Engines', 'Difference Ltd', 'analytical software'];
   it.each([
-    ['an owner condition of its own', { owner: 'GRACE' }],
+    ['an owner condition naming another user too', { owner: { $in: ['GRACE', 'ADA'] } }],
     ['an $or that names another owner', { $or: [{ owner: 'GRACE' }, { niceName: { $exists: true } }] }],
     ['an $or that matches everything', { $or: [{ owner: { $exists: false } }, { owner: { $exists: true } }] }],
+    ['an owner $ne another user', { owner: { $ne: 'GRACE' } }],
   ])('can never widen the owner condition, even with %s', async (_label, query) => {
-    const body = JSON.parse(JSON.stringify({ query }).replaceAll('GRACE', grace._id));
+    const body = JSON.parse(JSON.stringify({ query, sort: 'niceName' }).replaceAll('GRACE', grace._id).replaceAll('ADA', ada._id));
     const response = await t.http().post(`/user/${ada._id}/companies/owner`).send(body).expect(200);
-    for (const company of response.body.result) expect(company.owner).toBe(ada._id);
-    expect(response.body.status.match_count).toBeLessThanOrEqual(3);
+    const result = response.body.result as Array<{ niceName: string; owner: string }>;
+    expect(result.length).toBeGreaterThan(0);
+    for (const company of result) expect(company.owner).toBe(ada._id);
+    expect(result.map((company) => company.niceName)).toEqual(ADA_COMPANIES);
+    expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 3, limit: 20, skip: 0 });
+  });
+
+  it('can never widen the owner condition: an owner condition of its own naming another user narrows to nothing', async () => {
+    // Grace owns a company, so an empty answer means the two conditions were both applied.
+    expect(await t.connection.model('Company').countDocuments({ owner: grace._id })).toBe(1);
+    const response = await t.http().post(`/user/${ada._id}/companies/owner`).send({ query: { owner: grace._id } }).expect(200);
+    expect(response.body).toEqual({ status: { count: 5, search_count: 0, match_count: 0, limit: 20, skip: 0 }, result: [] });
   });
 
   it('answers 400 for a disallowed operator and for a malformed id', async () => {

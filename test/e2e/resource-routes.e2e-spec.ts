@@ -1,6 +1,6 @@
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { isFerretDb, useEngine } from '../support/engine.js';
+import { itOnFerretDb, itOnMongoDb, useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
 const engine = useEngine();
@@ -72,9 +72,21 @@ describe('POST /<model>', () => {
     await t.http().post('/account').send({ email: 'a@example.com' }).expect(201);
     const response = await t.http().post('/account').send({ email: 'a@example.com' });
     expectError(response, 409, 'MR_DUPLICATE_KEY');
-    // Skipped on FerretDB: its E11000 error carries no keyValue, so the field cannot be named there.
-    if (!isFerretDb()) expect(response.body.details).toEqual([{ path: 'email', message: 'must be unique' }]);
     expect(await t.connection.model('Account').countDocuments()).toBe(1);
+  });
+
+  itOnMongoDb('its E11000 error carries no keyValue, so the field cannot be named', 'names the field of a duplicate unique key in details', async () => {
+    await t.http().post('/account').send({ email: 'a@example.com' }).expect(201);
+    const response = await t.http().post('/account').send({ email: 'a@example.com' });
+    expectError(response, 409, 'MR_DUPLICATE_KEY');
+    expect(response.body.details).toEqual([{ path: 'email', message: 'must be unique' }]);
+  });
+
+  itOnFerretDb('MongoDB names the field', 'answers a duplicate unique key without details: FerretDB v1 does not name the field', async () => {
+    await t.http().post('/account').send({ email: 'a@example.com' }).expect(201);
+    const response = await t.http().post('/account').send({ email: 'a@example.com' });
+    expectError(response, 409, 'MR_DUPLICATE_KEY');
+    expect(response.body).not.toHaveProperty('details');
   });
 
   it('never returns a hidden (select: false) field, though it is stored', async () => {
@@ -154,18 +166,34 @@ describe('PUT /<model>/:id', () => {
     expectError(await t.http().put('/company/nope').send({ employees: 1 }), 400, 'MR_INVALID_ID');
   });
 
-  it('answers 409 when the change collides with a unique value', async () => {
+  /** Two accounts; the second one's email is then changed to the first one's. */
+  async function collideOnUpdate() {
     await t.http().post('/account').send({ email: 'one@example.com' }).expect(201);
     const two = await t.http().post('/account').send({ email: 'two@example.com' }).expect(201);
     const response = await t.http().put(`/account/${two.body._id}`).send({ email: 'one@example.com' });
-    // Skipped on FerretDB: v1 reports a unique-index violation on update as InternalError (code 1,
-    // "UNIQUE constraint failed"), not E11000, so nothing distinguishes it from a real failure.
-    // MongoDB answers E11000 and the route answers 409.
-    if (!isFerretDb()) expectError(response, 409, 'MR_DUPLICATE_KEY');
-    expect(response.status).toBeGreaterThanOrEqual(400);
-    expect(response.body.statusCode).toBe(response.status);
     expect(await t.connection.model('Account').findById(two.body._id).lean()).toMatchObject({ email: 'two@example.com' });
-  });
+    return response;
+  }
+
+  itOnMongoDb(
+    'v1 reports a unique-index violation on update as InternalError (code 1, "UNIQUE constraint failed"), not E11000',
+    'answers 409 when the change collides with a unique value',
+    async () => {
+      const response = await collideOnUpdate();
+      expectError(response, 409, 'MR_DUPLICATE_KEY');
+      expect(response.body.details).toEqual([{ path: 'email', message: 'must be unique' }]);
+    },
+  );
+
+  itOnFerretDb(
+    'MongoDB answers E11000, hence a 409',
+    'answers 500 MR_INTERNAL when the change collides with a unique value: FerretDB v1 reports InternalError, not E11000',
+    async () => {
+      const response = await collideOnUpdate();
+      expectError(response, 500, 'MR_INTERNAL');
+      expect(response.body.message).toBe('Internal server error');
+    },
+  );
 
   it('keeps hidden fields out of the response', async () => {
     const account = await t.http().post('/account').send({ email: 'u@example.com', passwordHash: 'h' }).expect(201);
@@ -201,13 +229,9 @@ describe('DELETE /<model>/:id', () => {
 });
 
 describe('numbers JSON can carry but a database may refuse', () => {
-  it('1e400 (Infinity) is a 400, never a 500, and stores nothing', async () => {
+  it('1e400 (Infinity) is a 400 MR_INVALID_VALUE, never a 500, and stores nothing', async () => {
     const response = await t.http().post('/company').set('content-type', 'application/json').send('{"niceName":"Big","employees":1e400}');
-    expect(response.status).toBeLessThan(500);
-    if (response.status !== 201) {
-      expect(response.status).toBe(400);
-      expect(response.body.statusCode).toBe(400);
-      expect(await t.connection.model('Company').countDocuments({ niceName: 'Big' })).toBe(0);
-    }
+    expectError(response, 400, 'MR_INVALID_VALUE');
+    expect(await t.connection.model('Company').countDocuments()).toBe(0);
   });
 });
