@@ -176,7 +176,7 @@ describe('PUT /<model>/:id', () => {
   }
 
   itOnMongoDb(
-    'v1 reports a unique-index violation on update as InternalError (code 1, "UNIQUE constraint failed"), not E11000',
+    'v1 reports a unique-index violation on update as an InternalError (SQLite and PostgreSQL backends alike), not E11000',
     'answers 409 when the change collides with a unique value',
     async () => {
       const response = await collideOnUpdate();
