@@ -10,14 +10,14 @@
  *   explore locally); or a number, to run the cases of that seed again.
  * - PROPERTY_RUNS: runs per property (default 150).
  * - PROPERTY_PATH: with PROPERTY_SEED, replays one failure of one property straight away (run
- *   that test alone: `-t '<its name>'`).
+ *   that test alone, with `-t` and the start of its name).
  *
- * When a property fails, fast-check prints the counterexample (shrunk), its seed and its path:
- * `PROPERTY_SEED=<seed> PROPERTY_PATH=<path> npm test -- test/e2e/property -t '<test name>'`
- * replays it. Then add the counterexample to `describe('regressions')` at the end of this file as
- * a plain example test, named after what went wrong, that asserts the expected answer (not the
- * wrong one): it keeps failing until the fix lands and guards the fix afterwards, whatever seed
- * a later run draws.
+ * When a property fails, fast-check prints the counterexample (shrunk), its seed and its path;
+ * `PROPERTY_SEED=<seed> PROPERTY_PATH=<path> npm test -- test/e2e/property -t '<start of the test
+ * name, e.g. PUT /account/:account_id with>'` replays it. Then add the counterexample to
+ * `describe('regressions')` at the end of this file as a plain example test, named after what went
+ * wrong, that asserts the expected answer (not the wrong one): it fails until the fix lands, and
+ * guards the fix afterwards whatever seed a later run draws.
  */
 import fc from 'fast-check';
 import type { Response } from 'supertest';
@@ -303,12 +303,13 @@ describe(`generated routes of the fixture app (fast-check seed ${SEED}${SEED ===
   useSeededApp();
 
   describe('random searches', () => {
+    // Test names name the route, not the seeded ids (new on every run), so that `-t` finds them again.
     it.each([
-      ['/companies', undefined],
-      [`/user/${ADA}/companies/owner`, ADA],
+      ['/companies', '/companies', undefined],
+      ['/user/:user_id/companies/owner', `/user/${ADA}/companies/owner`, ADA],
     ])(
       'POST %s with random JSON bodies: never a 5xx; the error shape or the envelope',
-      async (url, owner) => {
+      async (_route, url, owner) => {
         await assertProperty(
           fc.asyncProperty(searchBody, async (body) => {
             const response = await sendJson('post', url, body);
@@ -322,11 +323,11 @@ describe(`generated routes of the fixture app (fast-check seed ${SEED}${SEED ===
     );
 
     it.each([
-      ['/companies', undefined],
-      [`/user/${ADA}/companies/owner`, ADA],
+      ['/companies', '/companies', undefined],
+      ['/user/:user_id/companies/owner', `/user/${ADA}/companies/owner`, ADA],
     ])(
       'GET %s with random query strings: never a 5xx; the error shape or the envelope',
-      async (url, owner) => {
+      async (_route, url, owner) => {
         await assertProperty(
           fc.asyncProperty(queryString, async (query) => {
             const response = await t.http().get(`${url}?${query}`);
@@ -342,13 +343,13 @@ describe(`generated routes of the fixture app (fast-check seed ${SEED}${SEED ===
 
   describe('random writes', () => {
     it.each([
-      ['POST', '/company', companyWriteBody],
-      ['PUT', `/company/${ACME}`, companyWriteBody],
-      ['POST', '/account', accountWriteBody],
-      ['PUT', `/account/${ROOT}`, accountWriteBody],
+      ['POST', '/company', '/company', companyWriteBody],
+      ['PUT', '/company/:company_id', `/company/${ACME}`, companyWriteBody],
+      ['POST', '/account', '/account', accountWriteBody],
+      ['PUT', '/account/:account_id', `/account/${ROOT}`, accountWriteBody],
     ] as const)(
       '%s %s with random JSON bodies: never a 5xx; a refusal has the error shape and changes nothing',
-      async (method, url, bodies) => {
+      async (method, _route, url, bodies) => {
         await assertProperty(
           fc.asyncProperty(bodies as fc.Arbitrary<unknown>, async (body) => {
             // A write that succeeded (e.g. {"niceName":"x"}) is legitimate; observe() undoes it for the next run.
@@ -381,15 +382,15 @@ describe(`generated routes of the fixture app (fast-check seed ${SEED}${SEED ===
       return response;
     }
 
-    // Found by `PUT /account/:id with random JSON bodies` in CI (unseeded then): the value was stored
+    // Found by `PUT /account/:account_id with random JSON bodies` in CI (unseeded then): the value was stored
     // as is, and the answer (a 200 with "profile": true) broke its own OpenAPI schema.
-    it('PUT /account/:id with {"profile": true}, a scalar for a nested object: 400 MR_VALIDATION_FAILED naming profile, data unchanged', async () => {
+    it('PUT /account/:account_id with {"profile": true}, a scalar for a nested object: 400 MR_VALIDATION_FAILED naming profile, data unchanged', async () => {
       const response = await expectRefusedWrite('put', `/account/${ROOT}`, { profile: true }, 400, 'MR_VALIDATION_FAILED');
       expect(response.body.details).toContainEqual({ path: 'profile', message: expect.any(String) });
     });
 
     // Found by the same property, same failure (PROPERTY_SEED=-1745067815 PROPERTY_PATH=11:0:0:1).
-    it('PUT /account/:id with {"profile": []}, an array for a nested object: 400 MR_VALIDATION_FAILED naming profile, data unchanged', async () => {
+    it('PUT /account/:account_id with {"profile": []}, an array for a nested object: 400 MR_VALIDATION_FAILED naming profile, data unchanged', async () => {
       const response = await expectRefusedWrite('put', `/account/${ROOT}`, { profile: [] }, 400, 'MR_VALIDATION_FAILED');
       expect(response.body.details).toContainEqual({ path: 'profile', message: expect.any(String) });
     });
