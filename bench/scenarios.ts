@@ -72,10 +72,26 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'modify a reference',
+    request: {
+      ...ours((ids) => ({ method: 'PUT', path: `/company/${ids.company()}`, body: { owner: ids.user() } })),
+      peer: (ids) => ({ method: 'PATCH', path: `/api/v1/Company/${ids.company()}`, body: { owner: ids.user() } }),
+    },
+    peerNote: 'stores the id unchecked; the generated route checks that the user exists (one query)',
+  },
+  {
     name: 'create',
     request: {
       ...ours(() => ({ method: 'POST', path: '/company', body: { niceName: 'bench-new', employees: 3, location: 'Lyon' } })),
       peer: () => ({ method: 'POST', path: '/api/v1/Company', body: { niceName: 'bench-new', employees: 3, location: 'Lyon' } }),
     },
+  },
+  {
+    name: 'create with a reference',
+    request: {
+      ...ours((ids) => ({ method: 'POST', path: '/company', body: { niceName: 'bench-new', employees: 3, owner: ids.user() } })),
+      peer: (ids) => ({ method: 'POST', path: '/api/v1/Company', body: { niceName: 'bench-new', employees: 3, owner: ids.user() } }),
+    },
+    peerNote: 'stores the id unchecked; the generated route checks that the user exists (one query)',
   },
 ];

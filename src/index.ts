@@ -30,7 +30,8 @@ export {
 export { MODEL_ROUTES_SETTINGS } from './model-routes.module-definition.js';
 export type { SearchParams, SearchRules } from './query/search-params.interface.js';
 export { parseSearchBody, parseSearchQueryString } from './query/search-params.parser.js';
-export { sanitizeFilter, ALLOWED_OPERATORS } from './query/filter.sanitizer.js';
-export { assertWritableBody } from './query/write-body.validator.js';
+export { sanitizeFilter } from './query/filter.sanitizer.js';
+export { ALLOWED_OPERATORS, QUERY_OPERATORS } from './query/query-operators.js';
+export { checkWriteBody, MAX_ID_LENGTH, type WriteRules } from './write/write-body.validator.js';
 export { ModelRepository, type PlainDocument } from './repository/model-repository.js';
 export { getRepositoryToken } from './repository/model-repository.providers.js';

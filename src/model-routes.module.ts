@@ -1,6 +1,7 @@
 import { Logger, Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
+import { MODEL_ROUTES_TABLE } from './constants.js';
 import { generatedResourceOf } from './controllers/generated-controller.js';
 import { ModelRoutesConfigError } from './errors/model-routes-config.error.js';
 import { ModelRoutesExceptionFilter } from './errors/model-routes-exception.filter.js';
@@ -25,8 +26,7 @@ import { createRepositoryProviders, getRepositoryToken } from './repository/mode
 /** Options of `ModelRoutesModule.forRootAsync()`: the extras, and a factory for the settings. */
 export type ModelRoutesModuleAsyncOptions = typeof ASYNC_OPTIONS_TYPE & ModelRoutesExtras;
 
-/** Injection token of the route table, for tooling (`npm run routes`) and tests. */
-export const MODEL_ROUTES_TABLE = 'MODEL_ROUTES_TABLE';
+export { MODEL_ROUTES_TABLE };
 
 /** Injection token of what the module built: definitions, route table and controller classes (for OpenAPI). */
 export const MODEL_ROUTES_METADATA = 'MODEL_ROUTES_METADATA';

@@ -2,7 +2,8 @@ import type { Type } from '@nestjs/common';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
-import { assertWritableBody } from '../query/write-body.validator.js';
+import { mergeData } from '../write/update-document.util.js';
+import { checkWriteBody } from '../write/write-body.validator.js';
 import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
 
 const GENERATED_BASE = Symbol.for('nestjs-model-routes.generated-controller');
@@ -13,10 +14,14 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
   readonly repository: ModelRepository<T>;
   /** `GET /company/:company_id` */
   findOne(id: string): Promise<PlainDocument<T>>;
-  /** `POST /company` (the route adds the `Location` header) */
-  create(body: unknown): Promise<PlainDocument<T>>;
-  /** `PUT /company/:company_id` */
-  update(id: string, body: unknown): Promise<PlainDocument<T>>;
+  /**
+   * `POST /company` (the route adds the `Location` header). `serverFields` are set after the
+   * client's `body` is checked, and may name hidden and `readonly` fields: what your override
+   * computes (`super.create(body, { createdBy: user.id })`).
+   */
+  create(body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<PlainDocument<T>>;
+  /** `PUT` and `PATCH /company/:company_id`: merges `body`, then `serverFields` (as for `create`). */
+  update(id: string, body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<PlainDocument<T>>;
   /** `DELETE /company/:company_id` */
   delete(id: string): Promise<PlainDocument<T>>;
   /** `GET /companies` */
@@ -33,7 +38,7 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
  * export class CompanyController extends GeneratedController(Company) {
  *   @Get('stats') stats() { ... }                 // GET /company/stats, never shadowed by /company/:company_id
  *   override async create(body: unknown) {        // POST /company, still validated and stored
- *     const company = await super.create(body);
+ *     const company = await super.create(body, { createdBy: 'api' }); // server-owned fields, set after the check
  *     await this.mailer.welcome(company);
  *     return company;
  *   }
@@ -56,12 +61,13 @@ export function GeneratedController<T>(resource: Type<T>): Type<GeneratedResourc
       return this.found(await this.repository.findOne(id), id);
     }
 
-    async create(body: unknown): Promise<PlainDocument<T>> {
-      return this.repository.create(assertWritableBody(body, this.repository.definition.fields));
+    async create(body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
+      return this.repository.create(mergeData(checkWriteBody(body, this.repository.definition), serverFields));
     }
 
-    async update(id: string, body: unknown): Promise<PlainDocument<T>> {
-      return this.found(await this.repository.update(id, assertWritableBody(body, this.repository.definition.fields)), id);
+    async update(id: string, body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
+      const data = mergeData(checkWriteBody(body, this.repository.definition), serverFields);
+      return this.found(await this.repository.update(id, data), id);
     }
 
     async delete(id: string): Promise<PlainDocument<T>> {

@@ -22,7 +22,9 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   401: 'MR_UNAUTHORIZED',
   403: 'MR_FORBIDDEN',
   404: 'MR_NOT_FOUND',
+  405: 'MR_METHOD_NOT_ALLOWED',
   413: 'MR_PAYLOAD_TOO_LARGE',
+  415: 'MR_UNSUPPORTED_MEDIA_TYPE',
   500: 'MR_INTERNAL',
 };
 
@@ -42,6 +44,8 @@ const UNAVAILABLE = new Set([
 const BAD_QUERY_SERVER_CODES = new Set([2, 9, 51091]);
 /** MongoDB's NotImplemented: a compatible engine (FerretDB v1) lacks a feature, e.g. `$options: 'x'`. */
 const NOT_IMPLEMENTED = 238;
+/** MongoDB's MaxTimeMSExpired: the server gave up on an operation after its `maxTimeMS`. */
+const MAX_TIME_MS_EXPIRED = 50;
 
 /**
  * Turns anything thrown while serving a generated route into the one error shape.
@@ -61,7 +65,13 @@ export function mapError(error: unknown): MappedError {
   if (name === 'StrictModeError' || name === 'StrictPopulateError') {
     return known('MR_INVALID_QUERY', 'The query names a field that is not in the schema');
   }
-  if (code === 11000 || code === 11001) return fromDuplicateKey(error as { keyValue?: Record<string, unknown> });
+  if (code === 11000 || code === 11001 || (name === 'MongoServerError' && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message ?? ''))) {
+    // The repository names the field for its own writes; this is custom code's (or FerretDB's update) duplicate.
+    return fromDuplicateKey(error as { keyValue?: Record<string, unknown> });
+  }
+  if (name === 'MongoServerError' && code === MAX_TIME_MS_EXPIRED) {
+    return known('MR_QUERY_TIMEOUT', 'The database gave up on this query after its time limit; narrow the query');
+  }
   if (name === 'MongoServerError' && BAD_QUERY_SERVER_CODES.has(code as number)) {
     // E.g. a $regex pattern MongoDB cannot compile, or a number (1e400 parses as Infinity) it refuses.
     return known('MR_INVALID_VALUE', 'The database refused a value of this request as invalid (a $regex pattern or a number)');
@@ -111,22 +121,45 @@ function fromHttpException(error: HttpException): MappedError {
   if (status === 400 && error.cause instanceof SyntaxError) {
     // The parser also refuses valid JSON that is not an object or array (`"text"`, `42`, `null`).
     return isJson((error.cause as { body?: unknown }).body)
-      ? known('MR_INVALID_BODY', 'The request body must be a JSON object', [{ path: 'body', message: 'must be a JSON object' }])
+      ? known('MR_INVALID_BODY', 'The request body must be a JSON object', [{ path: 'body', message: 'The request body must be a JSON object' }])
       : known('MR_INVALID_JSON', 'The request body is not valid JSON');
   }
   const response = error.getResponse();
   const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
-  // A list of messages (ValidationPipe's) becomes details, one per message.
-  const list = Array.isArray(raw) ? raw.map(String) : undefined;
-  const message = list ? (list.length === 1 ? list[0] : `${list.length} errors: ${list.join('; ')}`) : typeof raw === 'string' ? raw : error.message;
-  const details = list?.map((item) => ({ path: '', message: item }));
+  // A list of messages on a 400 is what ValidationPipe throws: one detail per failed constraint.
+  if (status === 400 && Array.isArray(raw) && raw.length > 0) return fromValidationMessages(raw.map(String));
+  // The body parser's own 415 (a charset it cannot decode), in the words of the library's.
+  if (status === 415) {
+    const text = `The request body must be JSON in UTF-8 (Content-Type: application/json): ${typeof raw === 'string' ? raw : error.message}`;
+    return known('MR_UNSUPPORTED_MEDIA_TYPE', text, [{ path: 'body', message: text }]);
+  }
+  const message = typeof raw === 'string' ? raw : error.message;
   // Nest's router answers an unmatched method and path with NotFoundException('Cannot GET /x').
   const code = status === 404 && /^Cannot [A-Z]+ \//.test(message) ? 'MR_ROUTE_NOT_FOUND' : (CODE_BY_STATUS[status] ?? 'MR_HTTP_ERROR');
   if (status >= 500) {
     // Whatever user code put in a 5xx stays in the server log.
     return { body: body(code, status, status === 503 ? 'Service unavailable' : 'Internal server error'), unexpected: true };
   }
-  return { body: body(code, status, message, details), unexpected: false };
+  return { body: body(code, status, message), unexpected: false };
+}
+
+/**
+ * ValidationPipe's messages name the property first (`address.city must be a string`, with the
+ * parent path prepended for nested objects), or after a fixed phrase (`property x should not
+ * exist`, `each value in tags must be...`): that property is the detail's path.
+ */
+function fromValidationMessages(messages: string[]): MappedError {
+  const details = messages.map((text) => {
+    const match = /^(?:property |each value in |an instance of \S+ has failed the validation:\s*- property )?([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\b/.exec(text);
+    return { path: match?.[1] ?? 'body', message: text };
+  });
+  const summary = messages.length === 1 ? messages[0] : `${messages.length} errors: ${messages.join('; ')}`;
+  return known('MR_VALIDATION_FAILED', `Validation failed: ${summary}`, details);
+}
+
+/** A path that the route table serves, with a method it does not serve. */
+export function methodNotAllowed(method: string, allowed: readonly string[]): MappedError {
+  return known('MR_METHOD_NOT_ALLOWED', `Method ${method} is not allowed here; use ${allowed.join(', ')}`);
 }
 
 function known(code: ErrorCode, message: string, details?: ErrorDetail[]): MappedError {

@@ -4,7 +4,7 @@ export const CONFIG_ERROR_CODES = {
   MR_CONFIG_DUPLICATE_PATH: "Two resources (or a resource's path and its plural) use the same path segment.",
   MR_CONFIG_UNKNOWN_REFERENCE: 'A `ref` names a model that is not among the resources.',
   MR_CONFIG_UNKNOWN_ID_FIELD: 'The `id` option names a field the schema does not have.',
-  MR_CONFIG_UNKNOWN_FIELD: 'The `hidden` or `readonly` option names a field the schema does not have.',
+  MR_CONFIG_UNKNOWN_FIELD: 'The `hidden`, `readonly` or `writeOnly` option names a field the schema does not have.',
   MR_CONFIG_UNKNOWN_ROUTE: 'A route option names a route, or a reference field, that does not exist.',
   MR_CONFIG_INVALID_CONTROLLER: 'A class in `controllers` does not extend `GeneratedController(...)` of a listed resource, gives its own path, or shares its resource with another.',
   MR_CONFIG_INVALID_OPTION: 'An option has a value the library cannot use (a path that is not one URL segment, a bad limit, a `ref` that cannot be resolved).',

@@ -1,4 +1,5 @@
-import { All, Controller, Delete, Get, Head, HttpCode, Inject, Options, Patch, Post, Put, UseFilters, type Type } from '@nestjs/common';
+import { All, Controller, Delete, Get, Head, HttpCode, Inject, Options, Patch, Post, Put, UseFilters, UseInterceptors, type Type } from '@nestjs/common';
+import { JsonBodyInterceptor } from '../controllers/json-body.interceptor.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
 import type { RouteAction, RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 
@@ -33,6 +34,9 @@ export function defineHandlers<C>(controller: Type, routes: RouteDefinition[], s
   }
 }
 
+/** The generated routes that read a JSON body. */
+const JSON_BODY_ACTIONS = new Set<RouteAction>(['create', 'update', 'patch', 'searchPost', 'referenceSearchPost']);
+
 const METHOD_DECORATORS: Record<RouteMethod, (path?: string) => MethodDecorator> = {
   GET: Get, POST: Post, PUT: Put, DELETE: Delete, PATCH: Patch, ALL: All, OPTIONS: Options, HEAD: Head,
 };
@@ -55,7 +59,9 @@ export function defineHandler(
   parameters.forEach((decorate, index) => decorate(prototype, route.handler, index));
   // POST searches read data: 200, not Nest's default 201 for POST.
   const status = route.method === 'POST' && route.action !== 'create' ? [HttpCode(200)] : [];
-  for (const decorate of [METHOD_DECORATORS[route.method](route.path), ...status, ...(route.decorators ?? [])]) {
+  // First among the route's interceptors: a body that is not JSON never reaches the user's.
+  const json = JSON_BODY_ACTIONS.has(route.action) ? [UseInterceptors(JsonBodyInterceptor)] : [];
+  for (const decorate of [METHOD_DECORATORS[route.method](route.path), ...status, ...json, ...(route.decorators ?? [])]) {
     decorate(prototype, route.handler, descriptor);
   }
 }

@@ -1,16 +1,18 @@
 import type { Schema, SchemaType } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { FieldRules, ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
+import { isUnderAny } from '../query/field-path.util.js';
 
 /** Schema types whose sub-paths are free-form: anything below them may be queried and written. */
 const OPEN_INSTANCES = new Set(['Mixed', 'Map']);
 /** Schema types that hold a sub-schema, whose paths are walked as `parent.child`. */
 const NESTED_SCHEMA_INSTANCES = new Set(['Embedded', 'Array']);
 
-/** Field lists a resource adds to what its schema says (`@GeneratedResource({ hidden, readonly })`). */
+/** Field lists a resource adds to what its schema says (`@GeneratedResource({ hidden, readonly, writeOnly })`). */
 export interface FieldOptions {
   hidden?: readonly string[];
   readonly?: readonly string[];
+  writeOnly?: readonly string[];
 }
 
 /**
@@ -25,36 +27,42 @@ export function createFieldRules(schema: Schema, options: FieldOptions = {}): Fi
     ...timestampFields(schema),
     ...(options.readonly ?? []),
   ]);
-  const hidden = new Set<string>(options.hidden ?? []);
-  const readable = new Set<string>();
-  const writable = new Set<string>();
+  const writeOnly = new Set<string>(options.writeOnly ?? []);
+  const hidden = new Set<string>([...(options.hidden ?? []), ...writeOnly]);
+  const paths = new Set<string>();
   const openPrefixes: string[] = [];
   const enums = new Map<string, Set<string>>();
+  const objects = new Set<string>();
+  const documentArrays = new Set<string>();
 
   walkSchema(schema, '', (path, type) => {
     if (versionKey && path === versionKey) return;
     const values = enumValues(type);
     if (values) enums.set(path, new Set(values.map(String)));
     if (type.options?.select === false) hidden.add(path);
-    readable.add(path);
-    writable.add(path);
+    paths.add(path);
     if (OPEN_INSTANCES.has(type.instance) || isPrimitiveArray(type)) openPrefixes.push(path);
+    if (type.instance === 'Embedded') objects.add(path);
+    if (type.instance === 'Array' && subSchema(type)) documentArrays.add(path);
   });
-  // Parents of nested paths (`address` for `address.city`) are fields too.
-  for (const path of [...readable]) {
+  // Parents of nested paths (`address` for `address.city`) are fields too: nested objects.
+  for (const path of [...paths]) {
     const parts = path.split('.');
     for (let i = 1; i < parts.length; i++) {
-      readable.add(parts.slice(0, i).join('.'));
-      writable.add(parts.slice(0, i).join('.'));
+      const parent = parts.slice(0, i).join('.');
+      if (!paths.has(parent)) objects.add(parent);
     }
   }
-  for (const path of [...readable]) {
-    if (isUnder(path, hidden)) readable.delete(path);
+  for (const parent of objects) paths.add(parent);
+  // Replacing such an array whole would erase the hidden values of its elements.
+  for (const array of documentArrays) {
+    if ([...hidden].some((path) => path.startsWith(`${array}.`) && !isUnderAny(path, writeOnly))) protectedFields.add(array);
   }
-  for (const path of [...writable]) {
-    if (isUnder(path, protectedFields)) writable.delete(path);
-  }
-  return { readable, openPrefixes, hidden, writable, protected: protectedFields, versionKey, enums };
+  const readable = new Set([...paths].filter((path) => !isUnderAny(path, hidden)));
+  const writable = new Set(
+    [...paths].filter((path) => !isUnderAny(path, protectedFields) && (!isUnderAny(path, hidden) || isUnderAny(path, writeOnly))),
+  );
+  return { readable, openPrefixes, hidden, writeOnly, writable, protected: protectedFields, objects, documentArrays, versionKey, enums };
 }
 
 /** `enum: ['a', 'b']`, `enum: { values: [...] }` or a TypeScript enum object. */
@@ -67,26 +75,23 @@ function enumValues(type: SchemaType): unknown[] | undefined {
   return typeof option === 'object' ? Object.values(option as object) : undefined;
 }
 
-/** Whether `path` is one of `roots` or below one of them. */
-export function isUnder(path: string, roots: Iterable<string>): boolean {
-  for (const root of roots) {
-    if (path === root || path.startsWith(`${root}.`)) return true;
-  }
-  return false;
-}
 
 function walkSchema(schema: Schema, prefix: string, visit: (path: string, type: SchemaType) => void): void {
   schema.eachPath((path, type) => {
     if (path.includes('.$*')) return; // map values: covered by the map's open prefix
     const full = prefix + path;
     visit(full, type);
-    const sub = (type as SchemaType & { schema?: Schema }).schema;
+    const sub = subSchema(type);
     if (sub && NESTED_SCHEMA_INSTANCES.has(type.instance)) walkSchema(sub, `${full}.`, visit);
   });
 }
 
 function isPrimitiveArray(type: SchemaType): boolean {
-  return type.instance === 'Array' && !(type as SchemaType & { schema?: Schema }).schema;
+  return type.instance === 'Array' && !subSchema(type);
+}
+
+function subSchema(type: SchemaType): Schema | undefined {
+  return (type as SchemaType & { schema?: Schema }).schema;
 }
 
 function timestampFields(schema: Schema): string[] {
@@ -98,12 +103,15 @@ function timestampFields(schema: Schema): string[] {
   return [...name(timestamps.createdAt, 'createdAt'), ...name(timestamps.updatedAt, 'updatedAt')];
 }
 
+/** A reference field as the schema declares it; the module adds what it knows of the target. */
+export type FoundReference = Pick<ReferenceDefinition, 'field' | 'targetName' | 'isArray'>;
+
 /**
  * Finds the `@Prop({ type: ObjectId, ref })` fields (and arrays of them) of a schema.
  * `ref` may be a model name, a class (`() => Entrepreneur`), or a function returning a name.
  */
-export function findReferences(schema: Schema, describe: (field: string) => string): ReferenceDefinition[] {
-  const references: ReferenceDefinition[] = [];
+export function findReferences(schema: Schema, describe: (field: string) => string): FoundReference[] {
+  const references: FoundReference[] = [];
   schema.eachPath((field, type) => {
     if (type.options?.select === false) return;
     if (type.instance === 'ObjectId' && type.options?.ref && field !== '_id') {

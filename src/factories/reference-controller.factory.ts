@@ -1,6 +1,6 @@
 import { Body, Param, Query, type Type } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection, Model } from 'mongoose';
+import type { Connection, Model, Types } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
@@ -50,10 +50,20 @@ export function createReferenceController(
     return doc;
   };
 
+  /**
+   * The documents whose `field` holds the document `key` names. A `key` that names no document is
+   * a 404, so that a client can tell "no such parent" from "no children": with `_id` identifiers
+   * the existence check runs beside the search; with another id field (a slug) it is the lookup
+   * of the `_id` to search for.
+   */
   async function searchByReference(this: ReferenceController, key: string, params: SearchParams) {
-    const objectId = await this.target.resolveObjectId(key);
-    // An identifier that names no document (possible with a custom `id` field) matches nothing.
-    return this.source.search(params, { [field]: objectId ?? { $in: [] } });
+    const parent = this.target.definition.idField === '_id' ? (this.target.castId(key) as Types.ObjectId) : undefined;
+    const [objectId, result] = await Promise.all([
+      this.target.existingObjectId(key),
+      parent && this.source.search(params, { [field]: parent }),
+    ]);
+    if (!objectId) throw ModelRoutesException.notFound(targetName, key);
+    return result ?? this.source.search(params, { [field]: objectId });
   }
 
   defineHandlers<ReferenceController>(controller, routes, {
@@ -78,8 +88,13 @@ export function createReferenceController(
     referenceList: {
       async handle(key: string, query: Record<string, unknown>) {
         const doc = found(await this.source.findOne(key), key);
-        const ids = (doc[field] as unknown[] | undefined) ?? [];
-        return this.target.search(parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } });
+        const ids = (doc[field] as Types.ObjectId[] | undefined) ?? [];
+        const [result, missing] = await Promise.all([
+          this.target.search(parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } }),
+          this.target.missingObjectIds(ids),
+        ]);
+        // Dangling identifiers (their documents were deleted) are reported, never silently dropped.
+        return { ...result, status: { ...result.status, missing: missing.map(String) } };
       },
       params: [Param(source.idParam), Query()],
     },

@@ -40,6 +40,8 @@ export function createResourceController(
       },
     },
     update: { params: [id, Body()], handle: (self: Behaviour, key: string, body: unknown) => inherited.update.call(self, key, body) },
+    // PATCH merges exactly as PUT does (only the fields sent change): one method, `update`, to override.
+    patch: { params: [id, Body()], handle: (self: Behaviour, key: string, body: unknown) => inherited.update.call(self, key, body) },
     delete: { params: [id], handle: (self: Behaviour, key: string) => inherited.delete.call(self, key) },
     search: { params: [Query()], handle: (self: Behaviour, query: Record<string, unknown>) => inherited.search.call(self, query) },
     searchPost: { params: [Body()], handle: (self: Behaviour, body: unknown) => inherited.searchPost.call(self, body) },

@@ -3,6 +3,7 @@ import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ModelRoutesModuleOptions, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import { DEFAULT_SEARCH_OPTIONS, type ResolvedSearchOptions, type SearchOptions } from '../interfaces/search-options.interface.js';
 import type { RepositoryDefinition } from '../repository/model-repository.js';
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
@@ -20,7 +21,19 @@ export function createResourceDefinitions(options: ModelRoutesModuleOptions): Re
   const definitions = options.resources.map((entry) => createResourceDefinition(normalize(entry), search));
   assertUniquePaths(definitions);
   assertRouteOptions(definitions, options);
+  completeReferences(definitions, options.references);
   return definitions;
+}
+
+/** What a reference needs to know of its target and of the options: the target's id field, whether to check writes. */
+function completeReferences(definitions: ResourceDefinition[], defaults: ReferenceRoutesOptions | undefined): void {
+  const idFields = new Map(definitions.map((definition) => [definition.name, definition.idField]));
+  for (const definition of definitions) {
+    for (const reference of definition.references) {
+      reference.targetIdField = idFields.get(reference.targetName) ?? '_id';
+      reference.checkExists = definition.referenceRoutes?.[reference.field]?.checkExists ?? defaults?.checkExists ?? true;
+    }
+  }
 }
 
 function assertRouteOptions(definitions: ResourceDefinition[], options: ModelRoutesModuleOptions): void {
@@ -72,8 +85,8 @@ export function createResourceDefinition(
     );
   }
   ensureUniqueIndex(schema, idField);
-  const fields = createFieldRules(schema, { hidden: metadata.hidden, readonly: metadata.readonly });
-  for (const option of ['hidden', 'readonly'] as const) {
+  const fields = createFieldRules(schema, { hidden: metadata.hidden, readonly: metadata.readonly, writeOnly: metadata.writeOnly });
+  for (const option of ['hidden', 'readonly', 'writeOnly'] as const) {
     for (const field of metadata[option] ?? []) {
       if (!schema.path(field) && schema.pathType(field) !== 'nested') {
         throw new ModelRoutesConfigError(
@@ -92,9 +105,10 @@ export function createResourceDefinition(
     idField,
     idParam: idParamName(path),
     schema,
-    references: findReferences(schema, (field) => `${resource.name}.${field}`).filter(
-      (reference) => !fields.hidden.has(reference.field),
-    ),
+    references: findReferences(schema, (field) => `${resource.name}.${field}`)
+      .filter((reference) => !fields.hidden.has(reference.field))
+      // Completed by createResourceDefinitions(), which knows every resource.
+      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
     fields,
     search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
     ownSearch: metadata.search,
@@ -185,5 +199,6 @@ export function createModelDefinition(model: { modelName: string; schema: Schema
     schema: model.schema,
     fields: createFieldRules(model.schema),
     search: DEFAULT_SEARCH_OPTIONS,
+    references: [],
   };
 }

@@ -3,6 +3,7 @@ import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { RouteAction } from '../interfaces/route-definition.interface.js';
 import {
   REFERENCE_ROUTE_NAMES,
+  REFERENCE_SETTING_NAMES,
   RESOURCE_ROUTE_NAMES,
   type ReferenceRoutesOptions,
   type ResourceRoutesOptions,
@@ -19,6 +20,7 @@ const OPTION_OF_ACTION: Record<Exclude<RouteAction, 'custom'>, string> = {
   findOne: 'get',
   create: 'create',
   update: 'update',
+  patch: 'update',
   delete: 'delete',
   search: 'search',
   searchPost: 'search',
@@ -63,7 +65,13 @@ export function assertRouteNames(
   where: string,
 ): void {
   const known: readonly string[] = kind === 'resource' ? RESOURCE_ROUTE_NAMES : REFERENCE_ROUTE_NAMES;
-  for (const name of Object.keys(options ?? {})) {
+  for (const [name, value] of Object.entries(options ?? {})) {
+    if (kind === 'reference' && (REFERENCE_SETTING_NAMES as readonly string[]).includes(name)) {
+      if (value !== undefined && typeof value !== 'boolean') {
+        throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${name} must be true or false.`);
+      }
+      continue;
+    }
     if (!known.includes(name)) {
       throw new ModelRoutesConfigError(
         'MR_CONFIG_UNKNOWN_ROUTE',

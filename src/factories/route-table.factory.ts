@@ -61,6 +61,7 @@ function resourceRoutes(definition: ResourceDefinition, options: RouteTableOptio
     route('findOne', 'GET', one),
     route('create', 'POST', `/${definition.path}`),
     route('update', 'PUT', one),
+    route('patch', 'PATCH', one),
     route('delete', 'DELETE', one),
     route('search', 'GET', `/${definition.plural}`),
     route('searchPost', 'POST', `/${definition.plural}`),

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { SchemaFactory } from '@nestjs/mongoose';
-import { Schema } from 'mongoose';
+import { Schema, type SchemaType } from 'mongoose';
 
 /**
  * The Mongoose schema of a resource: the one the user gave, or `SchemaFactory.createForClass()`'s,
@@ -9,8 +9,8 @@ import { Schema } from 'mongoose';
  * - `@Prop({ type: Types.ObjectId, ref })` becomes an ObjectId path. `@nestjs/mongoose` takes
  *   `Types.ObjectId` (the BSON class, not the schema type) for a nested class and makes the path
  *   Mixed; a `ref` only makes sense on an identifier, so such a path is restored to what was meant.
- * - Every single reference field gets an index (unless it has one), so that the reverse
- *   reference routes stay fast as collections grow.
+ * - Every reference field, single or array, gets an index (unless it has one), so that the
+ *   reverse reference routes stay fast as collections grow (an array gets a multikey index).
  */
 export function createResourceSchema(resource: Type, given?: Schema): Schema {
   const schema = given ?? SchemaFactory.createForClass(resource);
@@ -23,7 +23,10 @@ export function createResourceSchema(resource: Type, given?: Schema): Schema {
   });
   const indexed = new Set(schema.indexes().map(([fields]) => Object.keys(fields)[0]));
   schema.eachPath((path, type) => {
-    if (type.instance === 'ObjectId' && type.options?.ref && !indexed.has(path) && !type.options.index && !type.options.unique) {
+    const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
+    const single = type.instance === 'ObjectId' && type.options?.ref;
+    const array = type.instance === 'Array' && element?.instance === 'ObjectId' && (element.options?.ref ?? type.options?.ref);
+    if ((single || array) && !indexed.has(path) && !type.options?.index && !element?.options?.index && !type.options?.unique) {
       schema.index({ [path]: 1 });
     }
   });

@@ -21,6 +21,12 @@ export interface GeneratedResourceOptions {
   hidden?: string[];
   /** Fields clients may never write (in addition to `_id`, the version key and timestamps). */
   readonly?: string[];
+  /**
+   * Fields a client may send but never reads back, e.g. a password: hidden from every response,
+   * filter, sort and `select`, like `hidden`, yet accepted on create and update. Every other
+   * hidden field is refused on write with the message of an unknown field.
+   */
+  writeOnly?: string[];
   /** Search limits of this resource, over those of `forRoot({ search })`. */
   search?: SearchOptions;
   /** This resource's routes: disable one, guard one... Each key replaces `forRoot({ routes })`'s. */

@@ -11,6 +11,10 @@ export interface ReferenceDefinition {
   targetName: string;
   /** `true` for `[{ type: ObjectId, ref }]`. */
   isArray: boolean;
+  /** The field of the referenced model that identifies it in URLs (`_id`, or e.g. `slug`): accepted on write too. */
+  targetIdField: string;
+  /** Whether writes must name existing documents (`references: { owner: { checkExists } }`). */
+  checkExists: boolean;
 }
 
 /** What the library knows about one resource, read once at startup. */
@@ -43,12 +47,21 @@ export interface FieldRules {
   readable: ReadonlySet<string>;
   /** Paths whose sub-paths are free-form (Mixed, arrays, maps, sub-documents). */
   openPrefixes: readonly string[];
-  /** Paths never returned nor queried (`select: false`). */
+  /** Paths never returned nor queried (`select: false`, `hidden`, `writeOnly`). */
   hidden: ReadonlySet<string>;
-  /** Top-level fields a client may send on create and update. */
+  /** Hidden paths a client may write all the same (`writeOnly`). */
+  writeOnly: ReadonlySet<string>;
+  /** Paths, at every depth, a client may send on create and update. */
   writable: ReadonlySet<string>;
-  /** Top-level fields a client may never send (`_id`, version key, timestamps). */
+  /**
+   * Paths a client may never send (`_id`, version key, timestamps, `readonly`, and arrays of
+   * sub-documents that hold hidden fields: replacing them whole would erase what the client cannot see).
+   */
   protected: ReadonlySet<string>;
+  /** Nested objects and single sub-documents: a write sends an object (merged) or `null`. */
+  objects: ReadonlySet<string>;
+  /** Arrays of sub-documents: a write sends an array of objects (replacing the array) or `null`. */
+  documentArrays: ReadonlySet<string>;
   /** Name of the version key (`__v` by default), or undefined when disabled. */
   versionKey?: string;
   /** Allowed values of `enum` fields, as strings, to refuse impossible filter values. */

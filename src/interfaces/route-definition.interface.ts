@@ -3,6 +3,7 @@ export type RouteAction =
   | 'findOne'
   | 'create'
   | 'update'
+  | 'patch'
   | 'delete'
   | 'search'
   | 'searchPost'

@@ -41,7 +41,15 @@ export interface ReferenceRoutesOptions {
   reverse?: RouteOptions;
   /** Arrays of references only: `POST` and `DELETE /company/:company_id/owners/:user_id`. */
   relationship?: RouteOptions;
+  /**
+   * Whether a write must name an existing document in this field (every element of an array of
+   * references): a write whose reference names none is a 400 `MR_REFERENCE_NOT_FOUND`. It costs
+   * one query per written reference field. Default true.
+   */
+  checkExists?: boolean;
 }
 
 export const RESOURCE_ROUTE_NAMES = ['get', 'create', 'update', 'delete', 'search'] as const;
 export const REFERENCE_ROUTE_NAMES = ['forward', 'reverse', 'relationship'] as const;
+/** Keys of `ReferenceRoutesOptions` that are settings of the field, not routes. */
+export const REFERENCE_SETTING_NAMES = ['checkExists'] as const;

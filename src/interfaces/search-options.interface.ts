@@ -16,6 +16,12 @@ export interface SearchOptions {
   maxQueryDepth?: number;
   /** Most keys and array items accepted in one query. Default 1000. */
   maxQueryNodes?: number;
+  /**
+   * Time limit of every database operation of the routes (searches, counts, reads and writes), in
+   * milliseconds, enforced by the server (`maxTimeMS`). A search that exceeds it is a 422
+   * `MR_QUERY_TIMEOUT`. Default 5000.
+   */
+  maxTimeMS?: number;
 }
 
 /** Search options with every default filled in. */
@@ -29,4 +35,5 @@ export const DEFAULT_SEARCH_OPTIONS: ResolvedSearchOptions = {
   allowRegex: true,
   maxQueryDepth: 8,
   maxQueryNodes: 1000,
+  maxTimeMS: 5000,
 };

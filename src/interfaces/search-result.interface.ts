@@ -13,6 +13,11 @@ export interface SearchResult<T = Record<string, unknown>> {
     limit: number;
     /** The `skip` applied. */
     skip: number;
+    /**
+     * Only on the list of a document's array of references (`GET /team/:team_id/members`): the
+     * identifiers the array holds that name no document (they were deleted).
+     */
+    missing?: string[];
   };
   result: T[];
 }

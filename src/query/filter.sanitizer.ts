@@ -1,14 +1,8 @@
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import { isForbiddenKey, isPlainObject, isQueryablePath } from './field-path.util.js';
+import { isForbiddenKey, isPlainObject, isQueryablePath, normalizePath, holdsHiddenPath } from './field-path.util.js';
+import { QUERY_OPERATORS, type OperandKind } from './query-operators.js';
+import { regexComplexityError } from './regex-complexity.js';
 import type { SearchRules } from './search-params.interface.js';
-
-/** Operators a client may use. Everything else (`$where`, `$expr`, `$function`, ...) is refused. */
-export const ALLOWED_OPERATORS = new Set([
-  '$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists',
-  '$regex', '$options', '$and', '$or', '$nor', '$not', '$elemMatch', '$all', '$size',
-]);
-
-const LOGICAL = new Set(['$and', '$or', '$nor']);
 
 interface Walk {
   rules: SearchRules;
@@ -16,66 +10,48 @@ interface Walk {
 }
 
 /**
- * Checks a client's MongoDB filter: allowlisted operators only, schema paths only, bounded
- * `$regex`, bounded depth and size. Returns the filter unchanged when it is safe; otherwise
- * throws a 400 naming the offending path (`query.$or.0.$where`). Values are cast later, by
- * Mongoose, against the schema.
+ * Checks a client's MongoDB filter: allowlisted operators only (`QUERY_OPERATORS`), schema paths
+ * only, at every depth (inside `$elemMatch` too, relative to the array), bounded and affordable
+ * `$regex`, bounded depth and size, `enum` values under every operator that carries a value, and
+ * no comparison of a whole field that holds a hidden one (`meta` when `meta.token` is hidden: an
+ * oracle on the hidden value). Returns the filter unchanged when it is safe; otherwise throws a 400
+ * naming the offending path (`query.$or.0.$where`). Values are cast later, by Mongoose.
  */
 export function sanitizeFilter(filter: unknown, rules: SearchRules, path = 'query'): Record<string, unknown> {
   if (filter === undefined || filter === null) return {};
-  checkFilter(filter, path, 1, { rules, nodes: 0 });
-  if (rules.fields.enums?.size) checkEnumValues(filter as Record<string, unknown>, path, rules.fields.enums);
+  checkFilter(filter, path, 1, { rules, nodes: 0 }, '');
   return filter as Record<string, unknown>;
 }
 
-/**
- * Mongoose does not check `enum` in filters, so `{ status: 'bogus' }` would quietly match
- * nothing; a value outside the enum is refused like any value that cannot be cast.
- */
-function checkEnumValues(filter: Record<string, unknown>, path: string, enums: ReadonlyMap<string, ReadonlySet<string>>): void {
-  for (const [key, value] of Object.entries(filter)) {
-    if (LOGICAL.has(key)) {
-      (value as Record<string, unknown>[]).forEach((item, index) => checkEnumValues(item, `${path}.${key}.${index}`, enums));
-      continue;
-    }
-    const allowed = enums.get(key);
-    if (!allowed) continue;
-    const candidates = isPlainObject(value)
-      ? [value.$eq, value.$ne, ...(Array.isArray(value.$in) ? value.$in : []), ...(Array.isArray(value.$nin) ? value.$nin : [])]
-      : [value];
-    for (const candidate of candidates) {
-      if (candidate === undefined || candidate === null || allowed.has(String(candidate))) continue;
-      const message = `'${String(candidate)}' is not one of the values of '${key}': ${[...allowed].join(', ')}`;
-      throw new ModelRoutesException('MR_INVALID_VALUE', message, [{ path: `${path}.${key}`, message }]);
-    }
-  }
-}
-
-function checkFilter(filter: unknown, path: string, depth: number, walk: Walk, relative = false): void {
+/** A filter object: logical operators and conditions on fields. `base` is the array an `$elemMatch` is relative to. */
+function checkFilter(filter: unknown, path: string, depth: number, walk: Walk, base: string): void {
   if (!isPlainObject(filter)) throw ModelRoutesException.invalidQuery(path, `${path} must be an object`);
   enter(path, depth, walk, Object.keys(filter).length);
   for (const [key, value] of Object.entries(filter)) {
     const at = `${path}.${key}`;
     if (key.startsWith('$')) {
-      if (!LOGICAL.has(key)) throw operatorError(at, key);
+      if (QUERY_OPERATORS[key as keyof typeof QUERY_OPERATORS] !== 'filters') throw operatorError(at, key);
       if (!Array.isArray(value) || value.length === 0) {
         throw ModelRoutesException.invalidQuery(at, `${key} takes a non-empty array of conditions`);
       }
       enter(at, depth + 1, walk, value.length);
-      value.forEach((item, index) => checkFilter(item, `${at}.${index}`, depth + 2, walk, relative));
+      value.forEach((item, index) => checkFilter(item, `${at}.${index}`, depth + 2, walk, base));
       continue;
     }
-    // Inside $elemMatch, paths are relative to the array element and the schema is not consulted.
-    if (isForbiddenKey(key) || (!relative && !isQueryablePath(key, walk.rules))) {
-      throw ModelRoutesException.invalidQuery(at, `Unknown field '${key}'`);
+    const field = base ? `${base}.${key}` : key;
+    if (isForbiddenKey(key) || !isQueryablePath(field, walk.rules)) {
+      throw ModelRoutesException.invalidQuery(at, `Unknown field '${field}'`);
     }
-    checkCondition(value, at, depth + 1, walk);
+    checkCondition(value, at, field, depth + 1, walk);
   }
 }
 
-function checkCondition(condition: unknown, path: string, depth: number, walk: Walk): void {
+/** What a field is compared with: a literal value, or an object of operators. */
+function checkCondition(condition: unknown, path: string, field: string, depth: number, walk: Walk): void {
   if (!isPlainObject(condition) || !Object.keys(condition).some((key) => key.startsWith('$'))) {
+    checkComparable(field, path, walk);
     checkLiteral(condition, path, depth, walk);
+    checkEnum(field, condition, path, walk);
     return;
   }
   const keys = Object.keys(condition);
@@ -84,75 +60,109 @@ function checkCondition(condition: unknown, path: string, depth: number, walk: W
     throw ModelRoutesException.invalidQuery(path, `${path} mixes operators and field names`);
   }
   for (const [operator, operand] of Object.entries(condition)) {
-    checkOperator(operator, operand, condition, `${path}.${operator}`, depth + 1, walk);
+    checkOperator(operator, operand, condition, { path: `${path}.${operator}`, field, depth: depth + 1, walk });
   }
 }
 
-function checkOperator(
-  operator: string,
-  operand: unknown,
-  condition: Record<string, unknown>,
-  path: string,
-  depth: number,
-  walk: Walk,
-): void {
-  const { maxRegexLength, allowRegex } = walk.rules.search;
-  switch (operator) {
-    case '$regex':
-      if (!allowRegex) throw ModelRoutesException.invalidQuery(path, '$regex is disabled for this resource');
-      if (typeof operand !== 'string') throw ModelRoutesException.invalidQuery(path, '$regex takes a string');
-      if (operand.length > maxRegexLength) {
-        throw ModelRoutesException.invalidQuery(path, `$regex is longer than ${maxRegexLength} characters`);
+interface Place {
+  path: string;
+  field: string;
+  depth: number;
+  walk: Walk;
+}
+
+function checkOperator(operator: string, operand: unknown, condition: Record<string, unknown>, place: Place): void {
+  const { path, field, depth, walk } = place;
+  const kind: OperandKind | undefined = QUERY_OPERATORS[operator as keyof typeof QUERY_OPERATORS];
+  switch (kind) {
+    case 'value':
+      checkComparable(field, path, walk);
+      checkLiteral(operand, path, depth, walk);
+      checkEnum(field, operand, path, walk);
+      return;
+    case 'values':
+      if (!Array.isArray(operand)) throw ModelRoutesException.invalidQuery(path, `${operator} takes an array`);
+      enter(path, depth, walk, operand.length);
+      operand.forEach((item, index) => {
+        const at = `${path}.${index}`;
+        if (operator === '$all' && isPlainObject(item) && '$elemMatch' in item) {
+          checkCondition(item, at, field, depth + 1, walk);
+          return;
+        }
+        checkComparable(field, at, walk);
+        checkLiteral(item, at, depth + 1, walk);
+        checkEnum(field, item, at, walk);
+      });
+      return;
+    case 'boolean':
+      if (typeof operand !== 'boolean') throw ModelRoutesException.invalidQuery(path, `${operator} takes true or false`);
+      return;
+    case 'count':
+      if (!Number.isInteger(operand) || (operand as number) < 0) {
+        throw ModelRoutesException.invalidQuery(path, `${operator} takes a non-negative integer`);
       }
       return;
-    case '$options':
+    case 'regex':
+      checkComparable(field, path, walk);
+      checkRegex(operand, typeof condition.$options === 'string' ? condition.$options : '', path, walk);
+      return;
+    case 'regexOptions':
       if (!('$regex' in condition)) throw ModelRoutesException.invalidQuery(path, '$options goes with $regex');
       if (typeof operand !== 'string' || !/^[imsx]*$/.test(operand)) {
         throw ModelRoutesException.invalidQuery(path, '$options may only contain the flags i, m, s and x');
       }
       return;
-    case '$exists':
-      if (typeof operand !== 'boolean') throw ModelRoutesException.invalidQuery(path, '$exists takes true or false');
+    case 'condition':
+      if (!isPlainObject(operand)) throw ModelRoutesException.invalidQuery(path, `${operator} takes an operator object`);
+      checkCondition(operand, path, field, depth, walk);
       return;
-    case '$size':
-      if (!Number.isInteger(operand) || (operand as number) < 0) {
-        throw ModelRoutesException.invalidQuery(path, '$size takes a non-negative integer');
-      }
-      return;
-    case '$in':
-    case '$nin':
-    case '$all':
-      if (!Array.isArray(operand)) throw ModelRoutesException.invalidQuery(path, `${operator} takes an array`);
-      enter(path, depth, walk, operand.length);
-      operand.forEach((item, index) =>
-        operator === '$all' && isPlainObject(item) && '$elemMatch' in item
-          ? checkCondition(item, `${path}.${index}`, depth + 1, walk)
-          : checkLiteral(item, `${path}.${index}`, depth + 1, walk),
-      );
-      return;
-    case '$not':
-      if (!isPlainObject(operand)) throw ModelRoutesException.invalidQuery(path, '$not takes an operator object');
-      checkCondition(operand, path, depth, walk);
-      return;
-    case '$elemMatch':
-      if (!isPlainObject(operand)) throw ModelRoutesException.invalidQuery(path, '$elemMatch takes an object');
-      if (Object.keys(operand).every((key) => key.startsWith('$') && !LOGICAL.has(key))) {
-        checkCondition(operand, path, depth, walk);
+    case 'elements':
+      if (!isPlainObject(operand)) throw ModelRoutesException.invalidQuery(path, `${operator} takes an object`);
+      if (Object.keys(operand).every((key) => key.startsWith('$') && QUERY_OPERATORS[key as keyof typeof QUERY_OPERATORS] !== 'filters')) {
+        // `{ tags: { $elemMatch: { $gte: 'a' } } }`: conditions on each element, as on the field.
+        checkCondition(operand, path, field, depth, walk);
       } else {
-        checkFilter(operand, path, depth, walk, true);
+        // `{ items: { $elemMatch: { qty: { $gt: 1 } } } }`: field names relative to the elements.
+        checkFilter(operand, path, depth, walk, field);
       }
-      return;
-    case '$eq':
-    case '$ne':
-    case '$gt':
-    case '$gte':
-    case '$lt':
-    case '$lte':
-      checkLiteral(operand, path, depth, walk);
       return;
     default:
       throw operatorError(path, operator);
   }
+}
+
+function checkRegex(pattern: unknown, flags: string, path: string, walk: Walk): void {
+  const { maxRegexLength, allowRegex } = walk.rules.search;
+  if (!allowRegex) throw ModelRoutesException.invalidQuery(path, '$regex is disabled for this resource');
+  if (typeof pattern !== 'string') throw ModelRoutesException.invalidQuery(path, '$regex takes a string');
+  if (pattern.length > maxRegexLength) {
+    throw ModelRoutesException.invalidQuery(path, `$regex is longer than ${maxRegexLength} characters`);
+  }
+  const costly = regexComplexityError(pattern, flags);
+  if (costly) throw ModelRoutesException.invalidQuery(path, `$regex is too costly to run: ${costly}`);
+}
+
+/**
+ * A field that holds a hidden field (`meta` for `meta.token`, `items` for `items.pin`) cannot be
+ * compared as a whole: `{ meta: { public: 'x', token: '<guess>' } }` would match only with the
+ * right token. Its visible sub-fields can be, one by one.
+ */
+function checkComparable(field: string, path: string, walk: Walk): void {
+  if (holdsHiddenPath(field, walk.rules.fields.hidden)) {
+    throw ModelRoutesException.invalidQuery(path, `Field '${field}' cannot be compared as a whole; compare its fields one by one`);
+  }
+}
+
+/**
+ * Mongoose does not check `enum` in filters, so `{ status: 'bogus' }` would quietly match
+ * nothing; a value outside the enum is refused like any value that cannot be cast.
+ */
+function checkEnum(field: string, value: unknown, path: string, walk: Walk): void {
+  const allowed = walk.rules.fields.enums?.get(normalizePath(field));
+  if (!allowed || value === undefined || value === null || typeof value === 'object') return;
+  if (allowed.has(String(value))) return;
+  const message = `'${String(value)}' is not one of the values of '${field}': ${[...allowed].join(', ')}`;
+  throw new ModelRoutesException('MR_INVALID_VALUE', message, [{ path, message }]);
 }
 
 /** A value compared as is: scalars, or arrays and objects without operators inside. */

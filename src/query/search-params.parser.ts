@@ -1,6 +1,7 @@
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import { sanitizeFilter, ALLOWED_OPERATORS } from './filter.sanitizer.js';
-import { isForbiddenKey, isPlainObject, isQueryablePath } from './field-path.util.js';
+import { sanitizeFilter } from './filter.sanitizer.js';
+import { holdsHiddenPath, isForbiddenKey, isPlainObject, isQueryablePath } from './field-path.util.js';
+import { QUERY_OPERATORS, QUERY_STRING_OPERATORS } from './query-operators.js';
 import type { SearchParams, SearchRules } from './search-params.interface.js';
 
 const BODY_KEYS = new Set(['query', 'limit', 'skip', 'sort', 'select']);
@@ -31,40 +32,62 @@ export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams
  * Parses the query string of `GET /<plural>` and of the reverse reference GET route:
  * `?niceName=Acme&employees[gte]=10&sort=-employees,niceName&select=niceName&limit=5&skip=10`.
  * Every other parameter is a condition on a schema field: `field=value` or `field[op]=value`
- * with `op` one of the allowlisted operators, written without `$`.
+ * with `op` one of `QUERY_STRING_OPERATORS`, written without `$`. A condition given twice, in any
+ * spelling (`niceName=a&niceName[eq]=b`), is refused. Errors name the same paths as the POST
+ * search would (`query.employees.$gte`).
  */
 export function parseSearchQueryString(query: Record<string, unknown> | undefined, rules: SearchRules): SearchParams {
   const params = query ?? {};
   // Keyed by client input: no prototype, so `__proto__` or `toString` can only be own keys.
   const filter: Record<string, Record<string, unknown>> = Object.create(null);
+  // Fields written `field=value`: one equality, sent as `{ field: value }` as the POST search would be.
+  const plain = new Set<string>();
   for (const [key, value] of Object.entries(params)) {
     if (RESERVED_PARAMETERS.has(key)) continue;
     const match = /^([^[\]]+)(?:\[([a-zA-Z]+)\])?$/.exec(key);
-    if (!match) throw ModelRoutesException.invalidQuery(key, `Malformed parameter '${key}'`);
+    if (!match) throw ModelRoutesException.invalidQuery(`query.${key}`, `Malformed parameter '${key}'`);
     const [, field, operator] = match;
     if (isForbiddenKey(field)) throw ModelRoutesException.invalidQuery(`query.${field}`, `Key '${field}' is not allowed`);
-    // A parser that builds objects from brackets gives `{ employees: { gte: '10' } }`.
-    const conditions = isPlainObject(value) && !operator ? Object.entries(value) : [[operator ?? 'eq', value] as const];
-    for (const [op, operand] of conditions) {
+    if (!operator && !isPlainObject(value)) plain.add(field);
+    for (const [op, operand] of conditionsOf(key, operator, value)) {
       const name = `$${op}`;
-      if (!ALLOWED_OPERATORS.has(name) || ['$and', '$or', '$nor', '$not', '$elemMatch'].includes(name)) {
-        throw ModelRoutesException.invalidQuery(key, `Operator ${op} is not allowed in a query string`);
+      const at = `query.${field}.${name}`;
+      if (!QUERY_STRING_OPERATORS.has(name)) {
+        const hint = /^[a-z]\w*$/i.test(op) && !(name in QUERY_OPERATORS) ? `; for a sub-field, write ${field}.${op}=...` : '';
+        throw ModelRoutesException.invalidQuery(at, `Operator ${op} is not allowed in a query string${hint}`);
       }
-      (filter[field] ??= Object.create(null))[name] = queryStringOperand(name, operand, key);
+      const conditions = (filter[field] ??= Object.create(null));
+      if (name in conditions) throw ModelRoutesException.invalidQuery(`query.${field}`, `Parameter '${field}' is given more than once`);
+      conditions[name] = queryStringOperand(name, operand, field, at);
     }
   }
   // Back to ordinary objects for Mongoose, now that every key is known to be safe.
-  const checked = sanitizeFilter(filter, rules, 'query');
-  const plain = Object.fromEntries(Object.entries(checked).map(([field, conditions]) => [field, { ...(conditions as object) }]));
-  return { filter: plain, ...parsePaging(params, rules, true) };
+  const conditions = Object.fromEntries(
+    Object.entries(filter).map(([field, operators]) => [field, plain.has(field) && Object.keys(operators).length === 1 ? operators.$eq : { ...operators }]),
+  );
+  return { filter: sanitizeFilter(conditions, rules, 'query'), ...parsePaging(params, rules, true) };
 }
 
-function queryStringOperand(operator: string, value: unknown, key: string): unknown {
-  if (Array.isArray(value) && operator !== '$in' && operator !== '$nin' && operator !== '$all') {
-    throw ModelRoutesException.invalidQuery(key, `Parameter '${key}' is given more than once`);
+/**
+ * The conditions of one parameter: `field[op]=v` → `[[op, v]]`; `field=v` → `[['eq', v]]`; and
+ * what a parser that builds objects from brackets makes of them (`{ employees: { gte: '10' } }`).
+ */
+function conditionsOf(key: string, operator: string | undefined, value: unknown): Array<readonly [string, unknown]> {
+  if (operator) return [[operator, value]];
+  if (isPlainObject(value)) return Object.entries(value);
+  if (Array.isArray(value) && value.some((item) => typeof item !== 'string')) {
+    // `a=1&a[eq]=2` through a bracket parser: the same field twice, in two spellings.
+    throw ModelRoutesException.invalidQuery(`query.${key}`, `Parameter '${key}' is given more than once`);
   }
-  if (typeof value !== 'string' && !Array.isArray(value)) {
-    throw ModelRoutesException.invalidQuery(key, `Parameter '${key}' must be a plain value`);
+  return [['eq', value]];
+}
+
+function queryStringOperand(operator: string, value: unknown, field: string, path: string): unknown {
+  if (Array.isArray(value) && operator !== '$in' && operator !== '$nin' && operator !== '$all') {
+    throw ModelRoutesException.invalidQuery(`query.${field}`, `Parameter '${field}' is given more than once`);
+  }
+  if (typeof value !== 'string' && !(Array.isArray(value) && value.every((item) => typeof item === 'string'))) {
+    throw ModelRoutesException.invalidQuery(path, `Parameter '${field}' must be a plain value`);
   }
   switch (operator) {
     case '$in':
@@ -72,10 +95,10 @@ function queryStringOperand(operator: string, value: unknown, key: string): unkn
     case '$all':
       return (Array.isArray(value) ? value : value.split(',')).map(String);
     case '$exists':
-      if (value !== 'true' && value !== 'false') throw ModelRoutesException.invalidQuery(key, `${key} takes true or false`);
+      if (value !== 'true' && value !== 'false') throw ModelRoutesException.invalidQuery(path, `${field}[exists] takes true or false`);
       return value === 'true';
     case '$size':
-      if (!/^\d+$/.test(value as string)) throw ModelRoutesException.invalidQuery(key, `${key} takes a non-negative integer`);
+      if (!/^\d+$/.test(value as string)) throw ModelRoutesException.invalidQuery(path, `${field}[size] takes a non-negative integer`);
       return Number(value);
     default:
       return value;
@@ -115,8 +138,12 @@ function parseSort(value: unknown, rules: SearchRules): Record<string, 1 | -1> {
   const sort: Record<string, 1 | -1> = {};
   for (const [field, direction] of entries) {
     assertQueryable(field, 'sort', rules);
+    // Ordering by a field that holds a hidden one would order by the hidden value.
+    if (holdsHiddenPath(field, rules.fields.hidden)) {
+      throw ModelRoutesException.invalidQuery(`sort.${field}`, `Cannot sort by '${field}' as a whole; sort by its fields`);
+    }
     const parsed = typeof direction === 'number' || typeof direction === 'string' ? SORT_DIRECTIONS.get(String(direction)) : undefined;
-    if (parsed === undefined) throw ModelRoutesException.invalidQuery(`sort.${field}`, 'sort direction must be 1, -1, "asc" or "desc"');
+    if (parsed === undefined) throw ModelRoutesException.invalidQuery(`sort.${field}`, 'sort direction must be 1, -1, "asc", "desc", "ascending" or "descending"');
     sort[field] = parsed;
   }
   return sort;

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, type OpenAPIObject, type SwaggerDocumentOptions } from '@nestjs/swagger';
+import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { MODEL_ROUTES_METADATA, type ModelRoutesMetadata } from '../model-routes.module.js';
 import { componentName, decorateRoutes } from './openapi-routes.js';
 import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
@@ -47,7 +48,7 @@ export function componentSchemas(metadata: Pick<ModelRoutesMetadata, 'definition
       type: 'object',
       additionalProperties: false,
       properties: {
-        query: { type: 'object', additionalProperties: true, description: 'A MongoDB filter over schema fields; operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $regex $options $and $or $nor $not $elemMatch $all $size.' },
+        query: { type: 'object', additionalProperties: true, description: `A MongoDB filter over schema fields; operators: ${Object.keys(QUERY_OPERATORS).join(' ')}.` },
         // Defaults are described, not declared: generators make properties with a default required.
         limit: { type: 'integer', minimum: 1, description: `Default ${search.defaultLimit}; at most ${search.maxLimit}, larger values are clamped.` },
         skip: { type: 'integer', minimum: 0, maximum: search.maxSkip, description: 'Default 0.' },

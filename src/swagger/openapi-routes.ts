@@ -3,7 +3,9 @@ import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from 
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteAction, RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { ModelRoutesMetadata } from '../model-routes.module.js';
-import { documentSchema, OBJECT_ID_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
+import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
+import { article } from '../utils/naming.util.js';
+import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
 export const componentName = {
@@ -65,6 +67,7 @@ export function operationId(route: RouteDefinition, owner: Pick<ResourceDefiniti
     findOne: 'get',
     create: 'create',
     update: 'update',
+    patch: 'patch',
     delete: 'delete',
     search: 'search',
     searchPost: 'search_post',
@@ -87,9 +90,13 @@ function texts(route: RouteDefinition, byName: Definitions): { summary: string; 
     case 'findOne':
       return { summary: `Get one ${name}`, description: `The ${name} whose identifier is in the path.` };
     case 'create':
-      return { summary: `Create a ${name}`, description: `Creates a ${name}; answers the document and its URL in Location. Unknown fields are refused.` };
+      return { summary: `Create ${article(name)} ${name}`, description: `Creates ${article(name)} ${name}; answers the document and its URL in Location. Unknown fields are refused; references must name existing documents.` };
     case 'update':
-      return { summary: `Modify a ${name}`, description: 'Changes only the fields sent; their validators run.' };
+    case 'patch':
+      return {
+        summary: `Modify ${article(name)} ${name}`,
+        description: 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.',
+      };
     case 'delete':
       return { summary: `Delete a ${name}`, description: `Deletes the ${name} and answers it.` };
     case 'search':
@@ -149,7 +156,7 @@ function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
         name,
         required: false,
         schema: schema as never,
-        description: `Equality filter. Also \`${name}[op]=value\` with op in eq, ne, gt, gte, lt, lte, in, nin, exists, regex, options, size, all.`,
+        description: `Equality filter. Also \`${name}[op]=value\` with op in ${[...QUERY_STRING_OPERATORS].map((operator) => operator.slice(1)).join(', ')}.`,
       }),
     ),
   ];
@@ -160,6 +167,7 @@ function body(route: RouteDefinition): MethodDecorator[] {
     case 'create':
       return [ApiBody({ required: true, schema: ref(componentName.create(route.resource)) })];
     case 'update':
+    case 'patch':
       return [ApiBody({ required: true, schema: ref(componentName.update(route.resource)) })];
     case 'searchPost':
     case 'referenceSearchPost':
@@ -169,17 +177,22 @@ function body(route: RouteDefinition): MethodDecorator[] {
   }
 }
 
+const WRITE_ERRORS = 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_REFERENCE_NOT_FOUND';
+const SEARCH_ERRORS = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY';
+const BODY_LIMITS: Array<[number, string]> = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']];
+
 const ERRORS_OF: Record<Exclude<RouteAction, 'custom'>, Array<[number, string]>> = {
   findOne: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
-  create: [[400, 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_INVALID_VALUE'], [409, 'MR_DUPLICATE_KEY'], [413, 'MR_PAYLOAD_TOO_LARGE']],
-  update: [[400, 'MR_INVALID_ID, MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_INVALID_VALUE'], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], [413, 'MR_PAYLOAD_TOO_LARGE']],
+  create: [[400, WRITE_ERRORS], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+  update: [[400, `MR_INVALID_ID, ${WRITE_ERRORS}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+  patch: [[400, `MR_INVALID_ID, ${WRITE_ERRORS}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
   delete: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
-  search: [[400, 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY']],
-  searchPost: [[400, 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_INVALID_BODY, MR_INVALID_JSON, MR_UNSUPPORTED_QUERY'], [413, 'MR_PAYLOAD_TOO_LARGE']],
+  search: [[400, SEARCH_ERRORS]],
+  searchPost: [[400, `${SEARCH_ERRORS}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS],
   referenceFind: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND, MR_REFERENCE_UNSET, MR_REFERENCE_BROKEN']],
-  referenceSearch: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY']],
-  referenceSearchPost: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY, MR_INVALID_VALUE, MR_INVALID_BODY, MR_INVALID_JSON, MR_UNSUPPORTED_QUERY'], [413, 'MR_PAYLOAD_TOO_LARGE']],
-  referenceList: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY'], [404, 'MR_NOT_FOUND']],
+  referenceSearch: [[400, `MR_INVALID_ID, ${SEARCH_ERRORS}`], [404, 'MR_NOT_FOUND']],
+  referenceSearchPost: [[400, `MR_INVALID_ID, ${SEARCH_ERRORS}, MR_INVALID_BODY, MR_INVALID_JSON`], [404, 'MR_NOT_FOUND'], ...BODY_LIMITS],
+  referenceList: [[400, `MR_INVALID_ID, ${SEARCH_ERRORS}`], [404, 'MR_NOT_FOUND']],
   referenceAdd: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
   referenceRemove: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
 };
@@ -191,19 +204,25 @@ function responses(route: RouteDefinition, byName: Definitions): MethodDecorator
     findOne: [200, `The ${route.resource}`, target],
     create: [201, `The created ${route.resource}; its URL is in the Location header`, target],
     update: [200, `The updated ${route.resource}`, target],
+    patch: [200, `The updated ${route.resource}`, target],
     delete: [200, `The deleted ${route.resource}`, target],
     search: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
     searchPost: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
     referenceFind: [200, `The referenced ${route.resource}`, target],
     referenceSearch: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
     referenceSearchPost: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
-    referenceList: [200, 'The envelope of the referenced documents', byName.has(route.resource) ? ref(componentName.list(route.resource)) : { type: 'object' }],
+    referenceList: [
+      200,
+      'The envelope of the referenced documents; status.missing lists the identifiers the array holds that name no document (deleted)',
+      envelopeSchema(byName.has(route.resource) ? ref(componentName.document(route.resource)) : { type: 'object' }, { missing: true }),
+    ],
     referenceAdd: [200, `The updated ${route.resource}`, target],
     referenceRemove: [200, `The updated ${route.resource}`, target],
   };
   const [status, description, schema] = success[action];
   const errors: Array<[number, string]> = [
     ...ERRORS_OF[action],
+    [422, 'MR_QUERY_TIMEOUT'],
     [500, 'MR_INTERNAL'],
     [503, 'MR_DATABASE_UNAVAILABLE'],
   ];
@@ -219,3 +238,4 @@ function responses(route: RouteDefinition, byName: Definitions): MethodDecorator
 }
 
 export type ControllerMap = ReadonlyMap<string, Type>;
+

@@ -1,6 +1,6 @@
 import type { Schema, SchemaType } from 'mongoose';
 import { ERROR_CODES } from '../errors/error-codes.js';
-import { isUnder } from '../factories/field-rules.factory.js';
+import { isUnderAny as isUnder } from '../query/field-path.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 
 /** An OpenAPI 3.0 schema object, as plain data (also valid JSON Schema for the parts we emit). */
@@ -17,13 +17,49 @@ export const OBJECT_ID_SCHEMA: OpenApiSchema = { type: 'string', pattern: '^[0-9
  * arrays. Hidden fields never appear; request bodies leave out `_id`, the version key,
  * timestamps and readonly fields, refuse unknown properties, and in `update` nothing is required.
  */
-export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'>, mode: SchemaMode): OpenApiSchema {
+export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references'>>, mode: SchemaMode): OpenApiSchema {
   const { fields } = definition;
   const include = (path: string) =>
-    !isUnder(path, fields.hidden) &&
+    (!isUnder(path, fields.hidden) || (mode !== 'read' && isUnder(path, fields.writeOnly))) &&
     path !== fields.versionKey &&
     (mode === 'read' || !isUnder(path, fields.protected));
-  return objectSchema(definition.schema, '', include, mode);
+  const schema = objectSchema(definition.schema, '', include, mode);
+  if (mode !== 'read') {
+    markWriteOnly(schema, fields.writeOnly);
+    acceptTargetIds(schema, definition.references ?? []);
+  }
+  return schema;
+}
+
+/** Walks to the property schema of a dotted path, if the document schema has it. */
+function propertyAt(schema: OpenApiSchema, path: string): OpenApiSchema | undefined {
+  let node: OpenApiSchema | undefined = schema;
+  for (const part of path.split('.')) node = (node?.properties as Record<string, OpenApiSchema> | undefined)?.[part];
+  return node;
+}
+
+/**
+ * A reference to a resource identified by another field (a slug) takes that field's value on
+ * write as well as an `_id`: its request schema is a string, not 24 hex characters.
+ */
+function acceptTargetIds(schema: OpenApiSchema, references: NonNullable<ResourceDefinition['references']>): void {
+  for (const { field, targetName, targetIdField, isArray } of references) {
+    if (targetIdField === '_id') continue;
+    const property = propertyAt(schema, field);
+    const target = isArray ? (property?.items as OpenApiSchema | undefined) : property;
+    if (!target) continue;
+    delete target.pattern;
+    delete target.example;
+    target.description = `The _id or the ${targetIdField} of the referenced ${targetName}`;
+  }
+}
+
+/** `writeOnly: true` on the properties a client sends but never reads back. */
+function markWriteOnly(schema: OpenApiSchema, paths: ReadonlySet<string>): void {
+  for (const path of paths) {
+    const node = propertyAt(schema, path);
+    if (node) node.writeOnly = true;
+  }
 }
 
 function objectSchema(schema: Schema, prefix: string, include: (path: string) => boolean, mode: SchemaMode): OpenApiSchema {
@@ -128,22 +164,32 @@ function refName(ref: unknown): string {
   return 'document';
 }
 
-/** The envelope of every list route, with typed `result` items. */
-export function envelopeSchema(items: OpenApiSchema): OpenApiSchema {
+/**
+ * The envelope of every list route, with typed `result` items; with `missing`, the list of a
+ * document's array of references, which reports the identifiers that name no document.
+ */
+export function envelopeSchema(items: OpenApiSchema, options: { missing?: boolean } = {}): OpenApiSchema {
   const count = (description: string) => ({ type: 'integer', minimum: 0, description });
+  const missing = {
+    type: 'array',
+    items: OBJECT_ID_SCHEMA,
+    description: 'Identifiers the array holds that name no document (the referenced documents were deleted)',
+  };
   return {
     type: 'object',
     required: ['status', 'result'],
     properties: {
       status: {
         type: 'object',
-        required: ['count', 'search_count', 'match_count', 'limit', 'skip'],
+        required: ['count', 'search_count', 'match_count', 'limit', 'skip', ...(options.missing ? ['missing'] : [])],
+        additionalProperties: false,
         properties: {
           count: count('Documents of this model in the database'),
           search_count: count('Items in result'),
           match_count: count('Documents that match the query, ignoring limit and skip'),
           limit: { type: 'integer', minimum: 1, description: 'The limit applied' },
           skip: count('The skip applied'),
+          ...(options.missing ? { missing } : {}),
         },
       },
       result: { type: 'array', items },

@@ -28,3 +28,8 @@ export function pascalCase(name: string): string {
     .map((part) => part[0].toUpperCase() + part.slice(1))
     .join('');
 }
+
+/** `an` for `Entrepreneur`, `a` for `Company`: by the first letter, which is right for nearly every model name. */
+export function article(name: string): string {
+  return /^[AEIOU]/i.test(name) ? 'an' : 'a';
+}

@@ -117,20 +117,19 @@ describe("@GeneratedResource({ id: 'slug' }) on a field not declared unique", ()
       expect(response.body.result.map((review: { text: string }) => review.text)).toEqual(['long']);
     });
 
-    it('GET /book/<unknown slug>/reviews/book answers 200 with an empty envelope', async () => {
-      const response = await t.http().get('/book/nope/reviews/book').expect(200);
-      expect(response.body).toEqual({ status: { count: 3, search_count: 0, match_count: 0, limit: 20, skip: 0 }, result: [] });
+    it('GET /book/<unknown slug>/reviews/book answers 404 MR_NOT_FOUND naming the slug: no such book, not "no reviews"', async () => {
+      const response = await t.http().get('/book/nope/reviews/book');
+      expectError(response, 404, 'MR_NOT_FOUND');
+      expect(response.body.message).toBe("Book 'nope' not found");
     });
 
-    it('POST /book/<unknown slug>/reviews/book answers 200 with an empty envelope, whatever the query', async () => {
-      const response = await t.http().post('/book/nope/reviews/book').send({ query: { $or: [{ book: { $exists: true } }, { text: 'great' }] } }).expect(200);
-      expect(response.body.result).toEqual([]);
-      expect(response.body.status.match_count).toBe(0);
+    it('POST /book/<unknown slug>/reviews/book answers 404, whatever the query', async () => {
+      const response = await t.http().post('/book/nope/reviews/book').send({ query: { $or: [{ book: { $exists: true } }, { text: 'great' }] } });
+      expectError(response, 404, 'MR_NOT_FOUND');
     });
 
-    it('GET /book/<_id>/reviews/book is not a way around the slug: empty', async () => {
-      const response = await t.http().get(`/book/${dune._id}/reviews/book`).expect(200);
-      expect(response.body.result).toEqual([]);
+    it('GET /book/<_id>/reviews/book is not a way around the slug: 404', async () => {
+      expectError(await t.http().get(`/book/${dune._id}/reviews/book`), 404, 'MR_NOT_FOUND');
     });
   });
 });

@@ -129,7 +129,7 @@ describe('ModelRoutesModule.forRootAsync', () => {
     await seedGadgets(http, 2);
     const gadget = await connection.model('Gadget').findOne({ name: 'g1' }).lean<{ _id: Types.ObjectId }>();
     expect((await http().get('/gadget/count').expect(200)).body).toEqual({ count: 2 });
-    expectError(await http().delete(`/gadget/${String(gadget!._id)}`), 404, 'MR_ROUTE_NOT_FOUND');
+    expectError(await http().delete(`/gadget/${String(gadget!._id)}`), 405, 'MR_METHOD_NOT_ALLOWED');
     expectError(await http().get(`/gadget/${String(gadget!._id)}/parts/gadget`), 404, 'MR_ROUTE_NOT_FOUND');
     await http().get(`/gadget/${String(gadget!._id)}`).expect(200);
     expect(await connection.model('Gadget').countDocuments()).toBe(2);

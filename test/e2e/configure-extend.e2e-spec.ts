@@ -34,9 +34,10 @@ describe('route options on the resource', () => {
   });
 
   describe('false: the route is not mapped', () => {
-    it('DELETE /note/:note_id answers 404 MR_ROUTE_NOT_FOUND and deletes nothing', async () => {
+    it('DELETE /note/:note_id answers 405 (the path serves other methods, listed in Allow) and deletes nothing', async () => {
       const response = await t.http().delete(`/note/${note._id}`);
-      expectError(response, 404, 'MR_ROUTE_NOT_FOUND');
+      expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
+      expect(response.headers.allow).not.toContain('DELETE');
       expect(await t.connection.model('Note').countDocuments()).toBe(1);
     });
 
@@ -45,9 +46,11 @@ describe('route options on the resource', () => {
       expect(response.body).toEqual({ _id: note._id, title: 'first', writer: writer._id, editor: writer._id, reviewer: writer._id });
     });
 
-    it('{ enabled: false } removes the route too, guards or not (PUT /writer/:writer_id)', async () => {
+    it('{ enabled: false } removes the route too, guards or not (PUT and PATCH /writer/:writer_id)', async () => {
       const response = await t.http().put(`/writer/${writer._id}`).send({ name: 'Changed' });
-      expectError(response, 404, 'MR_ROUTE_NOT_FOUND');
+      expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
+      expect(response.headers.allow).toBe('DELETE, GET, HEAD');
+      expectError(await t.http().patch(`/writer/${writer._id}`).send({ name: 'Changed' }), 405, 'MR_METHOD_NOT_ALLOWED');
       expect((await t.http().get(`/writer/${writer._id}`).expect(200)).body.name).toBe('Ursula');
     });
   });
@@ -199,7 +202,7 @@ describe('forRoot({ routes, references }) defaults, and an APP_GUARD', () => {
 
   describe('a resource without options gets the defaults (Label)', () => {
     it('delete: false removes DELETE /label/:label_id', async () => {
-      expectError(await http().delete(`/label/${label._id}`), 404, 'MR_ROUTE_NOT_FOUND');
+      expectError(await http().delete(`/label/${label._id}`), 405, 'MR_METHOD_NOT_ALLOWED');
       expect(await connection.model('Label').countDocuments()).toBe(1);
     });
 

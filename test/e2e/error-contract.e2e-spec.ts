@@ -34,13 +34,36 @@ describe('with the global error filter (the default)', () => {
 
   it.each([
     ['GET', '/nope'],
-    ['GET', '/company'],
-    ['DELETE', '/companies'],
-    ['PATCH', '/company/0123456789abcdef01234567'],
     ['GET', '/company/0123456789abcdef01234567/owner/extra'],
-  ])('an unknown route, %s %s, is a 404 MR_ROUTE_NOT_FOUND', async (method, path) => {
+    ['POST', '/companies/0123456789abcdef01234567'],
+  ])('an unknown path, %s %s, is a 404 MR_ROUTE_NOT_FOUND', async (method, path) => {
     const response = await t.http()[method.toLowerCase() as 'get'](path);
     expectError(response, 404, 'MR_ROUTE_NOT_FOUND');
+    expect(response.headers).not.toHaveProperty('allow');
+  });
+
+  it.each([
+    ['GET', '/company', 'POST'],
+    ['DELETE', '/companies', 'GET, HEAD, POST'],
+    ['POST', '/company/0123456789abcdef01234567', 'DELETE, GET, HEAD, PATCH, PUT'],
+    ['PUT', '/company/0123456789abcdef01234567/owner', 'GET, HEAD'],
+  ])('a method the path does not serve, %s %s, is a 405 MR_METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
+    const response = await t.http()[method.toLowerCase() as 'get'](path);
+    expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
+    expect(response.headers.allow).toBe(allow);
+  });
+
+  it('answers 405 under a global prefix too', async () => {
+    const prefixed = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }), globalPrefix: 'api' });
+    try {
+      const response = await prefixed.http().delete('/api/companies');
+      expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
+      expect(response.headers.allow).toBe('GET, HEAD, POST');
+      // Nest's router answers only under its prefix; a path outside it never reaches a filter.
+      expectError(await prefixed.http().delete('/api/nope'), 404, 'MR_ROUTE_NOT_FOUND');
+    } finally {
+      await prefixed.close();
+    }
   });
 });
 

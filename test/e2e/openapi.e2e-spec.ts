@@ -5,6 +5,7 @@ import { MODEL_ROUTES_TABLE, type RouteDefinition } from '../../src/index.js';
 import { createModelRoutesDocument } from '../../src/swagger/index.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
+import { Article, Author, Tag } from '../fixtures/blog-models.js';
 import { Member, Post } from '../fixtures/protected-models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
@@ -104,6 +105,43 @@ describe('contract: responses match the documented schemas', () => {
   });
 });
 
+describe('write-only fields, PATCH and the list of an array of references', () => {
+  let blog: TestApp;
+  let doc: OpenAPIObject;
+  beforeAll(async () => {
+    blog = await createTestApp(engine, { resources: [Author, Tag, Article] });
+    doc = createModelRoutesDocument(blog.app, config());
+  });
+  afterAll(() => blog?.close());
+  const schema = (name: string) => (doc.components!.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>)[name];
+
+  it('is valid OpenAPI 3', async () => {
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('puts write-only fields in the create and update bodies, marked writeOnly, and in no response', () => {
+    expect(schema('AuthorCreate').properties.password).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
+    expect(schema('AuthorUpdate').properties.pin).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
+    expect(schema('Author').properties).not.toHaveProperty('password');
+    expect(schema('Author').properties).not.toHaveProperty('pin');
+    expect(JSON.stringify(doc)).not.toContain('passwordHash');
+  });
+
+  it('leaves hidden sub-fields and arrays that hold them out of the bodies, as the routes refuse them', () => {
+    expect(schema('ArticleUpdate').properties.meta.properties).not.toHaveProperty('token');
+    expect(schema('ArticleUpdate').properties).not.toHaveProperty('lines');
+    expect(schema('Article').properties).toHaveProperty('lines');
+  });
+
+  it('documents PATCH with the update body, and status.missing on the list of an array of references', () => {
+    const patch = (doc.paths['/article/{article_id}'] as Record<string, { operationId: string; requestBody: unknown }>).patch;
+    expect(patch.operationId).toBe('article_patch');
+    expect(JSON.stringify(patch.requestBody)).toContain('ArticleUpdate');
+    const list = (doc.paths['/article/{article_id}/tags'] as Record<string, { responses: Record<string, unknown> }>).get.responses['200'];
+    expect(JSON.stringify(list)).toContain('"missing"');
+  });
+});
+
 describe('removed routes', () => {
   it('are absent from the document', async () => {
     const trimmed = await createTestApp(engine, {
@@ -117,6 +155,8 @@ describe('removed routes', () => {
       'GET /company/{company_id}',
       'GET /company/{company_id}/owner',
       'GET /user/{user_id}',
+      'PATCH /company/{company_id}',
+      'PATCH /user/{user_id}',
       'POST /company',
       'POST /user',
       'PUT /company/{company_id}',

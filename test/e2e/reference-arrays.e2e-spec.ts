@@ -40,7 +40,7 @@ describe('GET /team/:team_id/members', () => {
   it('answers the envelope of the referenced documents', async () => {
     const response = await t.http().get(`/team/${crew}/members?sort=niceName`).expect(200);
     expect(names(response.body)).toEqual(['Ada', 'Bob']);
-    expect(response.body.status).toEqual({ count: 3, search_count: 2, match_count: 2, limit: 20, skip: 0 });
+    expect(response.body.status).toEqual({ count: 3, search_count: 2, match_count: 2, limit: 20, skip: 0, missing: [] });
     expect(response.body.result[0]).toEqual({ _id: ada, niceName: 'Ada' });
   });
 
@@ -53,7 +53,16 @@ describe('GET /team/:team_id/members', () => {
 
   it('answers an empty envelope when the array is empty', async () => {
     const response = await t.http().get(`/team/${empty}/members`).expect(200);
-    expect(response.body).toEqual({ status: { count: 3, search_count: 0, match_count: 0, limit: 20, skip: 0 }, result: [] });
+    expect(response.body).toEqual({ status: { count: 3, search_count: 0, match_count: 0, limit: 20, skip: 0, missing: [] }, result: [] });
+  });
+
+  it('reports the identifiers that name no document (deleted) in status.missing, never dropping them silently', async () => {
+    await t.http().delete(`/user/${bob}`).expect(200);
+    const response = await t.http().get(`/team/${crew}/members`).expect(200);
+    expect(names(response.body)).toEqual(['Ada']);
+    expect(response.body.status).toMatchObject({ search_count: 1, match_count: 1, missing: [bob] });
+    // The array still holds both ids: the dangling one is reported, not removed.
+    expect((await t.http().get(`/team/${crew}`).expect(200)).body.members).toEqual([ada, bob]);
   });
 
   it('answers 404 for a missing team and 400 for a malformed id', async () => {

@@ -89,8 +89,17 @@ describe('GET /user/:user_id/companies/owner', () => {
   });
 
   it('answers 200 with an empty result for a user with no companies', async () => {
-    const response = await t.http().get(`/user/${MISSING_ID}/companies/owner`).expect(200);
+    const alone = (await t.http().post('/user').send({ niceName: 'Alone' }).expect(201)).body._id;
+    const response = await t.http().get(`/user/${alone}/companies/owner`).expect(200);
     expect(response.body).toEqual({ status: { count: 5, search_count: 0, match_count: 0, limit: 20, skip: 0 }, result: [] });
+    await t.http().delete(`/user/${alone}`).expect(200);
+  });
+
+  it('answers 404 for a user that does not exist, so that "no such user" is not "no companies"', async () => {
+    const response = await t.http().get(`/user/${MISSING_ID}/companies/owner`);
+    expectError(response, 404, 'MR_NOT_FOUND');
+    expect(response.body.message).toBe(`Entrepreneur '${MISSING_ID}' not found`);
+    expectError(await t.http().post(`/user/${MISSING_ID}/companies/owner`).send({}), 404, 'MR_NOT_FOUND');
   });
 
   it('answers 400 for a malformed user id and for a bad parameter', async () => {

@@ -75,8 +75,9 @@ describe('GET /<plural>', () => {
     ['sort=secretField', 'sort.secretField'],
     ['select=nope', 'select.nope'],
     ['unknownField=1', 'query.unknownField'],
-    ['employees[where]=1', 'employees[where]'],
-    ['location=a&location=b', 'location'],
+    ['employees[where]=1', 'query.employees.$where'],
+    ['location=a&location=b', 'query.location'],
+    ['location[eq]=a&location=b', 'query.location'],
   ])('answers 400 for ?%s', async (query, path) => {
     const response = await t.http().get(`/companies?${query}`);
     expectError(response, 400, 'MR_INVALID_QUERY');
@@ -86,7 +87,7 @@ describe('GET /<plural>', () => {
   it('answers 400 when a filter value cannot be cast', async () => {
     const response = await t.http().get('/companies?employees=many');
     expectError(response, 400, 'MR_INVALID_VALUE');
-    expect(response.body.details[0].path).toBe('employees');
+    expect(response.body.details[0].path).toBe('query.employees');
   });
 
   it('neither returns nor filters on hidden fields', async () => {
@@ -107,9 +108,9 @@ describe('enum fields', () => {
 
   it.each([
     ['GET', '/accounts?plan=gold', 'query.plan'],
-    ['GET', '/accounts?plan[in]=free,gold', 'query.plan'],
+    ['GET', '/accounts?plan[in]=free,gold', 'query.plan.$in.1'],
     ['POST', { query: { plan: 'gold' } }, 'query.plan'],
-    ['POST', { query: { $or: [{ plan: { $ne: 'platinum' } }] } }, 'query.$or.0.plan'],
+    ['POST', { query: { $or: [{ plan: { $ne: 'platinum' } }] } }, 'query.$or.0.plan.$ne'],
   ])('refuse a value outside the enum: %s %j', async (method, target, path) => {
     const response = method === 'GET' ? await t.http().get(target as string) : await t.http().post('/accounts').send(target);
     expectError(response, 400, 'MR_INVALID_VALUE');

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { cacheDir, startEngine, type Engine, type EngineKind } from '../../scripts/mongo-engine.js';
+import { cacheDir, startEngine, type Engine, type EngineChoice, type EngineKind } from '../../scripts/mongo-engine.js';
 
 let counter = 0;
 
@@ -17,12 +17,13 @@ export interface TestEngine {
  * Starts an engine for this test file (or uses MONGODB_URI) and hands out a fresh database
  * name per call, so specs never see each other's data. Apps registered with beforeStop()
  * are closed first, then the engine stops: a driver never waits on a server that is gone.
+ * `choice` picks a FerretDB backend over `MODEL_ROUTES_ENGINE` (MONGODB_URI still wins).
  */
-export function useEngine(): TestEngine {
+export function useEngine(choice?: EngineChoice): TestEngine {
   let engine: Engine | undefined;
   const closers: Array<() => Promise<void>> = [];
   beforeAll(async () => {
-    engine = await startEngine({ log: () => undefined });
+    engine = await startEngine({ log: () => undefined, engine: choice });
     // The skips were decided when Jest collected the tests, from the environment alone:
     // an engine of another kind would run the tests of the wrong engine.
     if (engine.kind !== expectedEngineKind()) {

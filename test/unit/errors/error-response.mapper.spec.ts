@@ -55,15 +55,26 @@ describe('mapError: ModelRoutesException', () => {
 });
 
 describe('mapError: Nest HttpException', () => {
-  it('turns a list of messages (ValidationPipe) into details', () => {
+  it('turns a list of messages (ValidationPipe) into MR_VALIDATION_FAILED, one detail per message, at the property it names', () => {
     const { body } = mapError(new BadRequestException(['a is bad', 'b is bad']));
     expect(body).toStrictEqual({
       statusCode: 400,
       error: 'Bad Request',
-      code: 'MR_BAD_REQUEST',
-      message: '2 errors: a is bad; b is bad',
-      details: [{ path: '', message: 'a is bad' }, { path: '', message: 'b is bad' }],
+      code: 'MR_VALIDATION_FAILED',
+      message: 'Validation failed: 2 errors: a is bad; b is bad',
+      details: [{ path: 'a', message: 'a is bad' }, { path: 'b', message: 'b is bad' }],
     });
+  });
+
+  it.each([
+    ['niceName must be a string', 'niceName'],
+    ['address.city must be shorter than or equal to 10 characters', 'address.city'],
+    ['items.0.qty must not be less than 1', 'items.0.qty'],
+    ['property isAdmin should not exist', 'isAdmin'],
+    ['each value in tags must be a string', 'tags'],
+    ['!!! nothing to name', 'body'],
+  ])('reads the path of ValidationPipe message %j: %s', (message, path) => {
+    expect(mapError(new BadRequestException([message])).body.details).toEqual([{ path, message }]);
   });
 
   it("maps the body parser's malformed JSON to MR_INVALID_JSON without echoing the parser", () => {

@@ -1,6 +1,7 @@
 import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
+import { Article } from '../../fixtures/blog-models.js';
 
 @Schema()
 class Badge {
@@ -67,8 +68,8 @@ describe('createFieldRules: hidden and protected fields', () => {
     expect(sorted(rules.readable)).toEqual(['_id', 'createdAt', 'credits', 'email', 'updatedAt']);
   });
 
-  it('lets clients write top-level fields, hidden ones included, but no protected field', () => {
-    expect(sorted(rules.writable)).toEqual(['credits', 'email', 'passwordHash']);
+  it('lets clients write top-level fields, but no protected field, and no hidden one unless it is write-only', () => {
+    expect(sorted(rules.writable)).toEqual(['credits', 'email']);
   });
 
   it.each<[string, Function, string[], string | undefined]>([
@@ -141,7 +142,7 @@ describe('createFieldRules: nested paths and open prefixes', () => {
     expect(sorted(handMade.hidden)).toEqual(['auth.token']);
     expect(handMade.readable.has('auth.provider')).toBe(true);
     expect(handMade.readable.has('auth.token')).toBe(false);
-    expect(sorted(handMade.writable)).toEqual(['auth', 'auth.provider', 'auth.token', 'name']);
+    expect(sorted(handMade.writable)).toEqual(['auth', 'auth.provider', 'name']);
   });
 });
 
@@ -160,5 +161,37 @@ describe('createFieldRules: hidden and readonly options', () => {
     expect(rules.protected.has('location.geo')).toBe(true);
     for (const path of ['owner', 'location.geo', 'location.geo.lat']) expect(rules.writable.has(path)).toBe(false);
     expect(rules.writable.has('location.label')).toBe(true);
+  });
+});
+
+describe('createFieldRules: write-only fields, object paths and arrays that hold hidden fields', () => {
+  // Article: `lines` are sub-documents with a hidden `pin`, `meta` a nested object with a hidden `token`.
+  const rules = createFieldRules(SchemaFactory.createForClass(Article), { writeOnly: ['subtitle'] });
+  const profile = rulesOf(Profile);
+
+  it('hides a write-only field from reads and lets clients write it', () => {
+    expect(rules.hidden.has('subtitle')).toBe(true);
+    expect(rules.readable.has('subtitle')).toBe(false);
+    expect(rules.writable.has('subtitle')).toBe(true);
+    expect(sorted(rules.writeOnly)).toEqual(['subtitle']);
+  });
+
+  it('knows the nested objects and sub-documents, which take objects', () => {
+    expect(sorted(rules.objects)).toEqual(['meta']);
+    expect(sorted(profile.objects)).toEqual(['address', 'badge', 'location', 'location.geo']);
+  });
+
+  it('knows the arrays of sub-documents', () => {
+    expect(sorted(rules.documentArrays)).toEqual(['lines']);
+    expect(sorted(profile.documentArrays)).toEqual(['badges']);
+  });
+
+  it('protects an array of sub-documents that holds a hidden field, not a nested object that does', () => {
+    expect(rules.protected.has('lines')).toBe(true);
+    expect(rules.writable.has('lines')).toBe(false);
+    expect(profile.writable.has('badges')).toBe(true);
+    expect(rules.writable.has('meta')).toBe(true);
+    expect(rules.writable.has('meta.views')).toBe(true);
+    expect(rules.writable.has('meta.token')).toBe(false);
   });
 });

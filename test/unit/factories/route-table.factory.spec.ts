@@ -27,18 +27,20 @@ describe('createRouteTable', () => {
   const table = createRouteTable(definitions());
   const companyRoutes = table.filter((route) => route.controller.startsWith('Company'));
 
-  it('lists every route of both resources in order: literal segments before :params, GET<POST<PUT<DELETE', () => {
+  it('lists every route of both resources in order: literal segments before :params, GET<POST<PUT<PATCH<DELETE', () => {
     expect(table.map(line)).toEqual([
       'GET /companies',
       'POST /companies',
       'POST /company',
       'GET /company/:company_id',
       'PUT /company/:company_id',
+      'PATCH /company/:company_id',
       'DELETE /company/:company_id',
       'GET /company/:company_id/owner',
       'POST /user',
       'GET /user/:user_id',
       'PUT /user/:user_id',
+      'PATCH /user/:user_id',
       'DELETE /user/:user_id',
       'GET /user/:user_id/companies/owner',
       'POST /user/:user_id/companies/owner',
@@ -47,14 +49,15 @@ describe('createRouteTable', () => {
     ]);
   });
 
-  it('gives Company nine routes', () => {
-    expect(companyRoutes).toHaveLength(9);
+  it('gives Company ten routes', () => {
+    expect(companyRoutes).toHaveLength(10);
   });
 
   it.each<[RouteMethod, string, Partial<RouteDefinition>]>([
     ['GET', '/company/:company_id', { action: 'findOne', handler: 'findOne', controller: 'CompanyController', resource: 'Company' }],
     ['POST', '/company', { action: 'create', handler: 'create', controller: 'CompanyController', resource: 'Company' }],
     ['PUT', '/company/:company_id', { action: 'update', handler: 'update', controller: 'CompanyController', resource: 'Company' }],
+    ['PATCH', '/company/:company_id', { action: 'patch', handler: 'patch', controller: 'CompanyController', resource: 'Company' }],
     ['DELETE', '/company/:company_id', { action: 'delete', handler: 'delete', controller: 'CompanyController', resource: 'Company' }],
     ['GET', '/companies', { action: 'search', handler: 'search', controller: 'CompanyController', resource: 'Company' }],
     ['POST', '/companies', { action: 'searchPost', handler: 'searchPost', controller: 'CompanyController', resource: 'Company' }],

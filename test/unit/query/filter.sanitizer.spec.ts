@@ -3,7 +3,8 @@ import { Types, Schema as MongooseSchema } from 'mongoose';
 import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
 import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../../../src/interfaces/search-options.interface.js';
-import { ALLOWED_OPERATORS, sanitizeFilter } from '../../../src/query/filter.sanitizer.js';
+import { sanitizeFilter } from '../../../src/query/filter.sanitizer.js';
+import { ALLOWED_OPERATORS } from '../../../src/query/query-operators.js';
 import type { SearchRules } from '../../../src/query/search-params.interface.js';
 
 const { maxQueryDepth: MAX_QUERY_DEPTH, maxQueryNodes: MAX_QUERY_NODES } = DEFAULT_SEARCH_OPTIONS;
@@ -224,8 +225,13 @@ describe('sanitizeFilter: enum values', () => {
 
   it.each([
     [{ plan: 'gold' }, 'query.plan'],
-    [{ plan: { $eq: 'gold' } }, 'query.plan'],
-    [{ plan: { $nin: ['free', 'gold'] } }, 'query.plan'],
+    [{ plan: { $eq: 'gold' } }, 'query.plan.$eq'],
+    [{ plan: { $nin: ['free', 'gold'] } }, 'query.plan.$nin.1'],
+    [{ plan: { $all: ['gold'] } }, 'query.plan.$all.0'],
+    [{ plan: { $not: { $eq: 'gold' } } }, 'query.plan.$not.$eq'],
+    [{ plan: { $not: { $in: ['gold'] } } }, 'query.plan.$not.$in.0'],
+    [{ plan: { $gt: 'gold' } }, 'query.plan.$gt'],
+    [{ plan: { $elemMatch: { $eq: 'gold' } } }, 'query.plan.$elemMatch.$eq'],
     [{ level: 3 }, 'query.level'],
     [{ $and: [{ plan: 'free' }, { $or: [{ plan: 'x' }] }] }, 'query.$and.1.$or.0.plan'],
   ])('refuses %j with MR_INVALID_VALUE', (filter, path) => {

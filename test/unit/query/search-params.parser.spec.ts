@@ -171,7 +171,7 @@ describe('parseSearchQueryString', () => {
   });
 
   it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
-    ['field=value', { niceName: 'Acme' }, { niceName: { $eq: 'Acme' } }],
+    ['field=value, sent as the POST search would send it', { niceName: 'Acme' }, { niceName: 'Acme' }],
     ['field[eq]=value', { 'niceName[eq]': 'Acme' }, { niceName: { $eq: 'Acme' } }],
     ['employees[gte]=10', { 'employees[gte]': '10' }, { employees: { $gte: '10' } }],
     ['two operators on one field', { 'employees[gte]': '10', 'employees[lt]': '20' }, { employees: { $gte: '10', $lt: '20' } }],
@@ -197,7 +197,7 @@ describe('parseSearchQueryString', () => {
     expect(
       parseSearchQueryString({ niceName: 'Acme', limit: '5', skip: '10', sort: '-employees,niceName', select: 'niceName,employees' }, rules),
     ).toStrictEqual({
-      filter: { niceName: { $eq: 'Acme' } },
+      filter: { niceName: 'Acme' },
       limit: 5,
       skip: 10,
       sort: { employees: -1, niceName: 1 },
@@ -236,22 +236,25 @@ describe('parseSearchQueryString', () => {
   });
 
   it.each<[string, Record<string, unknown>, string, string | null]>([
-    ['a repeated parameter', { niceName: ['a', 'b'] }, 'niceName', 'more than once'],
-    ['a repeated operator parameter', { 'employees[gte]': ['1', '2'] }, 'employees[gte]', 'more than once'],
-    ['$where', { 'niceName[where]': 'x' }, 'niceName[where]', 'not allowed'],
-    ['$expr', { 'niceName[expr]': 'x' }, 'niceName[expr]', null],
-    ['$or', { 'niceName[or]': 'x' }, 'niceName[or]', null],
-    ['$and', { 'niceName[and]': 'x' }, 'niceName[and]', null],
-    ['$not', { 'niceName[not]': 'x' }, 'niceName[not]', null],
-    ['$elemMatch', { 'tags[elemMatch]': 'x' }, 'tags[elemMatch]', null],
-    ['an unknown operator from an extended parser', { niceName: { where: 'x' } }, 'niceName', null],
-    ['a nested object operand', { employees: { gte: { x: '1' } } }, 'employees', 'plain value'],
-    ['an unclosed bracket', { 'employees[gte': '1' }, 'employees[gte', null],
-    ['a $-prefixed operator', { 'employees[$gte]': '1' }, 'employees[$gte]', 'Malformed'],
-    ['two brackets', { 'a[b][c]': '1' }, 'a[b][c]', 'Malformed'],
-    ['$exists with another value', { 'location[exists]': 'maybe' }, 'location[exists]', null],
-    ['$size with a non-integer', { 'tags[size]': 'two' }, 'tags[size]', null],
-    ['a non-string value', { niceName: 5 }, 'niceName', 'plain value'],
+    ['a repeated parameter', { niceName: ['a', 'b'] }, 'query.niceName', 'more than once'],
+    ['a repeated operator parameter', { 'employees[gte]': ['1', '2'] }, 'query.employees', 'more than once'],
+    ['one condition in two spellings (A7)', { 'niceName[eq]': 'alpha', niceName: 'beta' }, 'query.niceName', 'more than once'],
+    ['one condition in two spellings, the other order', { niceName: 'beta', 'niceName[eq]': 'alpha' }, 'query.niceName', 'more than once'],
+    ['two spellings through a bracket parser', { niceName: ['beta', { eq: 'alpha' }] }, 'query.niceName', 'more than once'],
+    ['$where', { 'niceName[where]': 'x' }, 'query.niceName.$where', 'not allowed'],
+    ['$expr', { 'niceName[expr]': 'x' }, 'query.niceName.$expr', null],
+    ['$or', { 'niceName[or]': 'x' }, 'query.niceName.$or', null],
+    ['$and', { 'niceName[and]': 'x' }, 'query.niceName.$and', null],
+    ['$not', { 'niceName[not]': 'x' }, 'query.niceName.$not', null],
+    ['$elemMatch', { 'tags[elemMatch]': 'x' }, 'query.tags.$elemMatch', null],
+    ['an unknown operator from an extended parser', { niceName: { where: 'x' } }, 'query.niceName.$where', null],
+    ['a nested object operand', { employees: { gte: { x: '1' } } }, 'query.employees.$gte', 'plain value'],
+    ['an unclosed bracket', { 'employees[gte': '1' }, 'query.employees[gte', null],
+    ['a $-prefixed operator', { 'employees[$gte]': '1' }, 'query.employees[$gte]', 'Malformed'],
+    ['two brackets', { 'a[b][c]': '1' }, 'query.a[b][c]', 'Malformed'],
+    ['$exists with another value', { 'location[exists]': 'maybe' }, 'query.location.$exists', null],
+    ['$size with a non-integer', { 'tags[size]': 'two' }, 'query.tags.$size', null],
+    ['a non-string value', { niceName: 5 }, 'query.niceName.$eq', 'plain value'],
     ['an unknown field', { nope: 'x' }, 'query.nope', 'Unknown field'],
     ['a hidden field', { secret: 'x' }, 'query.secret', null],
     ['a hidden field with an operator', { 'secret[exists]': 'true' }, 'query.secret', null],
@@ -294,7 +297,7 @@ describe('keys that name built-in object properties', () => {
 
   it('returns ordinary objects to hand to Mongoose', () => {
     const { filter } = parseSearchQueryString({ 'employees[gte]': '10', niceName: 'Acme' }, rules);
-    expect(filter).toStrictEqual({ employees: { $gte: '10' }, niceName: { $eq: 'Acme' } });
+    expect(filter).toStrictEqual({ employees: { $gte: '10' }, niceName: 'Acme' });
     expect(Object.getPrototypeOf(filter)).toBe(Object.prototype);
     expect(Object.getPrototypeOf(filter.employees)).toBe(Object.prototype);
   });

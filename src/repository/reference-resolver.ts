@@ -1,0 +1,113 @@
+import { Types, type Connection } from 'mongoose';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import type { ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
+
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/** Reads and replaces the value of a field in the data of a write (nested data, or a flat `$set`). */
+export interface FieldAccess {
+  get(path: string): unknown;
+  set(path: string, value: unknown): void;
+}
+
+/** Access to `data.meta.editor` by the path `meta.editor`. */
+export function nestedAccess(data: Record<string, unknown>): FieldAccess {
+  return {
+    get: (path) => path.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), data),
+    set(path, value) {
+      const parts = path.split('.');
+      const parent = parts.slice(0, -1).reduce((object, part) => object[part] as Record<string, unknown>, data);
+      parent[parts[parts.length - 1]] = value;
+    },
+  };
+}
+
+/** Access to the keys of a `$set`, which are already full paths. */
+export function flatAccess(set: Record<string, unknown>): FieldAccess {
+  return { get: (path) => set[path], set: (path, value) => void (set[path] = value) };
+}
+
+/**
+ * Turns the references a write names into the `_id`s to store, and checks that they exist:
+ *
+ * - a value may be the referenced document's `_id` (24 hex characters) or, when the referenced
+ *   resource is identified by another field (a slug), that field's value; an `_id` match wins;
+ * - with `checkExists` (the default), a value that names no document is a 400
+ *   `MR_REFERENCE_NOT_FOUND` naming the field (`tags.1`) and the value;
+ * - one query per written reference field, none for a field whose values are all `_id`s and
+ *   whose existence is not checked.
+ *
+ * Values that are not strings (or ObjectIds) are left to the schema's cast, which refuses them.
+ */
+export async function resolveReferences(
+  connection: Connection,
+  references: readonly ReferenceDefinition[],
+  data: FieldAccess,
+  maxTimeMS: number,
+): Promise<void> {
+  await Promise.all(
+    references.map(async (reference) => {
+      const value = data.get(reference.field);
+      if (value === undefined || value === null) return;
+      const values = reference.isArray && Array.isArray(value) ? value : [value];
+      values.forEach((item, index) => {
+        // `null` clears a single reference; in an array it would be an element that names nothing.
+        if (item === null) throw ModelRoutesException.validationFailed(`${reference.field}.${index}`, 'must be an identifier, not null');
+      });
+      const keys = values.map(asKey);
+      const byId = keys.filter((key): key is string => key !== undefined && OBJECT_ID.test(key));
+      const byField = reference.targetIdField === '_id' ? [] : keys.filter((key): key is string => key !== undefined);
+      if (byField.length === 0 && (!reference.checkExists || byId.length === 0)) return;
+      const found = await findTargets(connection, reference, byId, byField, maxTimeMS);
+      const resolved = values.map((original, index) => {
+        const key = keys[index];
+        if (key === undefined) return original;
+        const objectId = (OBJECT_ID.test(key) ? found.byId.get(key.toLowerCase()) : undefined) ?? found.byField.get(key);
+        if (objectId) return objectId;
+        if (!reference.checkExists && OBJECT_ID.test(key)) return original;
+        const path = reference.isArray && Array.isArray(value) ? `${reference.field}.${index}` : reference.field;
+        const message = `No ${reference.targetName} has the identifier '${key}'`;
+        throw new ModelRoutesException('MR_REFERENCE_NOT_FOUND', `${message} (${path})`, [{ path, message }]);
+      });
+      data.set(reference.field, reference.isArray && Array.isArray(value) ? resolved : resolved[0]);
+    }),
+  );
+}
+
+function asKey(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value instanceof Types.ObjectId) return value.toHexString();
+  return undefined;
+}
+
+interface Targets {
+  byId: Map<string, Types.ObjectId>;
+  byField: Map<string, Types.ObjectId>;
+}
+
+async function findTargets(
+  connection: Connection,
+  reference: ReferenceDefinition,
+  byId: string[],
+  byField: string[],
+  maxTimeMS: number,
+): Promise<Targets> {
+  const { targetIdField: idField } = reference;
+  const conditions = [
+    ...(byId.length ? [{ _id: { $in: [...new Set(byId)].map((id) => new Types.ObjectId(id)) } }] : []),
+    ...(byField.length ? [{ [idField]: { $in: [...new Set(byField)] } }] : []),
+  ];
+  const filter = conditions.length === 1 ? conditions[0] : { $or: conditions };
+  const docs = (await connection
+    .model(reference.targetName)
+    .find(filter, { _id: 1, ...(idField === '_id' ? {} : { [idField]: 1 }) })
+    .maxTimeMS(maxTimeMS)
+    .lean()
+    .exec()) as Array<Record<string, unknown> & { _id: Types.ObjectId }>;
+  const targets: Targets = { byId: new Map(), byField: new Map() };
+  for (const doc of docs) {
+    targets.byId.set(doc._id.toHexString(), doc._id);
+    if (idField !== '_id' && doc[idField] !== undefined) targets.byField.set(String(doc[idField]), doc._id);
+  }
+  return targets;
+}

@@ -1,0 +1,106 @@
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import { isForbiddenKey, isPlainObject } from '../query/field-path.util.js';
+import { toWellFormed } from '../utils/text.util.js';
+
+/** Deepest nesting of objects and arrays accepted in a body. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * Longest value accepted for the field that identifies a resource in URLs (a slug): whatever can
+ * be created must stay addressable, and a path or `Location` header of tens of kilobytes cannot be.
+ */
+export const MAX_ID_LENGTH = 256;
+
+/** What the check needs to know of a resource. */
+export interface WriteRules {
+  fields: Pick<FieldRules, 'writable' | 'protected' | 'hidden' | 'openPrefixes' | 'objects' | 'documentArrays'>;
+  /** The field that identifies the resource in URLs: its values are bounded by MAX_ID_LENGTH. */
+  idField?: string;
+}
+
+/**
+ * Checks a create or update body as a client sent it, before it reaches Mongoose, and returns a
+ * copy that is safe to store:
+ *
+ * - a JSON object whose keys, at every depth, are fields a client may write: `_id`, the version
+ *   key, timestamps and `readonly` fields are refused; unknown and hidden fields are refused with
+ *   the same message (no oracle), unless declared `writeOnly`; so are operator keys (`$set`),
+ *   dotted keys, `__proto__`-like keys and `_bsontype` (BSON type markers);
+ * - nested objects and sub-documents take an object or `null`; arrays of sub-documents take an
+ *   array of objects or `null` (a 400 `MR_VALIDATION_FAILED` at the path otherwise);
+ * - below a Mixed or Map field any key is data, minus the keys above;
+ * - nesting is bounded (arrays count), numbers are finite (`1e400` parses as Infinity), and
+ *   strings are made well-formed (a lone surrogate becomes U+FFFD, as the database would store
+ *   it), so the answer shows what was stored.
+ *
+ * Values are otherwise left to the schema's casts and validators.
+ */
+export function checkWriteBody(body: unknown, rules: WriteRules): Record<string, unknown> {
+  if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');
+  return checkObject(body, '', '', rules, 0);
+}
+
+/**
+ * `path` is where a value sits in the body (`items.0.qty`, for error details); `field` is the
+ * schema path it is checked against (`items.qty`).
+ */
+function checkObject(value: Record<string, unknown>, path: string, field: string, rules: WriteRules, depth: number): Record<string, unknown> {
+  if (depth > MAX_BODY_DEPTH) throw ModelRoutesException.invalidBody(path, 'The body is nested too deeply');
+  const { fields } = rules;
+  const checked: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    const name = field ? `${field}.${key}` : key;
+    assertKey(key, at);
+    if (fields.protected.has(name)) throw ModelRoutesException.invalidBody(at, `Field '${at}' cannot be written`);
+    if (!fields.writable.has(name)) throw ModelRoutesException.invalidBody(at, `Unknown field '${at}'`);
+    if (name === rules.idField && typeof item === 'string' && item.length > MAX_ID_LENGTH) {
+      throw ModelRoutesException.validationFailed(at, `must be at most ${MAX_ID_LENGTH} characters long`);
+    }
+    checked[toWellFormed(key)] = checkValue(item, at, name, rules, depth + 1);
+  }
+  return checked;
+}
+
+function checkValue(value: unknown, path: string, field: string, rules: WriteRules, depth: number): unknown {
+  const { fields } = rules;
+  if (depth > MAX_BODY_DEPTH) throw ModelRoutesException.invalidBody(path, 'The body is nested too deeply');
+  if (value === null) return null;
+  if (fields.openPrefixes.includes(field)) return checkFreeForm(value, path, depth);
+  if (fields.objects.has(field)) {
+    if (!isPlainObject(value)) throw ModelRoutesException.validationFailed(path, 'must be an object');
+    return checkObject(value, path, field, rules, depth);
+  }
+  if (fields.documentArrays.has(field)) {
+    if (!Array.isArray(value)) throw ModelRoutesException.validationFailed(path, 'must be an array of objects');
+    return value.map((item, index) => {
+      if (!isPlainObject(item)) throw ModelRoutesException.validationFailed(`${path}.${index}`, 'must be an object');
+      return checkObject(item, `${path}.${index}`, field, rules, depth + 1);
+    });
+  }
+  // A scalar field: objects and arrays are left to the schema's cast, minus the keys no value may hold.
+  return checkFreeForm(value, path, depth);
+}
+
+/** Mixed and Map fields hold any data, minus keys that would act as operators or reach prototypes. */
+function checkFreeForm(value: unknown, path: string, depth: number): unknown {
+  if (depth > MAX_BODY_DEPTH) throw ModelRoutesException.invalidBody(path, 'The body is nested too deeply');
+  if (typeof value === 'string') return toWellFormed(value);
+  // JSON can carry 1e400, which parses as Infinity: no field stores it (MongoDB would, FerretDB refuses).
+  if (typeof value === 'number' && !Number.isFinite(value)) throw ModelRoutesException.validationFailed(path, 'must be a finite number');
+  if (Array.isArray(value)) return value.map((item, index) => checkFreeForm(item, `${path}.${index}`, depth + 1));
+  if (!isPlainObject(value)) return value;
+  const checked: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    assertKey(key, `${path}.${key}`);
+    checked[toWellFormed(key)] = checkFreeForm(item, `${path}.${key}`, depth + 1);
+  }
+  return checked;
+}
+
+function assertKey(key: string, path: string): void {
+  if (isForbiddenKey(key) || key.startsWith('$') || key.includes('.') || key === '') {
+    throw ModelRoutesException.invalidBody(path, `Key '${key}' is not allowed`);
+  }
+}
