@@ -93,21 +93,22 @@ async function findTargets(
   maxTimeMS: number,
 ): Promise<Targets> {
   const { targetIdField: idField } = reference;
-  const conditions = [
-    ...(byId.length ? [{ _id: { $in: [...new Set(byId)].map((id) => new Types.ObjectId(id)) } }] : []),
-    ...(byField.length ? [{ [idField]: { $in: [...new Set(byField)] } }] : []),
-  ];
-  const filter = conditions.length === 1 ? conditions[0] : { $or: conditions };
-  const docs = (await connection
-    .model(reference.targetName)
-    .find(filter, { _id: 1, ...(idField === '_id' ? {} : { [idField]: 1 }) })
-    .maxTimeMS(maxTimeMS)
-    .lean()
-    .exec()) as Array<Record<string, unknown> & { _id: Types.ObjectId }>;
+  const model = connection.model(reference.targetName);
+  // One equality where there is one value: FerretDB pushes `{ _id: x }` down to its backend, not `$in` nor `$or`.
+  const condition = (values: unknown[]) => (values.length === 1 ? values[0] : { $in: values });
+  const find = (filter: Record<string, unknown>) =>
+    model
+      .find(filter, { _id: 1, ...(idField === '_id' ? {} : { [idField]: 1 }) })
+      .maxTimeMS(maxTimeMS)
+      .lean()
+      .exec() as Promise<Array<Record<string, unknown> & { _id: Types.ObjectId }>>;
+  const ids = [...new Set(byId.map((id) => id.toLowerCase()))].map((id) => new Types.ObjectId(id));
+  const [found, foundByField] = await Promise.all([
+    ids.length ? find({ _id: condition(ids) }) : [],
+    byField.length ? find({ [idField]: condition([...new Set(byField)]) }) : [],
+  ]);
   const targets: Targets = { byId: new Map(), byField: new Map() };
-  for (const doc of docs) {
-    targets.byId.set(doc._id.toHexString(), doc._id);
-    if (idField !== '_id' && doc[idField] !== undefined) targets.byField.set(String(doc[idField]), doc._id);
-  }
+  for (const doc of found) targets.byId.set(doc._id.toHexString(), doc._id);
+  for (const doc of foundByField) targets.byField.set(String(doc[idField]), doc._id);
   return targets;
 }
