@@ -1,7 +1,7 @@
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { isForbiddenKey, isPlainObject, isQueryablePath, normalizePath, holdsHiddenPath } from './field-path.util.js';
 import { QUERY_OPERATORS, type OperandKind } from './query-operators.js';
-import { regexComplexityError } from './regex-complexity.js';
+import { checkRegexCost } from './regex-complexity.js';
 import type { SearchRules } from './search-params.interface.js';
 
 interface Walk {
@@ -138,8 +138,13 @@ function checkRegex(pattern: unknown, flags: string, path: string, walk: Walk): 
   if (pattern.length > maxRegexLength) {
     throw ModelRoutesException.invalidQuery(path, `$regex is longer than ${maxRegexLength} characters`);
   }
-  const costly = regexComplexityError(pattern, flags);
-  if (costly) throw ModelRoutesException.invalidQuery(path, `$regex is too costly to run: ${costly}`);
+  const refusal = checkRegexCost(pattern, flags);
+  if (refusal?.kind === 'invalid') {
+    // As the database would answer it: a value that is not what its operator takes.
+    const message = `'${pattern.length > 40 ? `${pattern.slice(0, 37)}...` : pattern}' is not a valid regular expression: ${refusal.reason}`;
+    throw new ModelRoutesException('MR_INVALID_VALUE', message, [{ path, message }]);
+  }
+  if (refusal) throw ModelRoutesException.invalidQuery(path, `$regex is too costly to run: ${refusal.reason}`);
 }
 
 /**

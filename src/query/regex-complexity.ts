@@ -1,27 +1,32 @@
 /**
- * Bounds the work one client `$regex` can cause, on both kinds of engine: MongoDB's PCRE
- * (backtracking: cost grows with the number of ways a pattern can match) and FerretDB's Go
- * regexp (RE2: linear, but cost is compiled size × input length). The pattern is parsed with
- * PCRE's syntax (escapes, `[...]` classes, groups, inline flags, lookarounds, `\Q...\E`,
- * `x` mode); then it is refused when:
+ * Bounds the work one client `$regex` can cause on both kinds of engine: MongoDB's PCRE
+ * backtracks (its work grows with the ways a pattern can match a text); FerretDB's Go regexp
+ * (RE2) does not, but its work is compiled size × text length, whatever `maxTimeMS` says. The
+ * pattern is read with PCRE's syntax (escapes, classes, groups, inline flags, lookarounds,
+ * `\Q...\E`, `x` mode) and refused when:
  *
- * 1. it uses backreferences (`\1`, `\k<n>`, `(?P=n)`), recursion or subroutines (`(?R)`, `(?1)`,
- *    `\g<n>`), conditionals, callouts or verbs (`(*SKIP)`), or cannot be parsed: a checker that
- *    reads a pattern differently from the database could be bypassed, so it fails closed;
- * 2. a counted repetition `{n}`, `{n,}`, `{n,m}` has a bound above {@link MAX_REGEX_REPEAT};
- * 3. a quantifier repeats a group that contains a quantifier (`(a+)+`, `(.{0,10})*`), except `?`
- *    and an exact `{n}`, which only write the group out once or n times;
- * 4. a quantifier other than `?` and `{n}` repeats a group with alternatives (`(a|ab)+`), unless
- *    every alternative is one character that no other alternative matches (`(a|b)+` is `[ab]+`);
- * 5. its expanded size exceeds {@link MAX_REGEX_SIZE}: each character, class or `.` counts 1,
- *    `x{n,m}` counts x m times, `x{n,}` n times, `x*`, `x+`, `x?` once, assertions 0;
- * 6. it has more than {@link MAX_REGEX_UNBOUNDED} unbounded quantifiers (`*`, `+`, `{n,}`), or
- *    more than {@link MAX_REGEX_OVERLAPPING} that can trade characters with their neighbours: `x*`
- *    is free only when x is one character set that neither the character before it nor the one
- *    after it can match (`\d+\.\d+`, `^\s*foo\s*$`), since backtracking into it then fails at once;
- * 7. it can match one stretch of text in more than {@link MAX_REGEX_CHOICES} ways: alternatives add
- *    up, optional parts and ranges multiply (`x?` 2, `x{2,9}` 8, free as in rule 6 when the next
- *    character cannot be an x), and an overlapping unbounded quantifier counts {@link OVERLAP_WEIGHT}.
+ * 1. it has backreferences, recursion or subroutine calls, conditionals, callouts or `(*VERB)`s,
+ *    or cannot be parsed: a checker that reads a pattern otherwise than the database could be
+ *    bypassed, so it fails closed;
+ * 2. a count in `{n}`, `{n,}`, `{n,m}` is above {@link MAX_REGEX_REPEAT};
+ * 3. a quantifier repeats a group that contains one (`(a+)+`, `(.{0,10})*`), unless it is `?` or
+ *    an exact `{n}`, which write the group out once or n times;
+ * 4. a quantifier other than `?` and `{n}` repeats a group whose alternatives can start with the
+ *    same character (`(a|a)*`, `(a|ab)+`; `(a|b)+` and `(foo|bar)+` pass);
+ * 5. its size is above {@link MAX_REGEX_SIZE} (RE2's cost): a character, class or `.` counts 1,
+ *    `x{n,m}` counts x m times, `x{n,}` n times, `x*`, `x+` and `x?` once, assertions 0;
+ * 6. it has more than {@link MAX_REGEX_UNBOUNDED} unbounded quantifiers (`*`, `+`, `{n,}`), or more
+ *    than {@link MAX_REGEX_OVERLAPPING} that overlap their neighbours. `x*` is guarded when x is one
+ *    character set that neither the character before it (or the start) nor the one after it (or
+ *    the end, `$`) can match: `\d+\.\d+`, `^\s*foo\s*$`, `\w+\s+\w+`. Backtracking into a guarded one
+ *    fails at once; two overlapping ones (`a.*b.*c`, `.*\s*x`) cost PCRE the cube of the length;
+ * 7. it can match one stretch of text in more than {@link MAX_REGEX_CHOICES} ways (PCRE's cost):
+ *    alternatives add up (one, when they start with distinct characters), optional parts and
+ *    ranges multiply (`x?` 2, `x{2,9}` 8; 1 when the next character cannot be an x), and with an
+ *    overlapping quantifier the size multiplies too: each character it gives back reruns the rest.
+ *
+ * Left to `maxTimeMS`: with one overlapping quantifier, PCRE's work grows with the square of a
+ * string's length (`foo.*bar` on `foofoofoo...`). Measurements: BENCHMARKS.md.
  */
 
 /** Highest count in `{n}`, `{n,}` and `{n,m}`. */
@@ -33,41 +38,62 @@ export const MAX_REGEX_UNBOUNDED = 8;
 /** Most unbounded quantifiers that can trade characters with their neighbours (rule 6). */
 export const MAX_REGEX_OVERLAPPING = 1;
 /** Most ways to match one stretch of text (rule 7). */
-export const MAX_REGEX_CHOICES = 64;
+export const MAX_REGEX_CHOICES = 32;
+
+/** Why a pattern is refused: it is not a regular expression at all, or it is too costly to run. */
+export interface RegexRefusal {
+  kind: 'invalid' | 'costly';
+  /** A short reason, for the client. */
+  reason: string;
+}
 
 /**
- * `undefined` when `pattern` (with `$options` `flags`) is cheap enough to run, otherwise a short
- * reason for the client.
- * @example regexComplexityError('^acme', 'i') // undefined
- * @example regexComplexityError('(a+)+b') // 'nested quantifiers like (a+)+ are not allowed ...'
+ * `undefined` when `pattern` (with `$options` `flags`) is cheap enough to run, otherwise why not.
+ * @example checkRegexCost('^acme', 'i') // undefined
+ * @example checkRegexCost('(a+)+b') // { kind: 'costly', reason: 'nested quantifiers like (a+)+ are not allowed ...' }
+ * @example checkRegexCost('[') // { kind: 'invalid', reason: 'missing ]' }
  */
-export function regexComplexityError(pattern: string, flags = ''): string | undefined {
+export function checkRegexCost(pattern: string, flags = ''): RegexRefusal | undefined {
+  const reason = costReason(pattern, flags);
+  if (reason instanceof Refusal) return { kind: reason.invalid ? 'invalid' : 'costly', reason: reason.message };
+  return reason === undefined ? undefined : { kind: 'costly', reason };
+}
+
+function costReason(pattern: string, flags: string): string | Refusal | undefined {
   try {
-    const cost = measure(new Parser(pattern, flags).parse(), EDGE, EDGE);
+    const cost = measure(new Parser(pattern, flags).parse(), EDGE, END);
     if (cost.size > MAX_REGEX_SIZE) {
       return `the pattern is too large once repetitions are written out (${cost.size} > ${MAX_REGEX_SIZE}; x{n,m} counts m times)`;
     }
     if (cost.unbounded > MAX_REGEX_UNBOUNDED) return `at most ${MAX_REGEX_UNBOUNDED} unbounded quantifiers (*, +, {n,}) are allowed`;
     if (cost.overlapping > MAX_REGEX_OVERLAPPING) {
-      return `at most ${MAX_REGEX_OVERLAPPING} *, + or {n,} may repeat characters that its neighbours also match (like the two .* of a.*b.*c)`;
+      return `at most ${MAX_REGEX_OVERLAPPING} *, + or {n,} may repeat characters that its neighbours can also match (a.*b.*c has two)`;
     }
     // Each character an overlapping `*` gives back can run the rest of the pattern again.
     const choices = cost.overlapping > 0 ? cost.choices * cost.size : cost.choices;
     if (choices > MAX_REGEX_CHOICES) {
-      return `the pattern can match the same text in too many ways (${choices} > ${MAX_REGEX_CHOICES}); optional parts, ranges and alternatives multiply, and so does the size after an overlapping * or +`;
+      return `the pattern can match the same text in too many ways (${choices} > ${MAX_REGEX_CHOICES}): optional parts, ranges and alternatives multiply, and so does the size when a .* or + overlaps its neighbours`;
     }
     return undefined;
   } catch (error) {
-    if (error instanceof Refusal) return error.message;
+    if (error instanceof Refusal) return error;
     throw error;
   }
 }
 
-class Refusal extends Error {}
+class Refusal extends Error {
+  constructor(
+    message: string,
+    /** The pattern cannot be read at all (as opposed to: it can, but costs too much). */
+    readonly invalid = false,
+  ) {
+    super(message);
+  }
+}
 
 const BACKREFERENCE = 'backreferences like \\1 or \\k<name> are not allowed';
 const CONTROL = 'recursion, subroutine calls, conditionals, callouts and verbs like (?R), (?1), (?(1)a|b), (*SKIP) are not allowed';
-const unparseable = (detail: string) => new Refusal(`the pattern could not be parsed: ${detail}`);
+const unparseable = (detail: string) => new Refusal(detail, true);
 
 /** What one character of input may be: ASCII as bits, plus whether anything beyond ASCII. */
 interface CharSet {
@@ -225,6 +251,7 @@ class Parser {
     if (/[1-9]/.test(e) || e === 'k') throw new Refusal(BACKREFERENCE);
     if (e === 'g') throw new Refusal(this.src[this.pos] === '<' || this.src[this.pos] === "'" ? CONTROL : BACKREFERENCE);
     if (ESCAPE_SETS[e]) return ESCAPE_SETS[e];
+    if (e === 'E') return { ascii: 0n, other: false }; // `\E` without `\Q`: nothing
     if (e === 'p' || e === 'P') {
       this.pos = this.src[this.pos] === '{' ? this.closing('}') + 1 : this.pos + 1;
       return ANY;
@@ -302,7 +329,8 @@ class Parser {
     const e = this.src[this.pos++];
     if (e === 'b') return 8; // backspace inside a class
     const set = this.escape(e);
-    return set.other || (set.ascii & (set.ascii - 1n)) !== 0n ? set : set.ascii.toString(2).length - 1;
+    const one = !set.other && set.ascii !== 0n && (set.ascii & (set.ascii - 1n)) === 0n;
+    return one ? set.ascii.toString(2).length - 1 : set;
   }
 
   private group(items: Node[]): void {
@@ -370,9 +398,13 @@ interface Cost {
   alternation: boolean;
 }
 
-/** A neighbour: the start or end of the pattern, a known character set, or unknown. */
-type Side = CharSet | typeof EDGE | undefined;
+/**
+ * What is next to an item: a known character set; `EDGE`, the start of the pattern or a `$`, which
+ * no character can continue; `END`, the end of the pattern, where the match succeeds; or unknown.
+ */
+type Side = CharSet | typeof EDGE | typeof END | undefined;
 const EDGE = 'edge';
+const END = 'end';
 
 const FREE: Cost = { size: 0, choices: 1, unbounded: 0, overlapping: 0, quantified: false, alternation: false };
 
@@ -384,8 +416,14 @@ function measure(node: Node, before: Side, after: Side): Cost {
       return FREE;
     case 'look':
       return measure(node.body, undefined, undefined);
-    case 'alt':
-      return node.branches.map((b) => measure(b, before, after)).reduce((a, b) => ({ ...add(a, b), choices: a.choices + b.choices, alternation: true }));
+    case 'alt': {
+      // Alternatives that start with distinct characters: at most one of them can match here.
+      const firsts = node.branches.map((b) => boundary(b, 1));
+      const distinct = firsts.every((set, i) => set !== undefined && firsts.slice(i + 1).every((other) => other !== undefined && disjoint(set, other)));
+      return node.branches
+        .map((b) => measure(b, before, after))
+        .reduce((a, b) => ({ ...add(a, b), choices: distinct ? Math.max(a.choices, b.choices) : a.choices + b.choices, alternation: a.alternation || b.alternation || !distinct }));
+    }
     case 'seq':
       return measureSequence(node.items.flatMap(function flat(item): Node[] { return item.kind === 'seq' ? item.items.flatMap(flat) : [item]; }), before, after);
     case 'repeat':
@@ -434,7 +472,7 @@ function boundary(node: Node, step: 1 | -1): CharSet | undefined {
 
 function joinSides(outside: Side, copy: CharSet | undefined): Side {
   if (outside === undefined || copy === undefined) return undefined;
-  return outside === EDGE ? copy : union(outside, copy);
+  return outside === EDGE || outside === END ? copy : union(outside, copy);
 }
 
 function measureRepeat(body: Node, min: number, max: number, before: Side, after: Side): Cost {
@@ -449,12 +487,13 @@ function measureRepeat(body: Node, min: number, max: number, before: Side, after
       ? measure(body, before, after)
       : measure(body, joinSides(before, boundary(body, -1)), joinSides(after, boundary(body, 1)));
   if (inner.quantified && !copies) throw new Refusal('nested quantifiers like (a+)+ are not allowed (only ? and {n} may repeat a group that contains a quantifier)');
-  if (inner.alternation && !copies) throw new Refusal('a repeated group with alternatives like (a|ab)+ is not allowed, unless each alternative is one distinct character');
+  if (inner.alternation && !copies) throw new Refusal('a repeated group whose alternatives can start with the same character, like (a|ab)+, is not allowed');
   const set = body.kind === 'chars' ? body.set : undefined;
-  const guarded = (side: Side) => set !== undefined && side !== undefined && (side === EDGE || disjoint(set, side));
+  const guarded = (side: Side) => side === END || (set !== undefined && side !== undefined && (side === EDGE || disjoint(set, side)));
   const cost = { ...inner, quantified: true };
   if (max === Infinity) {
-    const free = guarded(before) && guarded(after);
+    // Last in the pattern, it never gives characters back: reaching it is a match.
+    const free = after === END || (guarded(before) && guarded(after));
     return { ...cost, size: inner.size * Math.max(min, 1), unbounded: 1, overlapping: free ? 0 : 1 };
   }
   let choices = 0;

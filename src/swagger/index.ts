@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, type OpenAPIObject, type SwaggerDocumentOptions } from '@nestjs/swagger';
 import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { MODEL_ROUTES_METADATA, type ModelRoutesMetadata } from '../model-routes.module.js';
-import { componentName, decorateRoutes } from './openapi-routes.js';
+import { componentName, decorateRoutes, sortExample } from './openapi-routes.js';
 import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
 
 export { operationId } from './openapi-routes.js';
@@ -55,7 +55,7 @@ export function componentSchemas(metadata: Pick<ModelRoutesMetadata, 'definition
         sort: {
           oneOf: [
             { type: 'object', additionalProperties: { enum: [1, -1, 'asc', 'desc', 'ascending', 'descending'] } },
-            { type: 'string', description: '"-employees niceName"' },
+            { type: 'string', description: `"${sortExample(definition, ' ')}"` },
           ],
         },
         select: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },

@@ -149,7 +149,7 @@ function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
   return [
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: `At most ${search.maxLimit}; larger values are clamped.` }),
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),
-    ApiQuery({ name: 'sort', required: false, schema: { type: 'string' }, description: 'Fields, comma-separated, `-` for descending: `-employees,niceName`.' }),
+    ApiQuery({ name: 'sort', required: false, schema: { type: 'string' }, description: `Fields, comma-separated, \`-\` for descending: \`${sortExample(definition, ',')}\`.` }),
     ApiQuery({ name: 'select', required: false, schema: { type: 'string' }, description: 'Fields to return, comma-separated; `_id` always comes back.' }),
     ...scalar.map(([name, schema]) =>
       ApiQuery({
@@ -238,4 +238,12 @@ function responses(route: RouteDefinition, byName: Definitions): MethodDecorator
 }
 
 export type ControllerMap = ReadonlyMap<string, Type>;
+
+/** A sort of the resource's own fields, for the docs: `-createdAt,title`, or `-_id` when it has none. */
+export function sortExample(definition: Pick<ResourceDefinition, 'schema' | 'fields'>, separator: string): string {
+  const fields = Object.entries(documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>)
+    .filter(([name, schema]) => name !== '_id' && ['string', 'number'].includes(schema.type as string))
+    .map(([name]) => name);
+  return fields.length ? [`-${fields[0]}`, ...fields.slice(1, 2)].join(separator) : '-_id';
+}
 

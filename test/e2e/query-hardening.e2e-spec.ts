@@ -59,6 +59,11 @@ describe('regular expressions are bounded in cost (A1)', () => {
     );
   });
 
+  it('answers a pattern that is not a regular expression with MR_INVALID_VALUE, as the database would', async () => {
+    const response = await expectQueryRefused(() => t.http().post('/companies').send({ query: { niceName: { $regex: '[' } } }), 'MR_INVALID_VALUE', 'query.niceName.$regex');
+    expect(response.body.message).toContain('not a valid regular expression');
+  });
+
   it('runs ordinary patterns', async () => {
     const response = await t.http().post('/companies').send({ query: { niceName: { $regex: '^ac', $options: 'i' } } }).expect(200);
     expect(response.body.result.map((company: { niceName: string }) => company.niceName)).toEqual(['Acme']);

@@ -63,7 +63,8 @@ describe('sanitizeFilter: accepted filters', () => {
     ['$exists', { location: { $exists: false } }],
     ['$regex with $options', { niceName: { $regex: '^A', $options: 'imsx' } }],
     ['$options before $regex', { niceName: { $options: 'i', $regex: '^A' } }],
-    ['$regex of the maximum length', { niceName: { $regex: 'a'.repeat(DEFAULT_SEARCH_OPTIONS.maxRegexLength) } }],
+    // 256 characters, but one character class: cheap to run (the cost check counts it once).
+    ['$regex of the maximum length', { niceName: { $regex: `[${'a'.repeat(DEFAULT_SEARCH_OPTIONS.maxRegexLength - 2)}]` } }],
     ['$not', { niceName: { $not: { $regex: '^A' } } }],
     ['$or / $and / $nor', { $or: [{ niceName: 'a' }, { employees: { $gt: 1 } }], $and: [{ location: 'x' }], $nor: [{ tags: 'z' }] }],
     ['nested logical operators', { $and: [{ $or: [{ niceName: 'a' }, { $nor: [{ employees: 3 }] }] }] }],
