@@ -20,8 +20,10 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
    * computes (`super.create(body, { createdBy: user.id })`).
    */
   create(body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<PlainDocument<T>>;
-  /** `PUT` and `PATCH /company/:company_id`: merges `body`, then `serverFields` (as for `create`). */
+  /** `PUT /company/:company_id`: merges `body`, then `serverFields` (as for `create`). */
   update(id: string, body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<PlainDocument<T>>;
+  /** `PATCH /company/:company_id`: the same merge; calls `update`, so an override of `update` serves both. */
+  patch(id: string, body: unknown): Promise<PlainDocument<T>>;
   /** `DELETE /company/:company_id` */
   delete(id: string): Promise<PlainDocument<T>>;
   /** `GET /companies` */
@@ -68,6 +70,10 @@ export function GeneratedController<T>(resource: Type<T>): Type<GeneratedResourc
     async update(id: string, body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
       const data = mergeData(checkWriteBody(body, this.repository.definition), serverFields);
       return this.found(await this.repository.update(id, data), id);
+    }
+
+    patch(id: string, body: unknown): Promise<PlainDocument<T>> {
+      return this.update(id, body);
     }
 
     async delete(id: string): Promise<PlainDocument<T>> {

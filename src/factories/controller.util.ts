@@ -1,15 +1,10 @@
-import { All, Controller, Delete, Get, Head, HttpCode, Inject, Options, Patch, Post, Put, UseFilters, UseInterceptors, type Type } from '@nestjs/common';
+import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseInterceptors, type Type } from '@nestjs/common';
 import { JsonBodyInterceptor } from '../controllers/json-body.interceptor.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
-import type { RouteAction, RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
+import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
+import { routeAction, type ParamSource, type RouteActionName, type RouteNames } from '../metadata/route-actions.js';
 
 type Handler = (this: any, ...args: any[]) => unknown;
-
-/** How a generated controller serves one route action: the function and its parameter decorators. */
-export interface HandlerSpec<C> {
-  handle: (this: C, ...args: any[]) => unknown;
-  params: ParameterDecorator[];
-}
 
 /**
  * Makes the class Nest will serve: a fresh subclass of `base` with a meaningful name, as a
@@ -25,43 +20,45 @@ export function createControllerClass(name: string, base: Type | undefined, inje
   return generated;
 }
 
-/** Defines the handler of every generated route, in route order, from the specs keyed by action. */
-export function defineHandlers<C>(controller: Type, routes: RouteDefinition[], specs: Partial<Record<RouteAction, HandlerSpec<C>>>): void {
-  for (const route of routes) {
-    const spec = specs[route.action];
-    if (!spec) throw new Error(`${route.controller}: no handler for route action '${route.action}'`);
-    defineHandler(controller, route, spec.handle, spec.params);
-  }
-}
-
-/** The generated routes that read a JSON body. */
-const JSON_BODY_ACTIONS = new Set<RouteAction>(['create', 'update', 'patch', 'searchPost', 'referenceSearchPost']);
-
 const METHOD_DECORATORS: Record<RouteMethod, (path?: string) => MethodDecorator> = {
   GET: Get, POST: Post, PUT: Put, DELETE: Delete, PATCH: Patch, ALL: All, OPTIONS: Options, HEAD: Head,
 };
 
+/** The parameter decorator that reads each source, for a route of these names. */
+function parameterDecorator(source: ParamSource, names: RouteNames): ParameterDecorator {
+  switch (source) {
+    case 'id':
+      return Param(names.source.idParam);
+    case 'targetId':
+      return Param(names.target!.idParam!);
+    case 'relatedId':
+      return Param(names.relatedParam!);
+    case 'query':
+      return Query();
+    case 'body':
+      return Body();
+    case 'request':
+      return Req();
+    case 'response':
+      return Res({ passthrough: true });
+  }
+}
+
 /**
- * Defines one route handler on a generated controller: a new function object per class (route
- * metadata lives on the function, so sharing one would leak decorators between controllers),
- * named after the route, with its parameter decorators, its HTTP method and path, and the
- * decorators of its route options.
+ * Defines the handler of one generated route on its controller, from its row in `ROUTE_ACTIONS`:
+ * a new function object per class (route metadata lives on the function, so sharing one would
+ * leak decorators between controllers), named after the action, with its parameters, its method,
+ * path and status, the JSON-body check where it reads a body, and the decorators of its options.
  */
-export function defineHandler(
-  controller: Type,
-  route: RouteDefinition,
-  implementation: Handler,
-  parameters: ParameterDecorator[],
-): void {
+export function defineGeneratedHandler(controller: Type, route: RouteDefinition, names: RouteNames, implementation: Handler): void {
+  const row = routeAction(route.action as RouteActionName);
   defineMethod(controller, route.handler, implementation);
   const prototype = controller.prototype;
   const descriptor = Object.getOwnPropertyDescriptor(prototype, route.handler)!;
-  parameters.forEach((decorate, index) => decorate(prototype, route.handler, index));
-  // POST searches read data: 200, not Nest's default 201 for POST.
-  const status = route.method === 'POST' && route.action !== 'create' ? [HttpCode(200)] : [];
+  row.params.forEach((source, index) => parameterDecorator(source, names)(prototype, route.handler, index));
   // First among the route's interceptors: a body that is not JSON never reaches the user's.
-  const json = JSON_BODY_ACTIONS.has(route.action) ? [UseInterceptors(JsonBodyInterceptor)] : [];
-  for (const decorate of [METHOD_DECORATORS[route.method](route.path), ...status, ...json, ...(route.decorators ?? [])]) {
+  const json = row.body ? [UseInterceptors(JsonBodyInterceptor)] : [];
+  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...json, ...(route.decorators ?? [])]) {
     decorate(prototype, route.handler, descriptor);
   }
 }

@@ -1,14 +1,7 @@
 import { UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { RouteAction } from '../interfaces/route-definition.interface.js';
-import {
-  REFERENCE_ROUTE_NAMES,
-  REFERENCE_SETTING_NAMES,
-  RESOURCE_ROUTE_NAMES,
-  type ReferenceRoutesOptions,
-  type ResourceRoutesOptions,
-  type RouteOptions,
-} from '../interfaces/route-options.interface.js';
+import type { ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
+import { actionsOf, type RouteActionName } from '../metadata/route-actions.js';
 
 /** A route option, resolved: whether the route exists, and what decorates its handler. */
 export interface ResolvedRoute {
@@ -16,32 +9,18 @@ export interface ResolvedRoute {
   decorators: MethodDecorator[];
 }
 
-const OPTION_OF_ACTION: Record<Exclude<RouteAction, 'custom'>, string> = {
-  findOne: 'get',
-  create: 'create',
-  update: 'update',
-  patch: 'update',
-  delete: 'delete',
-  search: 'search',
-  searchPost: 'search',
-  referenceFind: 'forward',
-  referenceSearch: 'reverse',
-  referenceSearchPost: 'reverse',
-  referenceList: 'forward',
-  referenceAdd: 'relationship',
-  referenceRemove: 'relationship',
-};
+/** Keys of `ReferenceRoutesOptions` that are settings of the field, not routes. */
+const REFERENCE_SETTINGS = ['checkExists'];
 
-/** The options of one route: the resource's (or the field's) if given, else `forRoot`'s. */
+/** The options of one route, named as its action: the resource's (or the field's) if given, else `forRoot`'s. */
 export function resolveRoute(
-  action: Exclude<RouteAction, 'custom'>,
+  action: RouteActionName,
   own: ResourceRoutesOptions | ReferenceRoutesOptions | undefined,
   defaults: ResourceRoutesOptions | ReferenceRoutesOptions | undefined,
 ): ResolvedRoute {
-  const name = OPTION_OF_ACTION[action] as keyof (ResourceRoutesOptions & ReferenceRoutesOptions);
-  const fallback = toResolved((defaults as Record<string, RouteOptions | undefined> | undefined)?.[name]);
-  const option = (own as Record<string, RouteOptions | undefined> | undefined)?.[name];
-  return option === undefined || option === true ? fallback : toResolved(option);
+  const option = (own as Record<string, RouteOptions | undefined> | undefined)?.[action];
+  const fallback = (defaults as Record<string, RouteOptions | undefined> | undefined)?.[action];
+  return toResolved(option === undefined || option === true ? fallback : option);
 }
 
 function toResolved(option: RouteOptions | undefined): ResolvedRoute {
@@ -58,15 +37,15 @@ function toResolved(option: RouteOptions | undefined): ResolvedRoute {
   };
 }
 
-/** Refuses a route option that names no route, at startup. */
+/** Refuses, at startup, a route option that names no route of its kind. */
 export function assertRouteNames(
   options: ResourceRoutesOptions | ReferenceRoutesOptions | undefined,
   kind: 'resource' | 'reference',
   where: string,
 ): void {
-  const known: readonly string[] = kind === 'resource' ? RESOURCE_ROUTE_NAMES : REFERENCE_ROUTE_NAMES;
+  const known: readonly string[] = actionsOf(kind);
   for (const [name, value] of Object.entries(options ?? {})) {
-    if (kind === 'reference' && (REFERENCE_SETTING_NAMES as readonly string[]).includes(name)) {
+    if (kind === 'reference' && REFERENCE_SETTINGS.includes(name)) {
       if (value !== undefined && typeof value !== 'boolean') {
         throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${name} must be true or false.`);
       }

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteAction, RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
+import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
+import { actionsOf, ROUTE_ACTIONS, routeAction, type RouteNames } from '../metadata/route-actions.js';
 import type { ReferenceRoutesOptions, ResourceRoutesOptions } from '../interfaces/route-options.interface.js';
 import { pascalCase } from '../utils/naming.util.js';
 import { readRoute } from './route-metadata.util.js';
@@ -48,24 +49,27 @@ export function referenceControllerName(definition: ResourceDefinition, field: s
 
 type TableRow = RouteDefinition & { enabled?: boolean };
 
+/** What a resource's paths and texts are made of (`RouteNames`), with its reference field and target when given. */
+export function routeNames(
+  source: Pick<ResourceDefinition, 'name' | 'path' | 'plural' | 'idParam'>,
+  reference?: { field: string; target: Pick<ResourceDefinition, 'name' | 'path' | 'idParam'> | string },
+): RouteNames {
+  if (!reference) return { source };
+  const { field, target } = reference;
+  if (typeof target === 'string') return { source, field, target: { name: target } };
+  return { source, field, target, relatedParam: relatedParam(source, target) };
+}
+
 function resourceRoutes(definition: ResourceDefinition, options: RouteTableOptions): TableRow[] {
-  const one = `/${definition.path}/:${definition.idParam}`;
   const controller = resourceControllerName(definition, options);
   const custom = customRoutes(definition, options.controllers?.get(definition.name), controller);
   const taken = new Set(custom.map((route) => route.handler));
-  const route = (action: Exclude<RouteAction, 'custom'>, method: RouteMethod, path: string): TableRow => {
+  const names = routeNames(definition);
+  const generated = actionsOf('resource').map((action): TableRow => {
     const { enabled, decorators } = resolveRoute(action, definition.routes, options.routes);
-    return { action, method, path, resource: definition.name, controller, handler: action, decorators, enabled };
-  };
-  const generated = [
-    route('findOne', 'GET', one),
-    route('create', 'POST', `/${definition.path}`),
-    route('update', 'PUT', one),
-    route('patch', 'PATCH', one),
-    route('delete', 'DELETE', one),
-    route('search', 'GET', `/${definition.plural}`),
-    route('searchPost', 'POST', `/${definition.plural}`),
-  ];
+    const { method, path } = ROUTE_ACTIONS[action];
+    return { action, method, path: path(names), resource: definition.name, controller, handler: action, decorators, enabled };
+  });
   // A handler the user decorated with a route of its own replaces the generated route of that name.
   return [...generated.filter((row) => !taken.has(row.handler)), ...custom];
 }
@@ -106,31 +110,17 @@ function referenceRoutes(
   const controller = referenceControllerName(source, field);
   const targetName = typeof target === 'string' ? target : target.name;
   const reference = { source: source.name, field, target: targetName };
-  const Field = pascalCase(field);
-  const own = source.referenceRoutes?.[field];
-  const row = (action: Exclude<RouteAction, 'custom'>, method: RouteMethod, path: string, handler: string, resource: string): TableRow => {
-    const { enabled, decorators } = resolveRoute(action, own, options.references);
-    return { action, method, path, resource, controller, handler, reference, decorators, enabled };
-  };
-  const one = `/${source.path}/:${source.idParam}/${field}`;
-  // One referenced document, or (array) the envelope of the referenced documents.
-  const forward = row(isArray ? 'referenceList' : 'referenceFind', 'GET', one, `find${Field}`, targetName);
+  const names = routeNames(source, { field, target });
   // A model that is not a resource has no path of its own: no routes under it.
-  if (typeof target === 'string') return [forward];
-  const reverse = `/${target.path}/:${target.idParam}/${source.plural}/${field}`;
-  const routes = [
-    forward,
-    row('referenceSearch', 'GET', reverse, `searchBy${Field}`, source.name),
-    row('referenceSearchPost', 'POST', reverse, `searchBy${Field}Post`, source.name),
-  ];
-  if (isArray) {
-    const related = `${one}/:${relatedParam(source, target)}`;
-    routes.push(
-      row('referenceAdd', 'POST', related, `add${Field}`, source.name),
-      row('referenceRemove', 'DELETE', related, `remove${Field}`, source.name),
-    );
-  }
-  return routes;
+  const applies = { isArray, targetIsResource: typeof target !== 'string' };
+  return actionsOf('reference')
+    .filter((action) => routeAction(action).appliesTo?.(applies) ?? true)
+    .map((action): TableRow => {
+      const row = routeAction(action);
+      const { enabled, decorators } = resolveRoute(action, source.referenceRoutes?.[field], options.references);
+      const resource = row.answers.of === 'target' ? targetName : source.name;
+      return { action, method: row.method, path: row.path(names), resource, controller, handler: action, reference, decorators, enabled };
+    });
 }
 
 /** The referenced document's parameter: `user_id`, or `related_id` when the source already uses that name. */

@@ -1,19 +1,7 @@
-/** The generated route kinds, one per row of the route table. */
-export type RouteAction =
-  | 'findOne'
-  | 'create'
-  | 'update'
-  | 'patch'
-  | 'delete'
-  | 'search'
-  | 'searchPost'
-  | 'referenceFind'
-  | 'referenceSearch'
-  | 'referenceSearchPost'
-  | 'referenceList'
-  | 'referenceAdd'
-  | 'referenceRemove'
-  | 'custom';
+import type { RouteActionName } from '../metadata/route-actions.js';
+
+/** The generated route actions (one row each in `ROUTE_ACTIONS`), and `custom` for your own routes. */
+export type RouteAction = RouteActionName | 'custom';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'ALL' | 'OPTIONS' | 'HEAD';
 

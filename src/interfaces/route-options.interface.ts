@@ -1,4 +1,5 @@
 import type { CanActivate, NestInterceptor, PipeTransform, Type } from '@nestjs/common';
+import type { ReferenceActionName, ResourceActionName } from '../metadata/route-actions.js';
 
 /**
  * How one generated route is served: `false` removes it (a 404, and absent from OpenAPI),
@@ -7,7 +8,7 @@ import type { CanActivate, NestInterceptor, PipeTransform, Type } from '@nestjs/
  *
  * @example
  * ```ts
- * { delete: { guards: [ApiKeyGuard] }, update: false, search: { decorators: [Header('Cache-Control', 'max-age=60')] } }
+ * { delete: { guards: [ApiKeyGuard] }, update: false, patch: false, search: { decorators: [Header('Cache-Control', 'max-age=60')] } }
  * ```
  */
 export type RouteOptions =
@@ -22,34 +23,24 @@ export type RouteOptions =
       decorators?: MethodDecorator[];
     };
 
-/** The routes of a resource, by name. `search` covers both `GET` and `POST /<plural>`. */
-export interface ResourceRoutesOptions {
-  get?: RouteOptions;
-  create?: RouteOptions;
-  update?: RouteOptions;
-  delete?: RouteOptions;
-  search?: RouteOptions;
-}
+/**
+ * The routes of a resource, by their one name (the handler you override, the operationId's end):
+ * `findOne` (`GET /company/:company_id`), `create`, `update` (PUT), `patch`, `delete`, `search`
+ * (`GET /companies`) and `searchPost` (`POST /companies`).
+ */
+export type ResourceRoutesOptions = { [K in ResourceActionName]?: RouteOptions };
 
 /**
- * The routes of one reference field: `forward` is `GET /company/:company_id/owner`, `reverse`
- * covers `GET` and `POST /user/:user_id/companies/owner`, and for an array of references
- * `relationship` covers adding and removing one (`POST|DELETE /company/:company_id/owners/:user_id`).
+ * The routes of one reference field, by name: `find` (`GET /company/:company_id/owner`), or `list`
+ * for an array of references; `reverse` and `reversePost` (`GET` and `POST
+ * /user/:user_id/companies/owner`); for an array of references, `add` and `remove`
+ * (`POST` and `DELETE /company/:company_id/owners/:user_id`). And one setting of the field:
  */
-export interface ReferenceRoutesOptions {
-  forward?: RouteOptions;
-  reverse?: RouteOptions;
-  /** Arrays of references only: `POST` and `DELETE /company/:company_id/owners/:user_id`. */
-  relationship?: RouteOptions;
+export type ReferenceRoutesOptions = { [K in ReferenceActionName]?: RouteOptions } & {
   /**
    * Whether a write must name an existing document in this field (every element of an array of
    * references): a write whose reference names none is a 400 `MR_REFERENCE_NOT_FOUND`. It costs
    * one query per written reference field. Default true.
    */
   checkExists?: boolean;
-}
-
-export const RESOURCE_ROUTE_NAMES = ['get', 'create', 'update', 'delete', 'search'] as const;
-export const REFERENCE_ROUTE_NAMES = ['forward', 'reverse', 'relationship'] as const;
-/** Keys of `ReferenceRoutesOptions` that are settings of the field, not routes. */
-export const REFERENCE_SETTING_NAMES = ['checkExists'] as const;
+};

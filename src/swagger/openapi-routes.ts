@@ -1,10 +1,11 @@
 import type { Type } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteAction, RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { routeAction, type RouteActionName, type RouteActionRow } from '../metadata/route-actions.js';
+import { routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesMetadata } from '../model-routes.module.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
-import { article } from '../utils/naming.util.js';
 import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
@@ -48,87 +49,27 @@ export function decorateRoutes(metadata: ModelRoutesMetadata): void {
 type Definitions = ReadonlyMap<string, ResourceDefinition>;
 
 function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): MethodDecorator[] {
-  const { summary, description } = texts(route, byName);
+  const row = routeAction(route.action as RouteActionName);
+  const names = namesOf(route, owner, byName);
   return [
-    ApiOperation({ operationId: operationId(route, owner), summary, description }),
+    ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names) }),
     ...pathParameters(route, byName),
-    ...((route.action === 'search' || route.action === 'referenceSearch' || route.action === 'referenceList') && byName.has(route.resource)
-      ? queryParameters(byName.get(route.resource)!)
-      : []),
-    ...body(route),
-    ...responses(route, byName),
+    ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!) : []),
+    ...body(row, route),
+    ...responses(row, route, byName),
   ];
 }
 
-/** `company_get`, `company_search_post`, `company_owner_reverse_search`: stable, unique, readable. */
-export function operationId(route: RouteDefinition, owner: Pick<ResourceDefinition, 'path'>): string {
-  const base = owner.path.replace(/[^a-zA-Z0-9]+/g, '_');
-  const verbs: Record<Exclude<RouteAction, 'custom'>, string> = {
-    findOne: 'get',
-    create: 'create',
-    update: 'update',
-    patch: 'patch',
-    delete: 'delete',
-    search: 'search',
-    searchPost: 'search_post',
-    referenceFind: 'get',
-    referenceSearch: 'reverse_search',
-    referenceSearchPost: 'reverse_search_post',
-    referenceList: 'get',
-    referenceAdd: 'add',
-    referenceRemove: 'remove',
-  };
-  const verb = verbs[route.action as Exclude<RouteAction, 'custom'>];
-  return route.reference ? `${base}_${route.reference.field}_${verb}` : `${base}_${verb}`;
+/** The names the texts of a route are made of. */
+function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions) {
+  const reference = route.reference;
+  return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
 }
 
-function texts(route: RouteDefinition, byName: Definitions): { summary: string; description: string } {
-  const name = route.resource;
-  const reference = route.reference;
-  const source = reference && byName.get(reference.source);
-  switch (route.action) {
-    case 'findOne':
-      return { summary: `Get one ${name}`, description: `The ${name} whose identifier is in the path.` };
-    case 'create':
-      return { summary: `Create ${article(name)} ${name}`, description: `Creates ${article(name)} ${name}; answers the document and its URL in Location. Unknown fields are refused; references must name existing documents.` };
-    case 'update':
-    case 'patch':
-      return {
-        summary: `Modify ${article(name)} ${name}`,
-        description: 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.',
-      };
-    case 'delete':
-      return { summary: `Delete a ${name}`, description: `Deletes the ${name} and answers it.` };
-    case 'search':
-      return { summary: `Search ${name} documents`, description: 'Query-string search: field=value, field[op]=value, sort, select, limit, skip.' };
-    case 'searchPost':
-      return { summary: `Search ${name} documents (flexible)`, description: 'A MongoDB filter over schema fields, with an operator allowlist.' };
-    case 'referenceList':
-      return {
-        summary: `The ${reference!.field} of a ${reference!.source}`,
-        description: `The envelope of the ${reference!.target} documents whose identifiers ${reference!.source}.${reference!.field} holds.`,
-      };
-    case 'referenceAdd':
-      return {
-        summary: `Add a ${reference!.target} to the ${reference!.field} of a ${reference!.source}`,
-        description: `Adds the identifier once (no duplicates); answers the updated ${reference!.source}.`,
-      };
-    case 'referenceRemove':
-      return {
-        summary: `Remove a ${reference!.target} from the ${reference!.field} of a ${reference!.source}`,
-        description: `Removes the identifier; answers the updated ${reference!.source}.`,
-      };
-    case 'referenceFind':
-      return {
-        summary: `Get the ${reference!.field} of a ${reference!.source}`,
-        description: `The ${reference!.target} that ${reference!.source}.${reference!.field} points to.`,
-      };
-    default:
-      return {
-        summary: `${source?.name ?? reference!.source} documents whose ${reference!.field} is this ${reference!.target}`,
-        description: `The query, if any, is ANDed with ${reference!.field} = the identifier in the path.`,
-      };
-  }
+/** `company_findOne`, `company_searchPost`, `company_owner_reverse`: the route's one name, under its resource (and field). */
+export function operationId(route: RouteDefinition, owner: Pick<ResourceDefinition, 'path'>): string {
+  const base = owner.path.replace(/[^a-zA-Z0-9]+/g, '_');
+  return route.reference ? `${base}_${route.reference.field}_${route.action}` : `${base}_${route.action}`;
 }
 
 function pathParameters(route: RouteDefinition, byName: Definitions): MethodDecorator[] {
@@ -162,78 +103,39 @@ function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
   ];
 }
 
-function body(route: RouteDefinition): MethodDecorator[] {
-  switch (route.action) {
+function body(row: RouteActionRow, route: RouteDefinition): MethodDecorator[] {
+  switch (row.body) {
     case 'create':
       return [ApiBody({ required: true, schema: ref(componentName.create(route.resource)) })];
     case 'update':
-    case 'patch':
       return [ApiBody({ required: true, schema: ref(componentName.update(route.resource)) })];
-    case 'searchPost':
-    case 'referenceSearchPost':
+    case 'search':
       return [ApiBody({ required: false, schema: ref(componentName.searchBody(route.resource)) })];
     default:
       return [];
   }
 }
 
-const WRITE_ERRORS = 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_REFERENCE_NOT_FOUND';
-const SEARCH_ERRORS = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY';
-const BODY_LIMITS: Array<[number, string]> = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']];
+/** Errors any route may answer, beside those of its row. */
+const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY_TIMEOUT'], [500, 'MR_INTERNAL'], [503, 'MR_DATABASE_UNAVAILABLE']];
 
-const ERRORS_OF: Record<Exclude<RouteAction, 'custom'>, Array<[number, string]>> = {
-  findOne: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
-  create: [[400, WRITE_ERRORS], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
-  update: [[400, `MR_INVALID_ID, ${WRITE_ERRORS}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
-  patch: [[400, `MR_INVALID_ID, ${WRITE_ERRORS}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
-  delete: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
-  search: [[400, SEARCH_ERRORS]],
-  searchPost: [[400, `${SEARCH_ERRORS}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS],
-  referenceFind: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND, MR_REFERENCE_UNSET, MR_REFERENCE_BROKEN']],
-  referenceSearch: [[400, `MR_INVALID_ID, ${SEARCH_ERRORS}`], [404, 'MR_NOT_FOUND']],
-  referenceSearchPost: [[400, `MR_INVALID_ID, ${SEARCH_ERRORS}, MR_INVALID_BODY, MR_INVALID_JSON`], [404, 'MR_NOT_FOUND'], ...BODY_LIMITS],
-  referenceList: [[400, `MR_INVALID_ID, ${SEARCH_ERRORS}`], [404, 'MR_NOT_FOUND']],
-  referenceAdd: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
-  referenceRemove: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
-};
-
-function responses(route: RouteDefinition, byName: Definitions): MethodDecorator[] {
-  const action = route.action as Exclude<RouteAction, 'custom'>;
-  const target = byName.has(route.resource) ? ref(componentName.document(route.resource)) : { type: 'object' };
-  const success: Record<Exclude<RouteAction, 'custom'>, [number, string, object]> = {
-    findOne: [200, `The ${route.resource}`, target],
-    create: [201, `The created ${route.resource}; its URL is in the Location header`, target],
-    update: [200, `The updated ${route.resource}`, target],
-    patch: [200, `The updated ${route.resource}`, target],
-    delete: [200, `The deleted ${route.resource}`, target],
-    search: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
-    searchPost: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
-    referenceFind: [200, `The referenced ${route.resource}`, target],
-    referenceSearch: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
-    referenceSearchPost: [200, 'The envelope of the results', ref(componentName.list(route.resource))],
-    referenceList: [
-      200,
-      'The envelope of the referenced documents; status.missing lists the identifiers the array holds that name no document (deleted)',
-      envelopeSchema(byName.has(route.resource) ? ref(componentName.document(route.resource)) : { type: 'object' }, { missing: true }),
-    ],
-    referenceAdd: [200, `The updated ${route.resource}`, target],
-    referenceRemove: [200, `The updated ${route.resource}`, target],
-  };
-  const [status, description, schema] = success[action];
-  const errors: Array<[number, string]> = [
-    ...ERRORS_OF[action],
-    [422, 'MR_QUERY_TIMEOUT'],
-    [500, 'MR_INTERNAL'],
-    [503, 'MR_DATABASE_UNAVAILABLE'],
-  ];
+function responses(row: RouteActionRow, route: RouteDefinition, byName: Definitions): MethodDecorator[] {
+  const known = byName.has(route.resource);
+  const document = known ? ref(componentName.document(route.resource)) : { type: 'object' };
+  const list = route.action === 'list'
+    ? envelopeSchema(document, { missing: true })
+    : known ? ref(componentName.list(route.resource)) : envelopeSchema(document);
+  const schema = row.answers.shape === 'list' ? list : document;
+  const state = row.status === 201 ? 'created ' : row.answers.of === 'target' ? 'referenced ' : route.method === 'GET' ? '' : route.method === 'DELETE' ? 'deleted ' : 'updated ';
+  const description = row.answers.shape === 'list' ? 'The envelope of the results' : `The ${state}${route.resource}`;
   return [
     ApiResponse({
-      status,
-      description,
+      status: row.status,
+      description: row.location ? `${description}; its URL is in the Location header` : description,
       schema: schema as never,
-      ...(action === 'create' ? { headers: { Location: { description: 'URL of the created document', schema: { type: 'string' } } } } : {}),
+      ...(row.location ? { headers: { Location: { description: 'URL of the created document', schema: { type: 'string' } } } } : {}),
     }),
-    ...errors.map(([code, codes]) => ApiResponse({ status: code, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never })),
+    ...[...row.errors, ...COMMON_ERRORS].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never })),
   ];
 }
 

@@ -120,7 +120,7 @@ describe('ModelRoutesModule.forRootAsync', () => {
         resources: [Gadget, Part],
         controllers: [AsyncGadgetController],
         routes: { delete: false },
-        references: { reverse: false },
+        references: { reverse: false, reversePost: false },
         imports: [LimitsModule],
         inject: [LimitsService],
         useFactory: (limits: LimitsService) => ({ search: { maxLimit: limits.maxLimit } }),
@@ -297,7 +297,7 @@ describe('startup errors: a ModelRoutesConfigError with a code, naming the class
     expect(error.code).toBe('MR_CONFIG_UNKNOWN_ROUTE');
     expect(error.message).toContain('DestroyRouteModel');
     expect(error.message).toContain('destroy');
-    expect(error.message).toMatch(/get, create, update, delete, search/);
+    expect(error.message).toMatch(/findOne, create, update, patch, delete, search, searchPost/);
   });
 
   it('MR_CONFIG_UNKNOWN_ROUTE: forRoot({ routes: { destroy: false } })', async () => {
@@ -305,14 +305,14 @@ describe('startup errors: a ModelRoutesConfigError with a code, naming the class
     expect(error.code).toBe('MR_CONFIG_UNKNOWN_ROUTE');
     expect(error.message).toContain('forRoot');
     expect(error.message).toContain('destroy');
-    expect(error.message).toMatch(/get, create, update, delete, search/);
+    expect(error.message).toMatch(/findOne, create, update, patch, delete, search, searchPost/);
   });
 
   it('MR_CONFIG_UNKNOWN_ROUTE: forRoot({ references: { sideways: false } })', async () => {
     const error = await startupError({ resources: [OwnerModel], references: { sideways: false } as never });
     expect(error.code).toBe('MR_CONFIG_UNKNOWN_ROUTE');
     expect(error.message).toContain('sideways');
-    expect(error.message).toMatch(/forward, reverse/);
+    expect(error.message).toMatch(/find, list, reverse, reversePost, add, remove/);
   });
 
   it('MR_CONFIG_UNKNOWN_ROUTE: references: { notAField: {...} }', async () => {
@@ -328,7 +328,7 @@ describe('startup errors: a ModelRoutesConfigError with a code, naming the class
     expect(error.code).toBe('MR_CONFIG_UNKNOWN_ROUTE');
     expect(error.message).toContain('SidewaysModel');
     expect(error.message).toContain('sideways');
-    expect(error.message).toMatch(/forward, reverse/);
+    expect(error.message).toMatch(/find, list, reverse, reversePost, add, remove/);
   });
 
   it('MR_CONFIG_INVALID_CONTROLLER: a controller that does not extend GeneratedController', async () => {

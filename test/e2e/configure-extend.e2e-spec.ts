@@ -105,13 +105,13 @@ describe('route options on the resource', () => {
       expect(response.body.status.match_count).toBe(1);
     });
 
-    it('`search` covers POST /notes too', async () => {
+    it('the interceptor of `searchPost` adds its header to POST /notes', async () => {
       const response = await t.http().post('/notes').send({ query: { title: 'first' } }).expect(200);
       expect(response.headers['x-stamp']).toBe('stamped');
       expect(response.body.result).toHaveLength(1);
     });
 
-    it("decorators: [Header('X-Test', '1')] on `get` sets the header on GET /note/:note_id", async () => {
+    it("decorators: [Header('X-Test', '1')] on `findOne` sets the header on GET /note/:note_id", async () => {
       const response = await t.http().get(`/note/${note._id}`).expect(200);
       expect(response.headers['x-test']).toBe('1');
     });
@@ -131,29 +131,29 @@ describe('route options on the resource', () => {
   });
 
   describe('reference routes, per field and per direction', () => {
-    it('writer: { reverse: false } keeps the forward route', async () => {
+    it('writer: { reverse: false, reversePost: false } keeps the find route', async () => {
       const response = await t.http().get(`/note/${note._id}/writer`).expect(200);
       expect(response.body).toEqual({ _id: writer._id, name: 'Ursula' });
     });
 
-    it.each(['get', 'post'] as const)('writer: { reverse: false } removes %s /writer/:writer_id/notes/writer', async (method) => {
+    it.each(['get', 'post'] as const)('writer: { reverse: false, reversePost: false } removes %s /writer/:writer_id/notes/writer', async (method) => {
       expectError(await t.http()[method](`/writer/${writer._id}/notes/writer`), 404, 'MR_ROUTE_NOT_FOUND');
     });
 
-    it('editor: { forward: false } removes GET /note/:note_id/editor', async () => {
+    it('editor: { find: false } removes GET /note/:note_id/editor', async () => {
       expectError(await t.http().get(`/note/${note._id}/editor`), 404, 'MR_ROUTE_NOT_FOUND');
     });
 
-    it.each(['get', 'post'] as const)('editor: { forward: false } keeps %s /writer/:writer_id/notes/editor', async (method) => {
+    it.each(['get', 'post'] as const)('editor: { find: false } keeps %s /writer/:writer_id/notes/editor', async (method) => {
       const response = await t.http()[method](`/writer/${writer._id}/notes/editor`).expect(200);
       expect(response.body.result.map((doc: { _id: string }) => doc._id)).toEqual([note._id]);
     });
 
-    it('reviewer: { forward: { guards: [DenyGuard] } } answers 403 MR_FORBIDDEN', async () => {
+    it('reviewer: { find: { guards: [DenyGuard] } } answers 403 MR_FORBIDDEN', async () => {
       expectError(await t.http().get(`/note/${note._id}/reviewer`), 403, 'MR_FORBIDDEN');
     });
 
-    it.each(['get', 'post'] as const)('reviewer: { reverse: { decorators } } sets X-Reverse on %s /writer/:writer_id/notes/reviewer', async (method) => {
+    it.each(['get', 'post'] as const)('reviewer: { reverse / reversePost: { decorators } } sets X-Reverse on %s /writer/:writer_id/notes/reviewer', async (method) => {
       const response = await t.http()[method](`/writer/${writer._id}/notes/reviewer`).expect(200);
       expect(response.headers['x-reverse']).toBe('1');
       expect(response.body.status.match_count).toBe(1);
@@ -184,11 +184,13 @@ describe('forRoot({ routes, references }) defaults, and an APP_GUARD', () => {
         routes: {
           delete: false,
           search: { decorators: [Header('X-Default', '1')] },
-          get: { decorators: [Header('X-Default-Get', '1')] },
+          searchPost: { decorators: [Header('X-Default', '1')] },
+          findOne: { decorators: [Header('X-Default-Get', '1')] },
         },
         references: {
           reverse: false,
-          forward: { decorators: [Header('X-Forward', '1')] },
+          reversePost: false,
+          find: { decorators: [Header('X-Forward', '1')] },
         },
       }),
       providers: [{ provide: APP_GUARD, useClass: BlockHeaderGuard }],
@@ -211,7 +213,7 @@ describe('forRoot({ routes, references }) defaults, and an APP_GUARD', () => {
       expect(response.headers['x-default']).toBe('1');
     });
 
-    it('the get decorators apply to GET /label/:label_id', async () => {
+    it('the findOne decorators apply to GET /label/:label_id', async () => {
       const response = await http().get(`/label/${label._id}`).expect(200);
       expect(response.headers['x-default-get']).toBe('1');
       expect(response.headers['x-default']).toBeUndefined();
@@ -233,14 +235,14 @@ describe('forRoot({ routes, references }) defaults, and an APP_GUARD', () => {
       }
     });
 
-    it("get: true keeps forRoot's options for GET /memo/:memo_id", async () => {
+    it("findOne: true keeps forRoot's options for GET /memo/:memo_id", async () => {
       const response = await http().get(`/memo/${memo._id}`).expect(200);
       expect(response.headers['x-default-get']).toBe('1');
     });
   });
 
   describe('reference defaults', () => {
-    it('forward defaults apply to every field: X-Forward on GET /memo/:memo_id/label and /approver', async () => {
+    it('find defaults apply to every field: X-Forward on GET /memo/:memo_id/label and /approver', async () => {
       for (const field of ['label', 'approver']) {
         const response = await http().get(`/memo/${memo._id}/${field}`).expect(200);
         expect(response.headers['x-forward']).toBe('1');
@@ -248,7 +250,7 @@ describe('forRoot({ routes, references }) defaults, and an APP_GUARD', () => {
       }
     });
 
-    it.each(['get', 'post'] as const)('reverse: false removes %s /label/:label_id/memos/approver (no own option)', async (method) => {
+    it.each(['get', 'post'] as const)('reverse and reversePost: false remove %s /label/:label_id/memos/approver (no own option)', async (method) => {
       expectError(await http()[method](`/label/${label._id}/memos/approver`), 404, 'MR_ROUTE_NOT_FOUND');
     });
 

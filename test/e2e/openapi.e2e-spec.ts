@@ -42,7 +42,9 @@ describe('the document of the fixture app', () => {
   it('has unique, readable operationIds', () => {
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId));
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(expect.arrayContaining(['company_get', 'company_create', 'company_search_post', 'company_owner_get', 'company_owner_reverse_search', 'company_owner_reverse_search_post']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['company_findOne', 'company_create', 'company_patch', 'company_searchPost', 'company_owner_find', 'company_owner_reverse', 'company_owner_reversePost']),
+    );
   });
 
   it('never shows a hidden field, in any schema', () => {
@@ -146,8 +148,8 @@ describe('removed routes', () => {
   it('are absent from the document', async () => {
     const trimmed = await createTestApp(engine, {
       resources: [Entrepreneur, Company],
-      routes: { delete: false, search: false },
-      references: { reverse: false },
+      routes: { delete: false, search: false, searchPost: false },
+      references: { reverse: false, reversePost: false },
     });
     const doc = createModelRoutesDocument(trimmed.app, config());
     await SwaggerParser.validate(structuredClone(doc) as never);

@@ -16,7 +16,7 @@ let crew: string;
 let empty: string;
 const MISSING = '0123456789abcdef01234567';
 
-@GeneratedResource({ references: { members: { relationship: false } } })
+@GeneratedResource({ references: { members: { add: false, remove: false } } })
 @Schema()
 class Squad {
   @Prop({ type: [{ type: Types.ObjectId, ref: 'Entrepreneur' }] }) members?: Types.ObjectId[];
@@ -112,7 +112,7 @@ describe('POST and DELETE /team/:team_id/members/:user_id', () => {
 });
 
 describe('route options', () => {
-  it('relationship: false removes the add and remove routes, keeping the others', async () => {
+  it('add: false and remove: false remove the relationship routes, keeping the others', async () => {
     const app = await createTestApp(engine, { resources: [Entrepreneur, Squad] });
     const squad = (await app.http().post('/squad').send({ members: [] }).expect(201)).body._id;
     expectError(await app.http().post(`/squad/${squad}/members/${MISSING}`), 404, 'MR_ROUTE_NOT_FOUND');

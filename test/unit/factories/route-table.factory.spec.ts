@@ -65,8 +65,8 @@ describe('createRouteTable', () => {
       'GET',
       '/company/:company_id/owner',
       {
-        action: 'referenceFind',
-        handler: 'findOwner',
+        action: 'find',
+        handler: 'find',
         controller: 'CompanyOwnerReferenceController',
         resource: 'Entrepreneur',
         reference: { source: 'Company', field: 'owner', target: 'Entrepreneur' },
@@ -76,8 +76,8 @@ describe('createRouteTable', () => {
       'GET',
       '/user/:user_id/companies/owner',
       {
-        action: 'referenceSearch',
-        handler: 'searchByOwner',
+        action: 'reverse',
+        handler: 'reverse',
         controller: 'CompanyOwnerReferenceController',
         resource: 'Company',
         reference: { source: 'Company', field: 'owner', target: 'Entrepreneur' },
@@ -87,8 +87,8 @@ describe('createRouteTable', () => {
       'POST',
       '/user/:user_id/companies/owner',
       {
-        action: 'referenceSearchPost',
-        handler: 'searchByOwnerPost',
+        action: 'reversePost',
+        handler: 'reversePost',
         controller: 'CompanyOwnerReferenceController',
         resource: 'Company',
         reference: { source: 'Company', field: 'owner', target: 'Entrepreneur' },
@@ -101,7 +101,7 @@ describe('createRouteTable', () => {
   });
 
   it('has no reference property on plain resource routes', () => {
-    for (const route of table.filter((r) => !r.action.startsWith('reference'))) {
+    for (const route of table.filter((r) => r.controller !== 'CompanyOwnerReferenceController')) {
       expect(route).not.toHaveProperty('reference');
     }
   });
@@ -116,21 +116,25 @@ describe('createRouteTable', () => {
     expect(new Set(lines).size).toBe(lines.length);
   });
 
-  it('gives an array of references a list, the reverse routes and the relationship routes, and pascal-cases snake_case fields', () => {
+  it('gives an array of references a list, the reverse routes and the relationship routes, and pascal-cases snake_case fields in controller names', () => {
     const routes = createRouteTable(createResourceDefinitions({ resources: [Entrepreneur, Team] }));
     expect(routes.filter((route) => route.reference?.field === 'members').map((route) => [line(route), route.action, route.handler])).toEqual([
-      ['GET /team/:team_id/members', 'referenceList', 'findMembers'],
-      ['POST /team/:team_id/members/:user_id', 'referenceAdd', 'addMembers'],
-      ['DELETE /team/:team_id/members/:user_id', 'referenceRemove', 'removeMembers'],
-      ['GET /user/:user_id/teams/members', 'referenceSearch', 'searchByMembers'],
-      ['POST /user/:user_id/teams/members', 'referenceSearchPost', 'searchByMembersPost'],
+      ['GET /team/:team_id/members', 'list', 'list'],
+      ['POST /team/:team_id/members/:user_id', 'add', 'add'],
+      ['DELETE /team/:team_id/members/:user_id', 'remove', 'remove'],
+      ['GET /user/:user_id/teams/members', 'reverse', 'reverse'],
+      ['POST /user/:user_id/teams/members', 'reversePost', 'reversePost'],
     ]);
     const coOwner = routes.filter((route) => route.reference?.field === 'co_owner');
     expect(coOwner.map((route) => [line(route), route.handler, route.controller])).toEqual([
-      ['GET /team/:team_id/co_owner', 'findCoOwner', 'TeamCoOwnerReferenceController'],
-      ['GET /user/:user_id/teams/co_owner', 'searchByCoOwner', 'TeamCoOwnerReferenceController'],
-      ['POST /user/:user_id/teams/co_owner', 'searchByCoOwnerPost', 'TeamCoOwnerReferenceController'],
+      ['GET /team/:team_id/co_owner', 'find', 'TeamCoOwnerReferenceController'],
+      ['GET /user/:user_id/teams/co_owner', 'reverse', 'TeamCoOwnerReferenceController'],
+      ['POST /user/:user_id/teams/co_owner', 'reversePost', 'TeamCoOwnerReferenceController'],
     ]);
+  });
+
+  it('names each route once: its action is its handler and its option key', () => {
+    for (const route of table) expect(route.handler).toBe(route.action);
   });
 
   it('returns an empty table for no resources', () => {
@@ -219,7 +223,7 @@ describe('comparePaths', () => {
   });
 });
 
-@GeneratedResource({ routes: { delete: false, search: { decorators: [] } }, references: { owner: { reverse: false } } })
+@GeneratedResource({ routes: { delete: false, search: { decorators: [] } }, references: { owner: { reverse: false, reversePost: false } } })
 @Schema()
 class Venture {
   @Prop() name?: string;
@@ -238,13 +242,20 @@ describe('route options in the table', () => {
     expect(lines).toContain('GET /venture/:venture_id');
   });
 
+  it('disables only the route an option names: update, not patch; search, not searchPost', () => {
+    expect(lines).toContain('PATCH /venture/:venture_id');
+    expect(table.map(line)).toContain('PATCH /user/:user_id');
+    expect(lines).toContain('GET /ventures');
+    expect(lines).toContain('POST /ventures');
+  });
+
   it('leaves out a disabled reference direction, keeping the other', () => {
     expect(lines).toContain('GET /venture/:venture_id/owner');
     expect(lines).not.toContain('GET /user/:user_id/ventures/owner');
     expect(lines).not.toContain('POST /user/:user_id/ventures/owner');
   });
 
-  it('gives a ref to a model that is not a resource its forward route only', () => {
+  it('gives a ref to a model that is not a resource its find route only', () => {
     const investor = table.filter((route) => route.reference?.field === 'investor');
     expect(investor.map(line)).toEqual(['GET /venture/:venture_id/investor']);
     expect(investor[0]).toMatchObject({ resource: 'Investor', reference: { source: 'Venture', field: 'investor', target: 'Investor' } });

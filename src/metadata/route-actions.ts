@@ -1,0 +1,176 @@
+import type { RouteMethod } from '../interfaces/route-definition.interface.js';
+import { article } from '../utils/naming.util.js';
+
+/** Where a handler's argument comes from. */
+export type ParamSource =
+  | 'id' // the identifier of the resource the path starts with (`:company_id`)
+  | 'targetId' // the identifier of the referenced document (`:user_id` of a reverse route)
+  | 'relatedId' // the identifier of the document added to or removed from an array of references
+  | 'query' // the query string
+  | 'body' // the JSON body
+  | 'request'
+  | 'response';
+
+/** The names a path or a text is made of: the resource, and for reference routes the field and its target. */
+export interface RouteNames {
+  /** The resource whose routes these are (`Company`), its path segments and id parameter. */
+  source: { name: string; path: string; plural: string; idParam: string };
+  /** Reference routes: the field (`owner`)... */
+  field?: string;
+  /** ...and what it references (`Entrepreneur` at `user`); absent for a model that is not a resource. */
+  target?: { name: string; path?: string; idParam?: string };
+  /** Reference routes: the parameter of the related document (`user_id`, or `related_id`). */
+  relatedParam?: string;
+}
+
+/** What one generated route action is: everything the route table, the controllers and the docs need. */
+export interface RouteActionRow {
+  /** Routes of a resource, or of one of its reference fields. */
+  scope: 'resource' | 'reference';
+  method: RouteMethod;
+  path(names: RouteNames): string;
+  /** Status of a success. */
+  status: 200 | 201;
+  /** The handler's arguments, in order. */
+  params: readonly ParamSource[];
+  /** The body it reads: a document to create, changes to merge, or a search. */
+  body?: 'create' | 'update' | 'search';
+  /** It reads the search parameters of the query string. */
+  searchQuery?: true;
+  /** What a success answers, and of which model: the resource's, or the referenced one's. */
+  answers: { shape: 'document' | 'list'; of: 'source' | 'target' };
+  /** It answers `Location` with the created document's URL. */
+  location?: true;
+  /** For reference fields: whether the route exists for this field. */
+  appliesTo?(reference: { isArray: boolean; targetIsResource: boolean }): boolean;
+  /** The errors it documents, by status: the codes each status carries. */
+  errors: ReadonlyArray<readonly [number, string]>;
+  summary(names: RouteNames): string;
+  description(names: RouteNames): string;
+}
+
+const one = ({ source }: RouteNames) => `/${source.path}/:${source.idParam}`;
+const forward = (names: RouteNames) => `${one(names)}/${names.field}`;
+const reverse = ({ source, target, field }: RouteNames) => `/${target!.path}/:${target!.idParam}/${source.plural}/${field}`;
+const related = (names: RouteNames) => `${forward(names)}/:${names.relatedParam}`;
+const an = (name: string) => `${article(name)} ${name}`;
+
+const WRITE = 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_REFERENCE_NOT_FOUND';
+const SEARCH = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY';
+const BODY_LIMITS = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
+const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
+
+/**
+ * Every generated route action, one row each. Its key is its one name: the route option
+ * (`routes: { findOne: false }`, `references: { owner: { reverse: false } }`), the handler you
+ * override (`findOne(id)`), and the operationId (`company_findOne`, `company_owner_reverse`).
+ * Adding an action is a row here plus its handler.
+ */
+export const ROUTE_ACTIONS = {
+  findOne: {
+    scope: 'resource', method: 'GET', path: one, status: 200, params: ['id'],
+    answers: { shape: 'document', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
+    summary: ({ source }) => `Get one ${source.name}`,
+    description: ({ source }) => `The ${source.name} whose identifier is in the path.`,
+  },
+  create: {
+    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.path}`, status: 201, params: ['body', 'request', 'response'],
+    body: 'create', answers: { shape: 'document', of: 'source' }, location: true,
+    errors: [[400, WRITE], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+    summary: ({ source }) => `Create ${an(source.name)}`,
+    description: ({ source }) => `Creates ${an(source.name)}; answers the document and its URL in Location. Unknown fields are refused; references must name existing documents.`,
+  },
+  update: {
+    scope: 'resource', method: 'PUT', path: one, status: 200, params: ['id', 'body'],
+    body: 'update', answers: { shape: 'document', of: 'source' },
+    errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+    summary: ({ source }) => `Modify ${an(source.name)}`,
+    description: () => MERGE_TEXT,
+  },
+  patch: {
+    scope: 'resource', method: 'PATCH', path: one, status: 200, params: ['id', 'body'],
+    body: 'update', answers: { shape: 'document', of: 'source' },
+    errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+    summary: ({ source }) => `Modify ${an(source.name)} (same as PUT)`,
+    description: () => MERGE_TEXT,
+  },
+  delete: {
+    scope: 'resource', method: 'DELETE', path: one, status: 200, params: ['id'],
+    answers: { shape: 'document', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
+    summary: ({ source }) => `Delete ${an(source.name)}`,
+    description: ({ source }) => `Deletes the ${source.name} and answers it.`,
+  },
+  search: {
+    scope: 'resource', method: 'GET', path: ({ source }) => `/${source.plural}`, status: 200, params: ['query'],
+    searchQuery: true, answers: { shape: 'list', of: 'source' },
+    errors: [[400, SEARCH]],
+    summary: ({ source }) => `Search ${source.name} documents`,
+    description: () => 'Query-string search: field=value, field[op]=value, sort, select, limit, skip.',
+  },
+  searchPost: {
+    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.plural}`, status: 200, params: ['body'],
+    body: 'search', answers: { shape: 'list', of: 'source' },
+    errors: [[400, `${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS],
+    summary: ({ source }) => `Search ${source.name} documents (flexible)`,
+    description: () => 'A MongoDB filter over schema fields, with an operator allowlist.',
+  },
+  find: {
+    scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id'],
+    answers: { shape: 'document', of: 'target' }, appliesTo: ({ isArray }) => !isArray,
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND, MR_REFERENCE_UNSET, MR_REFERENCE_BROKEN']],
+    summary: ({ source, field }) => `Get the ${field} of ${an(source.name)}`,
+    description: ({ source, field, target }) => `The ${target!.name} that ${source.name}.${field} points to.`,
+  },
+  list: {
+    scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id', 'query'],
+    searchQuery: true, answers: { shape: 'list', of: 'target' }, appliesTo: ({ isArray }) => isArray,
+    errors: [[400, `MR_INVALID_ID, ${SEARCH}`], [404, 'MR_NOT_FOUND']],
+    summary: ({ source, field }) => `The ${field} of ${an(source.name)}`,
+    description: ({ source, field, target }) =>
+      `The envelope of the ${target!.name} documents whose identifiers ${source.name}.${field} holds; status.missing lists those that name no document.`,
+  },
+  reverse: {
+    scope: 'reference', method: 'GET', path: reverse, status: 200, params: ['targetId', 'query'],
+    searchQuery: true, answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
+    errors: [[400, `MR_INVALID_ID, ${SEARCH}`], [404, 'MR_NOT_FOUND']],
+    summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name}`,
+    description: ({ field }) => `The query, if any, is ANDed with ${field} = the identifier in the path; no document with that identifier is a 404.`,
+  },
+  reversePost: {
+    scope: 'reference', method: 'POST', path: reverse, status: 200, params: ['targetId', 'body'],
+    body: 'search', answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
+    errors: [[400, `MR_INVALID_ID, ${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], [404, 'MR_NOT_FOUND'], ...BODY_LIMITS],
+    summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name} (flexible)`,
+    description: ({ field }) => `The body's query is ANDed with ${field} = the identifier in the path; no document with that identifier is a 404.`,
+  },
+  add: {
+    scope: 'reference', method: 'POST', path: related, status: 200, params: ['id', 'relatedId'],
+    answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray, targetIsResource }) => isArray && targetIsResource,
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
+    summary: ({ source, field, target }) => `Add ${an(target!.name)} to the ${field} of ${an(source.name)}`,
+    description: ({ source }) => `Adds the identifier once (no duplicates); answers the ${source.name}.`,
+  },
+  remove: {
+    scope: 'reference', method: 'DELETE', path: related, status: 200, params: ['id', 'relatedId'],
+    answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray, targetIsResource }) => isArray && targetIsResource,
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
+    summary: ({ source, field, target }) => `Remove ${an(target!.name)} from the ${field} of ${an(source.name)}`,
+    description: ({ source }) => `Removes the identifier; answers the ${source.name}.`,
+  },
+} as const satisfies Record<string, RouteActionRow>;
+
+export type RouteActionName = keyof typeof ROUTE_ACTIONS;
+export type ResourceActionName = { [K in RouteActionName]: (typeof ROUTE_ACTIONS)[K]['scope'] extends 'resource' ? K : never }[RouteActionName];
+export type ReferenceActionName = Exclude<RouteActionName, ResourceActionName>;
+
+/** The action names of one scope, in table order. */
+export function actionsOf<S extends RouteActionRow['scope']>(scope: S): Array<S extends 'resource' ? ResourceActionName : ReferenceActionName> {
+  return (Object.keys(ROUTE_ACTIONS) as RouteActionName[]).filter((name) => ROUTE_ACTIONS[name].scope === scope) as never;
+}
+
+/** The row of an action, typed as the general shape. */
+export function routeAction(name: RouteActionName): RouteActionRow {
+  return ROUTE_ACTIONS[name];
+}
