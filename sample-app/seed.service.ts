@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository, type ModelRepository } from '../src/index.js';
+import { InjectModelRepository, type ModelRepository } from '../src/index.js';
 import { Company, Entrepreneur } from './models.js';
 
 /**
@@ -12,8 +12,8 @@ export class SeedService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Seed');
 
   constructor(
-    @InjectRepository(Entrepreneur) private readonly users: ModelRepository<Entrepreneur>,
-    @InjectRepository(Company) private readonly companies: ModelRepository<Company>,
+    @InjectModelRepository(Entrepreneur) private readonly users: ModelRepository<Entrepreneur>,
+    @InjectModelRepository(Company) private readonly companies: ModelRepository<Company>,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,5 +1,5 @@
 export { GeneratedResource } from './decorators/generated-resource.decorator.js';
-export { InjectRepository } from './decorators/inject-repository.decorator.js';
+export { InjectModelRepository } from './decorators/inject-model-repository.decorator.js';
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 export { mapError, type ErrorResponseBody } from './errors/error-response.mapper.js';
 export { CONFIG_ERROR_CODES, ModelRoutesConfigError, type ConfigErrorCode } from './errors/model-routes-config.error.js';
@@ -17,7 +17,8 @@ export type { ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from
 export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';
 export type { FieldRules, ReferenceDefinition, ResourceDefinition } from './interfaces/resource-definition.interface.js';
 export type { RouteAction, RouteDefinition, RouteMethod } from './interfaces/route-definition.interface.js';
-export { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from './interfaces/search-options.interface.js';
+export type { SearchOptions } from './interfaces/search-options.interface.js';
+export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
 export type { SearchResult } from './interfaces/search-result.interface.js';
 export {
   MODEL_ROUTES_METADATA,
@@ -34,4 +35,4 @@ export { sanitizeFilter } from './query/filter.sanitizer.js';
 export { ALLOWED_OPERATORS, QUERY_OPERATORS } from './query/query-operators.js';
 export { checkWriteBody, MAX_ID_LENGTH, type WriteRules } from './write/write-body.validator.js';
 export { ModelRepository, type PlainDocument } from './repository/model-repository.js';
-export { getRepositoryToken } from './repository/model-repository.providers.js';
+export { getModelRepositoryToken } from './repository/model-repository.providers.js';

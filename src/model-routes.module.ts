@@ -21,7 +21,7 @@ import {
   ConfigurableModelRoutesModule,
   MODEL_ROUTES_SETTINGS,
 } from './model-routes.module-definition.js';
-import { createRepositoryProviders, getRepositoryToken } from './repository/model-repository.providers.js';
+import { createRepositoryProviders, getModelRepositoryToken } from './repository/model-repository.providers.js';
 
 /** Options of `ModelRoutesModule.forRootAsync()`: the extras, and a factory for the settings. */
 export type ModelRoutesModuleAsyncOptions = typeof ASYNC_OPTIONS_TYPE & ModelRoutesExtras;
@@ -58,7 +58,7 @@ export class ModelRoutesModule {
   /**
    * Reads the resources' metadata and schemas, registers their Mongoose models, and builds one
    * controller per resource and per reference field. Each resource's `ModelRepository` is
-   * exported globally: inject it with `@InjectRepository(Resource)`.
+   * exported globally: inject it with `@InjectModelRepository(Resource)`.
    */
   static forRoot(options: ModelRoutesModuleOptions): DynamicModule {
     const module = ConfigurableModelRoutesModule.forRoot(options);
@@ -113,7 +113,7 @@ function withRoutes(module: DynamicModule, options: ModelRoutesExtras): DynamicM
       ...createRepositoryProviders(definitions, connectionName),
       ...(options.providers ?? []),
     ],
-    exports: [MODEL_ROUTES_TABLE, MODEL_ROUTES_METADATA, ...definitions.map((definition) => getRepositoryToken(definition.name, connectionName))],
+    exports: [MODEL_ROUTES_TABLE, MODEL_ROUTES_METADATA, ...definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName))],
   };
 }
 

@@ -60,7 +60,7 @@ export function GeneratedController<T>(resource: Type<T>): Type<GeneratedResourc
     declare readonly repository: ModelRepository<T>;
 
     async findOne(id: string): Promise<PlainDocument<T>> {
-      return this.found(await this.repository.findOne(id), id);
+      return this.repository.getOne(id);
     }
 
     async create(body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {

@@ -1,15 +1,10 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
+import { errorBody, type ErrorDetail, type ErrorResponseBody } from './error-body.util.js';
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
-import { ModelRoutesException, type ErrorDetail } from './model-routes.exception.js';
+import { ModelRoutesException } from './model-routes.exception.js';
 
-/** The one error shape of every generated route. */
-export interface ErrorResponseBody {
-  statusCode: number;
-  error: string;
-  code: ErrorCode;
-  message: string;
-  details?: ErrorDetail[];
-}
+export type { ErrorResponseBody };
+
 
 /** Whether the mapper could explain the failure, or it is an unexpected one to log. */
 export interface MappedError {
@@ -89,7 +84,7 @@ export function mapError(error: unknown): MappedError {
   if ((name && UNAVAILABLE.has(name)) || (name === 'MongooseError' && /buffering timed out/.test(message ?? ''))) {
     return known('MR_DATABASE_UNAVAILABLE', 'The database is unavailable; try again later');
   }
-  return { body: body('MR_INTERNAL', 500, 'Internal server error'), unexpected: true };
+  return { body: errorBody('MR_INTERNAL', 500, 'Internal server error'), unexpected: true };
 }
 
 interface MongooseValidationError {
@@ -138,9 +133,9 @@ function fromHttpException(error: HttpException): MappedError {
   const code = status === 404 && /^Cannot [A-Z]+ \//.test(message) ? 'MR_ROUTE_NOT_FOUND' : (CODE_BY_STATUS[status] ?? 'MR_HTTP_ERROR');
   if (status >= 500) {
     // Whatever user code put in a 5xx stays in the server log.
-    return { body: body(code, status, status === 503 ? 'Service unavailable' : 'Internal server error'), unexpected: true };
+    return { body: errorBody(code, status, status === 503 ? 'Service unavailable' : 'Internal server error'), unexpected: true };
   }
-  return { body: body(code, status, message), unexpected: false };
+  return { body: errorBody(code, status, message), unexpected: false };
 }
 
 /**
@@ -163,14 +158,7 @@ export function methodNotAllowed(method: string, allowed: readonly string[]): Ma
 }
 
 function known(code: ErrorCode, message: string, details?: ErrorDetail[]): MappedError {
-  return { body: body(code, ERROR_CODES[code].status, message, details), unexpected: false };
-}
-
-function body(code: ErrorCode, statusCode: number, message: string, details?: ErrorDetail[]): ErrorResponseBody {
-  const error = (HttpStatus[statusCode] ?? 'Error')
-    .toLowerCase()
-    .replace(/(^|_)([a-z])/g, (_match: string, sep: string, letter: string) => (sep ? ' ' : '') + letter.toUpperCase());
-  return { statusCode, error, code, message, ...(details?.length ? { details } : {}) };
+  return { body: errorBody(code, ERROR_CODES[code].status, message, details), unexpected: false };
 }
 
 function isJson(text: unknown): boolean {

@@ -1,30 +1,26 @@
+import { HttpException } from '@nestjs/common';
+import { errorBody, type ErrorDetail } from './error-body.util.js';
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
-/** One entry of an error's `details`: which input path failed and why. */
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+export type { ErrorDetail };
 
 /**
- * A failure a client caused or should know about. Thrown by the query parser, the
- * repository and the generated handlers; turned into the one error shape by
- * `ModelRoutesExceptionFilter`. Knows no HTTP framework: the status comes from the code.
+ * A failure a client caused or should know about, with a stable `code`. Thrown by the query
+ * parser, the repository and the generated handlers. An `HttpException` whose response is the one
+ * error shape, so it answers the same in your own controllers, interceptors and filters, with or
+ * without `ModelRoutesExceptionFilter`; the status comes from the code.
+ *
+ * @example throw new ModelRoutesException('MR_VALIDATION_FAILED', 'Validation failed for password', [{ path: 'password', message: 'too short' }]);
  */
-export class ModelRoutesException extends Error {
-  override readonly name = 'ModelRoutesException';
-
+export class ModelRoutesException extends HttpException {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
   ) {
-    super(message);
+    super(errorBody(code, ERROR_CODES[code].status, message, details), ERROR_CODES[code].status);
   }
 
-  get status(): number {
-    return ERROR_CODES[this.code].status;
-  }
 
   static invalidQuery(path: string, message: string): ModelRoutesException {
     return new ModelRoutesException('MR_INVALID_QUERY', message, [{ path, message }]);

@@ -7,15 +7,18 @@ import type { ReferenceActionName } from '../metadata/route-actions.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
-import { getRepositoryToken } from '../repository/model-repository.providers.js';
+import { getModelRepositoryToken } from '../repository/model-repository.providers.js';
+import { ReferenceTargets } from '../repository/reference-targets.js';
 import { createControllerClass, defineGeneratedHandler } from './controller.util.js';
 import { routeNames } from './route-table.factory.js';
 
 interface ReferenceController {
   /** Repository of the referencing model (Company). */
   source: ModelRepository;
-  /** Repository of the referenced model (Entrepreneur), a resource's or a registered model's. */
-  target: ModelRepository;
+  /** Where the repository of the referenced model (Entrepreneur) is, a resource's or a registered model's. */
+  targets: ReferenceTargets;
+  /** That repository. */
+  readonly target: ModelRepository;
 }
 
 type Handlers = Record<ReferenceActionName, (this: ReferenceController, ...args: any[]) => Promise<unknown>>;
@@ -24,7 +27,7 @@ type Handlers = Record<ReferenceActionName, (this: ReferenceController, ...args:
  * Builds the controller of one reference field (`CompanyOwnerReferenceController`), one handler
  * per action of `ROUTE_ACTIONS` the field has: `find` (or `list` for an array of references),
  * `reverse` and `reversePost` (the client's query ANDed with the reference condition, never
- * replacing it), `add` and `remove` for an array. Both repositories are injected.
+ * replacing it), `add` and `remove` for an array. The source repository is injected; the target is read from `ReferenceTargets`.
  */
 export function createReferenceController(
   source: ResourceDefinition,
@@ -35,8 +38,13 @@ export function createReferenceController(
 ): Type {
   const targetName = typeof target === 'string' ? target : target.name;
   const controller = createControllerClass(routes[0].controller, undefined, {
-    source: getRepositoryToken(source.name, connectionName),
-    target: getRepositoryToken(targetName, connectionName),
+    source: getModelRepositoryToken(source.name, connectionName),
+    targets: ReferenceTargets,
+  });
+  Object.defineProperty(controller.prototype, 'target', {
+    get(this: ReferenceController) {
+      return this.targets.get(targetName);
+    },
   });
   const handlers = referenceHandlers(source, field, targetName);
   const names = routeNames(source, { field, target });

@@ -26,14 +26,3 @@ export interface SearchOptions {
 
 /** Search options with every default filled in. */
 export type ResolvedSearchOptions = Required<SearchOptions>;
-
-export const DEFAULT_SEARCH_OPTIONS: ResolvedSearchOptions = {
-  defaultLimit: 20,
-  maxLimit: 100,
-  maxSkip: 10_000,
-  maxRegexLength: 256,
-  allowRegex: true,
-  maxQueryDepth: 8,
-  maxQueryNodes: 1000,
-  maxTimeMS: 5000,
-};

@@ -1,55 +1,49 @@
 import type { Provider, Type } from '@nestjs/common';
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import type { Connection, Model } from 'mongoose';
-import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import { createModelDefinition } from '../factories/resource-definition.factory.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import { ModelRepository } from './model-repository.js';
+import { ReferenceTargets } from './reference-targets.js';
 
 /**
- * Injection token of a resource's `ModelRepository`, in the style of `getModelToken()`.
+ * Injection token of a resource's `ModelRepository`, built as `getModelToken()` builds a model's:
+ * `CompanyRepository`, or `catalogConnection/BookRepository` on a named connection (the default
+ * connection, named or not, gives the first form).
  * @param resource the resource class, or its model name
  * @param connectionName the Mongoose connection, when not the default one
+ * @example moduleRef.get(getModelRepositoryToken(Company))
  */
-export function getRepositoryToken(resource: Type | string, connectionName?: string): string {
+export function getModelRepositoryToken(resource: Type | string, connectionName?: string): string {
   const name = typeof resource === 'string' ? resource : resource.name;
-  return connectionName ? `${connectionName}/${name}ModelRepository` : `${name}ModelRepository`;
+  const connection = getConnectionToken(connectionName);
+  return connection === getConnectionToken() ? `${name}Repository` : `${connection}/${name}Repository`;
 }
 
 /**
- * One `ModelRepository` provider per resource, built from its model; and one per model that a
- * reference names but that is not a resource (registered with `MongooseModule.forFeature`), built
- * from the connection when the module starts, so that a reference controller is given its target
- * the same way in both cases. A model registered nowhere stops the start.
+ * One `ModelRepository` provider per resource, built from its model, and the `ReferenceTargets`
+ * that reference controllers read their target from: the same resource repositories, and those of
+ * the models a reference names that are not resources, built from the connection when the app
+ * initialises (a model registered nowhere stops the start).
  */
 export function createRepositoryProviders(definitions: ResourceDefinition[], connectionName?: string): Provider[] {
   const resources = new Set(definitions.map((definition) => definition.name));
-  const referenced = new Map<string, string>();
+  const registered = new Map<string, string>();
   for (const definition of definitions) {
     for (const { targetName, field } of definition.references) {
-      if (!resources.has(targetName) && !referenced.has(targetName)) referenced.set(targetName, `${definition.name}.${field}`);
+      if (!resources.has(targetName) && !registered.has(targetName)) registered.set(targetName, `${definition.name}.${field}`);
     }
   }
+  const tokens = definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName));
   return [
-    ...definitions.map((definition) => ({
-      provide: getRepositoryToken(definition.name, connectionName),
+    ...definitions.map((definition, index) => ({
+      provide: tokens[index],
       useFactory: (model: Model<unknown>) => new ModelRepository(model, definition),
       inject: [getModelToken(definition.name, connectionName)],
     })),
-    ...[...referenced].map(([modelName, where]) => ({
-      provide: getRepositoryToken(modelName, connectionName),
-      useFactory: (connection: Connection) => {
-        if (!connection.modelNames().includes(modelName)) {
-          throw new ModelRoutesConfigError(
-            'MR_CONFIG_UNKNOWN_REFERENCE',
-            `${where} references '${modelName}', which is neither a resource nor a model registered with Mongoose. ` +
-              `Add ${modelName} to ModelRoutesModule.forRoot({ resources }), or register it with MongooseModule.forFeature().`,
-          );
-        }
-        const model = connection.model(modelName) as Model<Record<string, unknown>>;
-        return new ModelRepository(model, createModelDefinition(model));
-      },
-      inject: [getConnectionToken(connectionName)],
-    })),
+    {
+      provide: ReferenceTargets,
+      useFactory: (connection: Connection, ...repositories: ModelRepository[]) => new ReferenceTargets(repositories, connection, registered),
+      inject: [getConnectionToken(connectionName), ...tokens],
+    },
   ];
 }

@@ -23,7 +23,7 @@ const serializer = new WriteSerializer();
 
 /**
  * The one data access service behind every generated route, one instance per resource.
- * Knows Mongoose, knows no HTTP. Inject it in your own code with `@InjectRepository(Company)`.
+ * Knows Mongoose, knows no HTTP. Inject it in your own code with `@InjectModelRepository(Company)`.
  *
  * Writes take data that was checked first (`checkWriteBody`, as the generated handlers do; your
  * own server-side fields need no check), and then:
@@ -53,6 +53,13 @@ export class ModelRepository<T = Record<string, unknown>> {
   async findOne(id: string): Promise<PlainDocument<T> | null> {
     const doc = await this.model.findOne(this.idFilter(id)).maxTimeMS(this.maxTimeMS).lean().exec();
     return doc && this.toPlain(doc);
+  }
+
+  /** The document whose `id` field equals `id`; a 404 `MR_NOT_FOUND` (an `HttpException`) when none does. */
+  async getOne(id: string): Promise<PlainDocument<T>> {
+    const doc = await this.findOne(id);
+    if (!doc) throw ModelRoutesException.notFound(this.definition.name, id);
+    return doc;
   }
 
   /** Finds a document by its `_id`, whatever the resource's `id` field: how references are stored. */

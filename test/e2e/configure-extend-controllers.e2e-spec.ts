@@ -17,7 +17,7 @@ import type { Connection } from 'mongoose';
 import type request from 'supertest';
 import {
   GeneratedController,
-  InjectRepository,
+  InjectModelRepository,
   MODEL_ROUTES_TABLE,
   ModelRepository,
   ModelRoutesModule,
@@ -56,7 +56,7 @@ class ShopBlockGuard implements CanActivate {
 @UseGuards(ShopBlockGuard)
 class ShopController extends GeneratedController(Shop) {
   constructor(
-    @InjectRepository(Shop) private readonly shops: ModelRepository<Shop>,
+    @InjectModelRepository(Shop) private readonly shops: ModelRepository<Shop>,
     private readonly audit: ShopAudit,
   ) {
     super();

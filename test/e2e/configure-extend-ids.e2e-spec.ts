@@ -174,6 +174,24 @@ describe('a ref to a model registered with Mongoose but not a resource', () => {
   });
 });
 
+describe('a ref to a model registered by a feature module imported after ModelRoutesModule', () => {
+  // Regression: the target repository was built while Nest created the providers, before the
+  // feature module had registered Publisher, so the app refused to start (and, in this test,
+  // the connection opened before the failure was never closed: Jest did not exit).
+  @Module({ imports: [MongooseModule.forFeature([{ name: Publisher.name, schema: PublisherSchema }])] })
+  class PublishersModule {}
+
+  it('starts, and the reference route reads the publisher', async () => {
+    const { http, connection } = await bootTestApp(engine, {
+      imports: [ModelRoutesModule.forRoot({ resources: [Magazine] }), PublishersModule],
+    });
+    const publisher = await connection.model('Publisher').create({ name: 'Hachette', taxId: 'FR-456' });
+    const magazine = (await http().post('/magazine').send({ title: 'Elle', publisher: String(publisher._id) }).expect(201)).body;
+    const response = await http().get(`/magazine/${magazine._id}/publisher`).expect(200);
+    expect(response.body).toEqual({ _id: String(publisher._id), name: 'Hachette' });
+  });
+});
+
 describe('a ref to a model registered nowhere', () => {
   it('fails the app startup with MR_CONFIG_UNKNOWN_REFERENCE, naming the class, the field and the model', async () => {
     let routes!: ReturnType<typeof ModelRoutesModule.forRoot>;

@@ -5,7 +5,7 @@ import { Types } from 'mongoose';
 import {
   GeneratedController,
   GeneratedResource,
-  InjectRepository,
+  InjectModelRepository,
   ModelRepository,
   ModelRoutesConfigError,
   ModelRoutesModule,
@@ -140,7 +140,7 @@ describe('ModelRoutesModule.forRootAsync', () => {
 
 @Controller('catalog-report')
 class CatalogReportController {
-  constructor(@InjectRepository(Gadget, 'catalog') private readonly gadgets: ModelRepository<Gadget>) {}
+  constructor(@InjectModelRepository(Gadget, 'catalog') private readonly gadgets: ModelRepository<Gadget>) {}
 
   @Get()
   async report() {
@@ -175,7 +175,7 @@ describe("a named connection: forRoot({ connectionName: 'catalog' })", () => {
     expect((await http().post(`/gadget/${gadget._id}/parts/gadget`).send({}).expect(200)).body.result).toEqual([part]);
   });
 
-  it("injects the repositories with @InjectRepository(Gadget, 'catalog')", async () => {
+  it("injects the repositories with @InjectModelRepository(Gadget, 'catalog')", async () => {
     const { http, connection } = started;
     expect((await http().get('/catalog-report').expect(200)).body).toEqual({ gadgets: await connection.model('Gadget').countDocuments() });
   });

@@ -1,5 +1,5 @@
-import { BadRequestException, Controller, Get } from '@nestjs/common';
-import { ModelRoutesModule } from '../../src/index.js';
+import { BadRequestException, Controller, Get, Param } from '@nestjs/common';
+import { InjectModelRepository, ModelRepository, ModelRoutesModule } from '../../src/index.js';
 import { Company, Entrepreneur } from '../fixtures/models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
@@ -70,9 +70,17 @@ describe('with the global error filter (the default)', () => {
 describe('with globalErrorFilter: false', () => {
   @Controller('custom')
   class CustomController {
+    constructor(@InjectModelRepository(Company) private readonly companies: ModelRepository) {}
+
     @Get('fail')
     fail(): never {
       throw new BadRequestException('custom failure');
+    }
+
+    /** The repository's errors are HttpExceptions in the one shape: Nest's own filter answers them right. */
+    @Get('company/:id')
+    company(@Param('id') id: string) {
+      return this.companies.getOne(id);
     }
   }
 
@@ -86,6 +94,9 @@ describe('with globalErrorFilter: false', () => {
       expect(custom.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'custom failure' });
       expectError(await t.http().get('/company/nope'), 400, 'MR_INVALID_ID');
       expect((await t.http().get('/nope')).body).not.toHaveProperty('code');
+      // Custom code, without the library's filter: a malformed id is a 400, a missing document a 404, in the one shape.
+      expectError(await t.http().get('/custom/company/not-an-id'), 400, 'MR_INVALID_ID');
+      expectError(await t.http().get('/custom/company/0123456789abcdef01234567'), 404, 'MR_NOT_FOUND');
     } finally {
       await t.close();
     }

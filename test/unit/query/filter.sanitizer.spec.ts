@@ -2,7 +2,7 @@ import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
 import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
-import { DEFAULT_SEARCH_OPTIONS } from '../../../src/interfaces/search-options.interface.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../../../src/metadata/search-defaults.js';
 import { sanitizeFilter } from '../../../src/query/filter.sanitizer.js';
 import { ALLOWED_OPERATORS } from '../../../src/query/query-operators.js';
 import type { SearchRules } from '../../../src/query/search-params.interface.js';
@@ -157,7 +157,7 @@ describe('sanitizeFilter: refused filters', () => {
   ])('%s', (_label, filter, path) => {
     const error = refusal(filter);
     expect(error.code).toBe('MR_INVALID_QUERY');
-    expect(error.status).toBe(400);
+    expect(error.getStatus()).toBe(400);
     expect(error.details).toHaveLength(1);
     expect(error.details![0].path).toBe(path);
     expect(error.details![0].message).toBe(error.message);

@@ -98,7 +98,7 @@ describe('checkWriteBody: refused bodies', () => {
   ])('%s', (_label, body, path, message) => {
     const error = refusal(body);
     expect(error.code).toBe('MR_INVALID_BODY');
-    expect(error.status).toBe(400);
+    expect(error.getStatus()).toBe(400);
     expect(error.details).toEqual([{ path, message: error.message }]);
     expect(error.message).toContain(message);
   });

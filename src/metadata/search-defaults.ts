@@ -1,0 +1,13 @@
+import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
+
+/** The search limits in force where neither `forRoot` nor a resource sets them. */
+export const DEFAULT_SEARCH_OPTIONS: ResolvedSearchOptions = {
+  defaultLimit: 20,
+  maxLimit: 100,
+  maxSkip: 10_000,
+  maxRegexLength: 256,
+  allowRegex: true,
+  maxQueryDepth: 8,
+  maxQueryNodes: 1000,
+  maxTimeMS: 5000,
+};
