@@ -1,11 +1,9 @@
+// The public API. Everything else under src/ is internal; test/unit/package/exports.spec.ts pins this list.
+
+// Declaring resources and registering the module
 export { GeneratedResource } from './decorators/generated-resource.decorator.js';
-export { InjectModelRepository } from './decorators/inject-model-repository.decorator.js';
-export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
-export { mapError, type ErrorResponseBody } from './errors/error-response.mapper.js';
-export { CONFIG_ERROR_CODES, ModelRoutesConfigError, type ConfigErrorCode } from './errors/model-routes-config.error.js';
-export { ModelRoutesExceptionFilter } from './errors/model-routes-exception.filter.js';
-export { ModelRoutesException, type ErrorDetail } from './errors/model-routes.exception.js';
 export type { GeneratedResourceOptions } from './interfaces/generated-resource-options.interface.js';
+export { ModelRoutesModule, type ModelRoutesModuleAsyncOptions } from './model-routes.module.js';
 export type {
   ModelRoutesExtras,
   ModelRoutesModuleOptions,
@@ -14,25 +12,27 @@ export type {
   ResourceRegistration,
 } from './interfaces/model-routes-options.interface.js';
 export type { ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from './interfaces/route-options.interface.js';
-export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';
-export type { FieldRules, ReferenceDefinition, ResourceDefinition } from './interfaces/resource-definition.interface.js';
-export type { RouteAction, RouteDefinition, RouteMethod } from './interfaces/route-definition.interface.js';
 export type { SearchOptions } from './interfaces/search-options.interface.js';
 export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
+
+// Extending the generated routes
+export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';
+export { InjectModelRepository } from './decorators/inject-model-repository.decorator.js';
+export { getModelRepositoryToken } from './repository/model-repository.providers.js';
+export { ModelRepository, type PlainDocument } from './repository/model-repository.js';
 export type { SearchResult } from './interfaces/search-result.interface.js';
-export {
-  MODEL_ROUTES_METADATA,
-  MODEL_ROUTES_TABLE,
-  ModelRoutesModule,
-  type ModelRoutesMetadata,
-  formatRouteTable,
-  type ModelRoutesModuleAsyncOptions,
-} from './model-routes.module.js';
-export { MODEL_ROUTES_SETTINGS } from './model-routes.module-definition.js';
-export type { SearchParams, SearchRules } from './query/search-params.interface.js';
+export type { SearchParams } from './query/search-params.interface.js';
 export { parseSearchBody, parseSearchQueryString } from './query/search-params.parser.js';
 export { sanitizeFilter } from './query/filter.sanitizer.js';
-export { ALLOWED_OPERATORS, QUERY_OPERATORS } from './query/query-operators.js';
-export { checkWriteBody, MAX_ID_LENGTH, type WriteRules } from './write/write-body.validator.js';
-export { ModelRepository, type PlainDocument } from './repository/model-repository.js';
-export { getModelRepositoryToken } from './repository/model-repository.providers.js';
+export { checkWriteBody } from './write/write-body.validator.js';
+
+// Errors
+export { ModelRoutesException } from './errors/model-routes.exception.js';
+export type { ErrorDetail, ErrorResponseBody } from './errors/error-body.util.js';
+export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
+export { ModelRoutesExceptionFilter } from './errors/model-routes-exception.filter.js';
+export { CONFIG_ERROR_CODES, ModelRoutesConfigError, type ConfigErrorCode } from './errors/model-routes-config.error.js';
+
+// The route table
+export { formatRouteTable, ModelRoutesExplorer, type ModelRoutesRegistration } from './explorer/model-routes.explorer.js';
+export type { RouteAction, RouteDefinition, RouteMethod } from './interfaces/route-definition.interface.js';

@@ -8,7 +8,7 @@
  * `query.$or.0.employees.$gte`, `sort.meta`, `limit`), a GET search naming the same paths as its POST
  * equivalent; for a path parameter, the field it is matched against (`_id`, `slug`).
  */
-export const ERROR_CODES = {
+export const ERROR_CODES = Object.freeze({
   MR_INVALID_ID: { status: 400, description: 'The identifier in the path cannot name a document of this model (not 24 hex characters for an `_id`, longer than 256 characters, or not of the type of the `id` field).' },
   MR_INVALID_QUERY: { status: 400, description: 'The search parameters are malformed or not allowed: unknown or hidden field, operator outside the allowlist, a regular expression that is too long or too costly, a parameter given twice, bad limit/skip/sort/select.' },
   MR_INVALID_VALUE: { status: 400, description: 'A value of a search cannot be compared with its field: it cannot be converted to the field\'s type, is not one of an `enum` field\'s values, or the database refuses it (an invalid regular expression).' },
@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   MR_HTTP_ERROR: { status: 0, description: 'Another HTTP error raised by user code (guard, pipe, interceptor); `statusCode` tells which.' },
   MR_INTERNAL: { status: 500, description: 'An unexpected failure; the real error is logged on the server, never sent.' },
   MR_DATABASE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached or did not answer in time.' },
-} as const satisfies Record<string, { status: number; description: string }>;
+} as const satisfies Record<string, { status: number; description: string }>);
+for (const entry of Object.values(ERROR_CODES)) Object.freeze(entry);
 
 export type ErrorCode = keyof typeof ERROR_CODES;

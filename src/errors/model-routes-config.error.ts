@@ -1,5 +1,5 @@
 /** Stable codes of the errors `ModelRoutesModule.forRoot()` throws at startup. */
-export const CONFIG_ERROR_CODES = {
+export const CONFIG_ERROR_CODES = Object.freeze({
   MR_CONFIG_NOT_A_RESOURCE: 'A class listed in `resources` has no `@GeneratedResource()`.',
   MR_CONFIG_DUPLICATE_PATH: "Two resources (or a resource's path and its plural) use the same path segment.",
   MR_CONFIG_UNKNOWN_REFERENCE: 'A `ref` names a model that is not among the resources.',
@@ -8,7 +8,7 @@ export const CONFIG_ERROR_CODES = {
   MR_CONFIG_UNKNOWN_ROUTE: 'A route option names a route, or a reference field, that does not exist.',
   MR_CONFIG_INVALID_CONTROLLER: 'A class in `controllers` does not extend `GeneratedController(...)` of a listed resource, gives its own path, or shares its resource with another.',
   MR_CONFIG_INVALID_OPTION: 'An option has a value the library cannot use (a path that is not one URL segment, a bad limit, a `ref` that cannot be resolved).',
-} as const;
+} as const);
 
 export type ConfigErrorCode = keyof typeof CONFIG_ERROR_CODES;
 

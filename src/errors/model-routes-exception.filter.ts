@@ -1,7 +1,6 @@
 import { Catch, Inject, Logger, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
-import { MODEL_ROUTES_TABLE } from '../constants.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { ApplicationConfig, BaseExceptionFilter, HttpAdapterHost } from '@nestjs/core';
+import { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
 import { AllowedMethods } from './allowed-methods.util.js';
 import { mapError, methodNotAllowed } from './error-response.mapper.js';
 
@@ -11,11 +10,23 @@ interface RequestLike {
   url?: string;
 }
 
+/** Which failures the filter shapes: every one it sees (`'app'`), or those of requests to a route table path (`'routes'`). */
+export type ErrorFilterScope = 'app' | 'routes';
+
+/** Injection token of the scope of the module's app-wide filter (from `globalErrorFilter`). */
+export const ERROR_FILTER_SCOPE = Symbol('ModelRoutesErrorFilterScope');
+
 /**
  * Gives every failure of a generated route the one error shape
  * `{ statusCode, error, code, message, details? }`. Unexpected errors are logged here,
  * with their stack, and reach the client only as a generic 500. A request for a path of the
  * route table with a method it does not serve is a 405 with an `Allow` header.
+ *
+ * The module installs it app-wide, scoped to the paths of the route table unless
+ * `globalErrorFilter: true`: a failure before a route is chosen (malformed JSON, a body too
+ * large, a method the path does not serve) has the shape there, and any other request is
+ * answered by Nest's own filter, as if the library were not there. Used by hand
+ * (`app.useGlobalFilters(...)`), it shapes every failure.
  */
 @Catch()
 export class ModelRoutesExceptionFilter implements ExceptionFilter {
@@ -24,18 +35,23 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Optional() @Inject(MODEL_ROUTES_TABLE) private readonly table?: RouteDefinition[],
+    @Optional() private readonly explorer?: ModelRoutesExplorer,
     @Optional() private readonly config?: ApplicationConfig,
+    @Optional() @Inject(ERROR_FILTER_SCOPE) private readonly scope: ErrorFilterScope = 'app',
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    let { body, unexpected } = mapError(exception);
     const http = host.switchToHttp();
+    const request = http.getRequest<RequestLike>();
+    const methods = this.allowedMethods().of((request.originalUrl ?? request.url ?? '').split('?')[0]);
+    if (this.scope === 'routes' && methods.length === 0) {
+      new BaseExceptionFilter(this.adapterHost.httpAdapter).catch(exception, host);
+      return;
+    }
+    let { body, unexpected } = mapError(exception);
     const response = http.getResponse();
     const { httpAdapter } = this.adapterHost;
-    if (body.code === 'MR_ROUTE_NOT_FOUND' && this.table) {
-      const request = http.getRequest<RequestLike>();
-      const methods = this.allowedMethods().of((request.originalUrl ?? request.url ?? '').split('?')[0]);
+    if (body.code === 'MR_ROUTE_NOT_FOUND') {
       if (methods.length) {
         ({ body, unexpected } = methodNotAllowed(request.method ?? '', methods));
         httpAdapter.setHeader(response, 'Allow', methods.join(', '));
@@ -47,6 +63,6 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
 
   private allowedMethods(): AllowedMethods {
     // Built on first use: the global prefix is set after the module is defined.
-    return (this.allowed ??= new AllowedMethods(this.table ?? [], this.config?.getGlobalPrefix() ?? ''));
+    return (this.allowed ??= new AllowedMethods(this.explorer?.routes() ?? [], this.config?.getGlobalPrefix() ?? ''));
   }
 }

@@ -97,12 +97,12 @@ function referenceHandlers(source: ResourceDefinition, field: string, targetName
       // Dangling identifiers (their documents were deleted) are reported, never silently dropped.
       return { ...result, status: { ...result.status, missing: missing.map(String) } };
     },
-    // The definition is read at request time: forRootAsync may set its search options after startup.
+    // The repository's definition holds the search settings in force, forRootAsync's included.
     reverse(key: string, query: Record<string, unknown>) {
-      return searchByReference.call(this, key, parseSearchQueryString(query, source));
+      return searchByReference.call(this, key, parseSearchQueryString(query, this.source.definition));
     },
     reversePost(key: string, body: unknown) {
-      return searchByReference.call(this, key, parseSearchBody(body, source));
+      return searchByReference.call(this, key, parseSearchBody(body, this.source.definition));
     },
     async add(key: string, related: string) {
       const objectId = await this.target.resolveObjectId(related);

@@ -119,14 +119,15 @@ export function createResourceDefinition(
 }
 
 /**
- * Puts the search settings of `forRoot` (or of `forRootAsync`'s factory, known only at startup)
- * in force for every resource, under each resource's own `search` option.
+ * The definitions with the search settings of `forRoot` (or of `forRootAsync`'s factory, known only
+ * at startup) in force, under each resource's own `search` option: new objects, the given ones untouched.
  */
-export function applySearchSettings(definitions: ResourceDefinition[], search: SearchOptions | undefined): void {
+export function withSearchSettings(definitions: readonly ResourceDefinition[], search: SearchOptions | undefined): ResourceDefinition[] {
   const defaults = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, search, 'ModelRoutesModule settings { search }');
-  for (const definition of definitions) {
-    definition.search = resolveSearchOptions(defaults, definition.ownSearch, `${definition.name}: @GeneratedResource({ search })`);
-  }
+  return definitions.map((definition) => ({
+    ...definition,
+    search: resolveSearchOptions(defaults, definition.ownSearch, `${definition.name}: @GeneratedResource({ search })`),
+  }));
 }
 
 function resolveSearchOptions(

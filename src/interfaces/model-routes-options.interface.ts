@@ -41,11 +41,18 @@ export interface ModelRoutesExtras {
   /** Name of the Mongoose connection, as given to `MongooseModule.forRoot(uri, { connectionName })`. */
   connectionName?: string;
   /**
-   * Give every error of the application the library's shape, through a global exception filter.
-   * It is what puts malformed JSON (400), oversized bodies (413) and unknown routes (404) in that
-   * shape too. With `false`, only the generated routes use it. Default true.
+   * Also give the errors of the rest of the application the library's shape, through a global
+   * exception filter: your own controllers' errors, malformed JSON (400), oversized bodies (413),
+   * unknown routes (404) and a known path with a method it does not serve (405 with `Allow`).
+   * Default false: only the generated controllers (and your routes on them) use the filter.
    */
   globalErrorFilter?: boolean;
+  /**
+   * Export the resources' repositories and the `ModelRoutesExplorer` to the whole application
+   * (as `MongooseModule.forRoot` does its connection). With `false`, they are visible to this
+   * module's controllers and providers and to the module that imports it. Default true.
+   */
+  isGlobal?: boolean;
 }
 
 /** Options of `ModelRoutesModule.forRoot()`. */

@@ -1,7 +1,7 @@
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 
 /** The search limits in force where neither `forRoot` nor a resource sets them. */
-export const DEFAULT_SEARCH_OPTIONS: ResolvedSearchOptions = {
+export const DEFAULT_SEARCH_OPTIONS: Readonly<ResolvedSearchOptions> = Object.freeze({
   defaultLimit: 20,
   maxLimit: 100,
   maxSkip: 10_000,
@@ -10,4 +10,4 @@ export const DEFAULT_SEARCH_OPTIONS: ResolvedSearchOptions = {
   maxQueryDepth: 8,
   maxQueryNodes: 1000,
   maxTimeMS: 5000,
-};
+});

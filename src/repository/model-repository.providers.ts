@@ -2,6 +2,7 @@ import type { Provider, Type } from '@nestjs/common';
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import type { Connection, Model } from 'mongoose';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import { MODEL_ROUTES_REGISTRATION, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { ModelRepository } from './model-repository.js';
 import { ReferenceTargets } from './reference-targets.js';
 
@@ -35,10 +36,11 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
   }
   const tokens = definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName));
   return [
+    // Each built with its definition as the registration holds it: with the settings in force.
     ...definitions.map((definition, index) => ({
       provide: tokens[index],
-      useFactory: (model: Model<unknown>) => new ModelRepository(model, definition),
-      inject: [getModelToken(definition.name, connectionName)],
+      useFactory: (model: Model<unknown>, registration: ModelRoutesRegistration) => new ModelRepository(model, registration.definitions[index]),
+      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_REGISTRATION],
     })),
     {
       provide: ReferenceTargets,

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, type OpenAPIObject, type SwaggerDocumentOptions } from '@nestjs/swagger';
 import { QUERY_OPERATORS } from '../query/query-operators.js';
-import { MODEL_ROUTES_METADATA, type ModelRoutesMetadata } from '../model-routes.module.js';
+import { ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { componentName, decorateRoutes, sortExample } from './openapi-routes.js';
 import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
 
@@ -24,21 +24,21 @@ export function createModelRoutesDocument(
   config: Omit<OpenAPIObject, 'paths'>,
   options?: SwaggerDocumentOptions,
 ): OpenAPIObject {
-  const metadata = app.get<ModelRoutesMetadata>(MODEL_ROUTES_METADATA);
-  decorateRoutes(metadata);
+  const registrations = app.get(ModelRoutesExplorer).registrations();
+  registrations.forEach(decorateRoutes);
   // Tags come from the resources (one each), not from controller class names.
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false, ...options });
   document.components = {
     ...document.components,
-    schemas: { ...document.components?.schemas, ...(componentSchemas(metadata) as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>) },
+    schemas: { ...document.components?.schemas, ...(componentSchemas(registrations.flatMap((registration) => registration.definitions)) as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>) },
   };
   return document;
 }
 
 /** The component schemas the generated routes refer to: per resource, and the error shape. */
-export function componentSchemas(metadata: Pick<ModelRoutesMetadata, 'definitions'>): Record<string, OpenApiSchema> {
+export function componentSchemas(definitions: ModelRoutesRegistration['definitions']): Record<string, OpenApiSchema> {
   const schemas: Record<string, OpenApiSchema> = { [componentName.error]: ERROR_SCHEMA };
-  for (const definition of metadata.definitions) {
+  for (const definition of definitions) {
     const { name, search } = definition;
     schemas[componentName.document(name)] = documentSchema(definition, 'read');
     schemas[componentName.create(name)] = documentSchema(definition, 'create');

@@ -4,7 +4,7 @@ import type { ResourceDefinition } from '../interfaces/resource-definition.inter
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type RouteActionName, type RouteActionRow } from '../metadata/route-actions.js';
 import { routeNames } from '../factories/route-table.factory.js';
-import type { ModelRoutesMetadata } from '../model-routes.module.js';
+import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
 
@@ -26,11 +26,11 @@ const decorated = new WeakSet<Function>();
  * tags, operationIds, parameters, bodies and responses. Custom routes keep their own decorators.
  * Done once per handler, however often it is called.
  */
-export function decorateRoutes(metadata: ModelRoutesMetadata): void {
-  const byName = new Map(metadata.definitions.map((definition) => [definition.name, definition]));
-  for (const route of metadata.table) {
+export function decorateRoutes(registration: ModelRoutesRegistration): void {
+  const byName = new Map(registration.definitions.map((definition) => [definition.name, definition]));
+  for (const route of registration.routes) {
     if (route.action === 'custom') continue;
-    const controller = metadata.controllers.get(route.controller);
+    const controller = registration.controllers.get(route.controller);
     const handler = controller?.prototype[route.handler] as Function | undefined;
     if (!controller || !handler || decorated.has(handler)) continue;
     decorated.add(handler);

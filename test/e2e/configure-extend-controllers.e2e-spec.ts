@@ -18,7 +18,7 @@ import type request from 'supertest';
 import {
   GeneratedController,
   InjectModelRepository,
-  MODEL_ROUTES_TABLE,
+  ModelRoutesExplorer,
   ModelRepository,
   ModelRoutesModule,
   type PlainDocument,
@@ -129,7 +129,7 @@ beforeAll(async () => {
   });
   ({ connection, http } = t);
   audit = t.app.get(ShopAudit);
-  table = t.app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
+  table = t.app.get(ModelRoutesExplorer).routes();
 });
 
 let corner: { _id: string; name: string };

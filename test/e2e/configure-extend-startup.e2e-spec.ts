@@ -1,22 +1,24 @@
 import { Controller, Get, Injectable, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
-import { MongooseModule, Prop, Schema } from '@nestjs/mongoose';
+import { getConnectionToken, MongooseModule, Prop, Schema } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
-import { Types } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import {
   GeneratedController,
   GeneratedResource,
   InjectModelRepository,
   ModelRepository,
   ModelRoutesConfigError,
+  ModelRoutesExplorer,
   ModelRoutesModule,
   type ModelRoutesModuleOptions,
   type ModelRoutesSettings,
   type ModelRoutesSettingsFactory,
 } from '../../src/index.js';
 import { Gadget, Part } from '../fixtures/extend-models.js';
+import { Company, Entrepreneur } from '../fixtures/models.js';
 import { bootTestApp, type TestApp, type TestAppSetup } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
-import { expectError } from '../support/expect-error.js';
+import { expectError, expectNoRoute } from '../support/expect-error.js';
 
 /** forRootAsync, named connections, and the errors found at startup. */
 
@@ -130,7 +132,7 @@ describe('ModelRoutesModule.forRootAsync', () => {
     const gadget = await connection.model('Gadget').findOne({ name: 'g1' }).lean<{ _id: Types.ObjectId }>();
     expect((await http().get('/gadget/count').expect(200)).body).toEqual({ count: 2 });
     expectError(await http().delete(`/gadget/${String(gadget!._id)}`), 405, 'MR_METHOD_NOT_ALLOWED');
-    expectError(await http().get(`/gadget/${String(gadget!._id)}/parts/gadget`), 404, 'MR_ROUTE_NOT_FOUND');
+    expectNoRoute(await http().get(`/gadget/${String(gadget!._id)}/parts/gadget`));
     await http().get(`/gadget/${String(gadget!._id)}`).expect(200);
     expect(await connection.model('Gadget').countDocuments()).toBe(2);
   });
@@ -178,6 +180,89 @@ describe("a named connection: forRoot({ connectionName: 'catalog' })", () => {
   it("injects the repositories with @InjectModelRepository(Gadget, 'catalog')", async () => {
     const { http, connection } = started;
     expect((await http().get('/catalog-report').expect(200)).body).toEqual({ gadgets: await connection.model('Gadget').countDocuments() });
+  });
+});
+
+describe('two registrations in one app, one per connection', () => {
+  @Controller('both')
+  class BothController {
+    constructor(
+      @InjectModelRepository(Company) private readonly companies: ModelRepository<Company>,
+      @InjectModelRepository(Gadget, 'catalog') private readonly gadgets: ModelRepository<Gadget>,
+    ) {}
+
+    @Get()
+    async counts() {
+      return { companies: await this.companies.model.countDocuments(), gadgets: await this.gadgets.model.countDocuments() };
+    }
+  }
+
+  let t: TestApp;
+  let catalog: Connection;
+  beforeAll(async () => {
+    t = await bootTestApp(engine, {
+      imports: ({ uri, dbName }) => [
+        MongooseModule.forRoot(uri, { dbName: `${dbName}_catalog`, connectionName: 'catalog' }),
+        ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+        ModelRoutesModule.forRoot({ resources: [Gadget, Part], connectionName: 'catalog' }),
+      ],
+      controllers: [BothController],
+    });
+    catalog = t.app.get<Connection>(getConnectionToken('catalog'));
+  });
+  afterAll(() => catalog?.dropDatabase());
+
+  it('serves the routes of both, each storing in its own connection', async () => {
+    await t.http().post('/company').send({ niceName: 'Acme', employees: 3 }).expect(201);
+    const gadget = (await t.http().post('/gadget').send({ name: 'lamp' }).expect(201)).body;
+    await t.http().post('/part').send({ name: 'shade', gadget: gadget._id }).expect(201);
+    expect(await t.connection.model('Company').countDocuments()).toBe(1);
+    expect(await catalog.model('Gadget').countDocuments()).toBe(1);
+    expect(t.connection.modelNames()).not.toContain('Gadget');
+    expect((await t.http().get(`/gadget/${gadget._id}/parts/gadget`).expect(200)).body.status.match_count).toBe(1);
+    expect((await t.http().get('/both').expect(200)).body).toEqual({ companies: 1, gadgets: 1 });
+  });
+
+  it('keeps each registration apart in the explorer, and answers 405 on the paths of both', async () => {
+    const registrations = t.app.get(ModelRoutesExplorer).registrations();
+    expect(registrations.map((registration) => [registration.connectionName, registration.definitions.map((definition) => definition.name)])).toEqual([
+      [undefined, ['Entrepreneur', 'Company']],
+      ['catalog', ['Gadget', 'Part']],
+    ]);
+    expectError(await t.http().delete('/companies'), 405, 'MR_METHOD_NOT_ALLOWED');
+    expectError(await t.http().delete('/gadgets'), 405, 'MR_METHOD_NOT_ALLOWED');
+  });
+});
+
+describe('isGlobal', () => {
+  @Controller('elsewhere')
+  class ElsewhereController {
+    constructor(@InjectModelRepository(Gadget) private readonly gadgets: ModelRepository<Gadget>) {}
+
+    @Get()
+    async count() {
+      return { gadgets: await this.gadgets.model.countDocuments() };
+    }
+  }
+
+  /** A module that does not import the registration, injecting one of its repositories. */
+  @Module({ controllers: [ElsewhereController] })
+  class ElsewhereModule {}
+
+  it('true (the default): a repository is injectable in any module', async () => {
+    const { http } = await bootTestApp(engine, { imports: [ModelRoutesModule.forRoot({ resources: [Gadget, Part] }), ElsewhereModule] });
+    expect((await http().get('/elsewhere').expect(200)).body).toEqual({ gadgets: 0 });
+  });
+
+  it('false: only the module that imports the registration sees its repositories', async () => {
+    await expect(
+      bootTestApp(engine, { imports: [ModelRoutesModule.forRoot({ resources: [Gadget, Part], isGlobal: false }), ElsewhereModule] }),
+    ).rejects.toThrow(/GadgetRepository/);
+    const { http } = await bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Gadget, Part], isGlobal: false }),
+      controllers: [ElsewhereController],
+    });
+    expect((await http().get('/elsewhere').expect(200)).body).toEqual({ gadgets: 0 });
   });
 });
 

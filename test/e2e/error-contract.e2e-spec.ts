@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Get, Param } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { InjectModelRepository, ModelRepository, ModelRoutesModule } from '../../src/index.js';
 import { Company, Entrepreneur } from '../fixtures/models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
@@ -7,10 +7,10 @@ import { expectError } from '../support/expect-error.js';
 
 const engine = useEngine();
 
-describe('with the global error filter (the default)', () => {
+describe('with globalErrorFilter: true (the whole app in the one shape)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Entrepreneur, Company] });
+    t = await createTestApp(engine, { resources: [Entrepreneur, Company], globalErrorFilter: true });
   });
   afterAll(() => t?.close());
 
@@ -54,7 +54,7 @@ describe('with the global error filter (the default)', () => {
   });
 
   it('answers 405 under a global prefix too', async () => {
-    const prefixed = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }), globalPrefix: 'api' });
+    const prefixed = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter: true }), globalPrefix: 'api' });
     try {
       const response = await prefixed.http().delete('/api/companies');
       expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
@@ -67,7 +67,7 @@ describe('with the global error filter (the default)', () => {
   });
 });
 
-describe('with globalErrorFilter: false', () => {
+describe('by default (globalErrorFilter: false): the host app is left alone', () => {
   @Controller('custom')
   class CustomController {
     constructor(@InjectModelRepository(Company) private readonly companies: ModelRepository) {}
@@ -77,6 +77,11 @@ describe('with globalErrorFilter: false', () => {
       throw new BadRequestException('custom failure');
     }
 
+    @Post('echo')
+    echo(@Body() body: unknown) {
+      return body;
+    }
+
     /** The repository's errors are HttpExceptions in the one shape: Nest's own filter answers them right. */
     @Get('company/:id')
     company(@Param('id') id: string) {
@@ -84,9 +89,9 @@ describe('with globalErrorFilter: false', () => {
     }
   }
 
-  it("leaves the app's own routes to Nest, and keeps the shape on the generated routes", async () => {
+  it.each([undefined, false])("globalErrorFilter: %s leaves the app's own routes to Nest, and keeps the shape on the generated routes", async (globalErrorFilter) => {
     const t = await bootTestApp(engine, {
-      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter: false }),
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter }),
       controllers: [CustomController],
     });
     try {
@@ -94,6 +99,15 @@ describe('with globalErrorFilter: false', () => {
       expect(custom.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'custom failure' });
       expectError(await t.http().get('/company/nope'), 400, 'MR_INVALID_ID');
       expect((await t.http().get('/nope')).body).not.toHaveProperty('code');
+      // Malformed JSON fails before a route is chosen: Nest's answer on the app's own paths...
+      const malformed = await t.http().post('/custom/echo').set('Content-Type', 'application/json').send('{"niceName": ');
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).not.toHaveProperty('code');
+      // ...and the one shape on the generated routes' paths, as their OpenAPI document says, 405s included.
+      expectError(await t.http().post('/company').set('Content-Type', 'application/json').send('{"niceName": '), 400, 'MR_INVALID_JSON');
+      const unserved = await t.http().delete('/companies');
+      expectError(unserved, 405, 'MR_METHOD_NOT_ALLOWED');
+      expect(unserved.headers.allow).toBe('GET, HEAD, POST');
       // Custom code, without the library's filter: a malformed id is a 400, a missing document a 404, in the one shape.
       expectError(await t.http().get('/custom/company/not-an-id'), 400, 'MR_INVALID_ID');
       expectError(await t.http().get('/custom/company/0123456789abcdef01234567'), 404, 'MR_NOT_FOUND');

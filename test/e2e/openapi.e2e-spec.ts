@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { MODEL_ROUTES_TABLE, type RouteDefinition } from '../../src/index.js';
+import { ModelRoutesExplorer } from '../../src/index.js';
 import { createModelRoutesDocument } from '../../src/swagger/index.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
@@ -35,7 +35,7 @@ describe('the document of the fixture app', () => {
   });
 
   it('documents exactly the mapped routes, no more, no fewer', () => {
-    const table = t.app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
+    const table = t.app.get(ModelRoutesExplorer).routes();
     expect(operations(document).sort()).toEqual(table.map((route) => `${route.method} ${template(route.path)}`).sort());
   });
 
@@ -174,7 +174,7 @@ describe('the document of the sample app', () => {
     const { app } = await bootTestApp(engine, { mongoose: false, imports: ({ uri, dbName }) => [AppModule.forDatabase(uri, dbName)] });
     const sample = createModelRoutesDocument(app, new DocumentBuilder().setTitle('model-routes sample').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key').build());
     await SwaggerParser.validate(structuredClone(sample) as never);
-    const table = app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
+    const table = app.get(ModelRoutesExplorer).routes();
     expect(operations(sample).sort()).toEqual(table.map((route) => `${route.method} ${template(route.path)}`).sort());
     // Decorators of route options reach the document: the guarded delete asks for the API key.
     expect((sample.paths['/company/{company_id}'] as Record<string, { security?: unknown }>).delete.security).toEqual([{ 'api-key': [] }]);

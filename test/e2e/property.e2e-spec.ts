@@ -59,7 +59,7 @@ const { ADA, BOB, ACME, ROOT, MISSING } = SEED_IDS;
 /** Boots the fixture app on the file's engine and seeds it (createTestApp closes it before the engine stops). */
 function useSeededApp(): void {
   beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account] });
+    t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account], globalErrorFilter: true });
     await seedFixtureData(t.connection);
   });
   afterAll(() => t?.close());

@@ -9,10 +9,10 @@ import {
 } from '@nestjs/common';
 import { MongooseModule, getConnectionToken, type MongooseModuleOptions } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
-import type { Connection } from 'mongoose';
+import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { DocumentBuilder } from '@nestjs/swagger';
-import { MODEL_ROUTES_TABLE, ModelRoutesModule, type ModelRoutesModuleOptions, type RouteDefinition } from '../../src/index.js';
+import { ModelRoutesExplorer, ModelRoutesModule, type ModelRoutesModuleOptions } from '../../src/index.js';
 import { createModelRoutesDocument } from '../../src/swagger/index.js';
 import type { TestEngine } from './engine.js';
 import { ContractWatcher, OpenApiContract } from './openapi-contract.js';
@@ -106,7 +106,16 @@ export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Prom
     providers: setup.providers ?? [],
   })
   class FixtureAppModule {}
-  const moduleRef = await Test.createTestingModule({ imports: [FixtureAppModule] }).compile();
+  // A start that fails while Nest creates the providers leaves no app to close, and the connections
+  // it began to open would keep the test process alive: close them once they are open.
+  const before = new Set(mongoose.connections);
+  const moduleRef = await Test.createTestingModule({ imports: [FixtureAppModule] })
+    .compile()
+    .catch(async (error: unknown) => {
+      const opened = mongoose.connections.filter((connection) => !before.has(connection));
+      await Promise.all(opened.map((connection) => connection.asPromise().then(() => connection.close(), () => undefined)));
+      throw error;
+    });
   // As in the sample app: a duplicate route (same method and path) fails the start.
   const app = moduleRef.createNestApplication({ logger: false, routeConflictPolicy: { duplicate: 'error' }, ...setup.appOptions });
   if (setup.globalPrefix) app.setGlobalPrefix(setup.globalPrefix);
@@ -126,7 +135,7 @@ export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Prom
     })());
   engine.beforeStop(() => close());
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
-  const routes = app.get<RouteDefinition[]>(MODEL_ROUTES_TABLE);
+  const routes = app.get(ModelRoutesExplorer).routes();
   const document = createModelRoutesDocument(app, new DocumentBuilder().build());
   const watcher = new ContractWatcher(new OpenApiContract(document), routes, setup.globalPrefix);
   return { app, http: () => watched(request(app.getHttpServer()), watcher), connection, violations: watcher.violations, close };

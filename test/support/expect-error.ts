@@ -12,3 +12,14 @@ export function expectError(response: Response, status: number, code: string): v
   });
   expect(JSON.stringify(response.body)).not.toMatch(/\bat .+\.(js|ts):\d+/);
 }
+
+/**
+ * Asserts that no route serves this request, and that the answer is Nest's own 404: by default
+ * (`globalErrorFilter: false`) the library leaves a path outside its route table to the app.
+ */
+export function expectNoRoute(response: Response): void {
+  expect({ status: response.status, body: response.body }).toEqual({
+    status: 404,
+    body: { statusCode: 404, error: 'Not Found', message: expect.stringMatching(/^Cannot [A-Z]+ \//) },
+  });
+}

@@ -1,0 +1,66 @@
+import { Injectable, type Type } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
+import type { ModelRoutesModuleOptions } from '../interfaces/model-routes-options.interface.js';
+import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { planModelRoutes } from '../module/model-routes-plan.js';
+
+/** Token, private to each `ModelRoutesModule` registration, of what it built. */
+export const MODEL_ROUTES_REGISTRATION = Symbol('ModelRoutesRegistration');
+
+/** What one `ModelRoutesModule.forRoot()` (or `forRootAsync()`) built. */
+export interface ModelRoutesRegistration {
+  /** The Mongoose connection of its models; `undefined` for the default one. */
+  readonly connectionName?: string;
+  /** The resources, with the search settings in force. */
+  readonly definitions: readonly ResourceDefinition[];
+  /** Its routes, in the order Nest registers them. */
+  readonly routes: readonly RouteDefinition[];
+  /** The controller classes Nest serves, by name (as in `routes[].controller`). */
+  readonly controllers: ReadonlyMap<string, Type>;
+}
+
+/**
+ * The generated routes of the application, for tooling, documentation and tests: every
+ * registration of `ModelRoutesModule` (one per connection), and all their routes.
+ *
+ * @example
+ * ```ts
+ * const routes = app.get(ModelRoutesExplorer).routes();
+ * console.log(formatRouteTable(routes));
+ * ```
+ */
+@Injectable()
+export class ModelRoutesExplorer {
+  constructor(private readonly modules: ModulesContainer) {}
+
+  /**
+   * The route table that `forRoot(options)` gives, without an application, a server or a
+   * database (for a script that prints the routes, say). Throws the configuration errors
+   * that `forRoot` would.
+   */
+  static routeTable(options: ModelRoutesModuleOptions): RouteDefinition[] {
+    return planModelRoutes(options).table;
+  }
+
+  /** Every registration of the module in this application, in the order Nest loaded them. */
+  registrations(): ModelRoutesRegistration[] {
+    const found: ModelRoutesRegistration[] = [];
+    for (const module of this.modules.values()) {
+      const registration = module.providers.get(MODEL_ROUTES_REGISTRATION)?.instance as ModelRoutesRegistration | undefined;
+      if (registration) found.push(registration);
+    }
+    return found;
+  }
+
+  /** Every generated and user route of every registration. */
+  routes(): RouteDefinition[] {
+    return this.registrations().flatMap((registration) => registration.routes);
+  }
+}
+
+/** A route table as aligned text: method, path, controller and handler, one route per line. */
+export function formatRouteTable(routes: readonly RouteDefinition[]): string {
+  const width = Math.max(0, ...routes.map((route) => route.path.length));
+  return routes.map((route) => `${route.method.padEnd(6)} ${route.path.padEnd(width)}  ${route.controller}.${route.handler}`).join('\n');
+}

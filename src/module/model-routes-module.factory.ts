@@ -1,0 +1,72 @@
+import type { DynamicModule, Provider, Type } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ERROR_FILTER_SCOPE, ModelRoutesExceptionFilter, type ErrorFilterScope } from '../errors/model-routes-exception.filter.js';
+import { MODEL_ROUTES_REGISTRATION, ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
+import { createControllers } from '../factories/controllers.factory.js';
+import { withSearchSettings } from '../factories/resource-definition.factory.js';
+import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
+import { createRepositoryProviders, getModelRepositoryToken } from '../repository/model-repository.providers.js';
+import { planModelRoutes, type ModelRoutesPlan } from './model-routes-plan.js';
+import { MODEL_ROUTES_SETTINGS } from './model-routes.settings.js';
+
+/**
+ * Completes the module that `ConfigurableModuleBuilder` defines for `forRoot` / `forRootAsync`
+ * (its settings provider) with what the options describe: the models, one controller per
+ * resource and per reference field, the repositories, the registration the explorer reads, and
+ * the error filter. Runs once per registration, when the app module is declared.
+ */
+export function withModelRoutes(module: DynamicModule, options: ModelRoutesModuleOptions): DynamicModule {
+  const plan = planModelRoutes(options);
+  const { connectionName } = options;
+  const controllers = createControllers(plan.definitions, plan.table, plan.userControllers, connectionName);
+  return {
+    ...module,
+    global: options.isGlobal ?? true,
+    imports: [...(module.imports ?? []), ...(options.imports ?? []), modelsModule(plan, connectionName)],
+    controllers,
+    providers: [
+      ...(module.providers ?? []),
+      registrationProvider(plan, controllers, connectionName),
+      ModelRoutesExplorer,
+      ...errorFilterProviders(options.globalErrorFilter ?? false),
+      ...createRepositoryProviders(plan.definitions, connectionName),
+      ...(options.providers ?? []),
+    ],
+    exports: [ModelRoutesExplorer, ...plan.definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName))],
+  };
+}
+
+/** The resources' Mongoose models, on the registration's connection. */
+function modelsModule({ definitions }: ModelRoutesPlan, connectionName: string | undefined): DynamicModule {
+  return MongooseModule.forFeature(
+    definitions.map((definition) => ({ name: definition.name, schema: definition.schema })),
+    connectionName,
+  );
+}
+
+/** What this registration built, with the settings of `forRoot` (or `forRootAsync`'s factory) in force. */
+function registrationProvider(plan: ModelRoutesPlan, controllers: Type[], connectionName: string | undefined): Provider {
+  return {
+    provide: MODEL_ROUTES_REGISTRATION,
+    useFactory: (settings: ModelRoutesSettings): ModelRoutesRegistration => ({
+      connectionName,
+      definitions: withSearchSettings(plan.definitions, settings.search),
+      routes: plan.table,
+      controllers: new Map(controllers.map((controller) => [controller.name, controller])),
+    }),
+    inject: [MODEL_ROUTES_SETTINGS],
+  };
+}
+
+/**
+ * The filter of the generated controllers, and app-wide: for the route table's paths only (what
+ * fails before a route is chosen), or for every request with `globalErrorFilter: true`.
+ */
+function errorFilterProviders(global: boolean): Provider[] {
+  return [
+    { provide: ERROR_FILTER_SCOPE, useValue: (global ? 'app' : 'routes') satisfies ErrorFilterScope },
+    ModelRoutesExceptionFilter,
+    { provide: APP_FILTER, useClass: ModelRoutesExceptionFilter },
+  ];
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The public API, pinned: a name added to or removed from src/index.ts fails here until this list
+ * (and the README, which documents each value) says so. Types are erased at run time; the values
+ * below are what a JavaScript user can import.
+ */
+const PUBLIC_VALUES = [
+  'CONFIG_ERROR_CODES',
+  'DEFAULT_SEARCH_OPTIONS',
+  'ERROR_CODES',
+  'GeneratedController',
+  'GeneratedResource',
+  'InjectModelRepository',
+  'ModelRepository',
+  'ModelRoutesConfigError',
+  'ModelRoutesException',
+  'ModelRoutesExceptionFilter',
+  'ModelRoutesExplorer',
+  'ModelRoutesModule',
+  'checkWriteBody',
+  'formatRouteTable',
+  'getModelRepositoryToken',
+  'parseSearchBody',
+  'parseSearchQueryString',
+  'sanitizeFilter',
+];
+
+describe('the public API (src/index.ts)', () => {
+  it('exports exactly the pinned values', async () => {
+    const library = await import('../../../src/index.js');
+    expect(Object.keys(library).sort()).toEqual([...PUBLIC_VALUES].sort());
+  });
+
+  it.each(PUBLIC_VALUES)('the README documents %s', (name) => {
+    expect(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('exports constants frozen, so no import can change the behaviour of the routes', async () => {
+    const { CONFIG_ERROR_CODES, DEFAULT_SEARCH_OPTIONS, ERROR_CODES } = await import('../../../src/index.js');
+    for (const value of [CONFIG_ERROR_CODES, DEFAULT_SEARCH_OPTIONS, ERROR_CODES]) expect(Object.isFrozen(value)).toBe(true);
+  });
+});
