@@ -18,7 +18,7 @@ export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
 // Extending the generated routes
 export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';
 export { InjectModelRepository } from './decorators/inject-model-repository.decorator.js';
-export { getModelRepositoryToken } from './repository/model-repository.providers.js';
+export { getModelRepositoryToken } from './repository/model-repository.token.js';
 export { ModelRepository, type PlainDocument } from './repository/model-repository.js';
 export type { SearchResult } from './interfaces/search-result.interface.js';
 export type { SearchParams } from './query/search-params.interface.js';

@@ -1,10 +1,11 @@
-import type { Type } from '@nestjs/common';
+import { Inject, type Type } from '@nestjs/common';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import { mergeData } from '../write/update-document.util.js';
 import { checkWriteBody } from '../write/write-body.validator.js';
 import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 
 const GENERATED_BASE = Symbol.for('nestjs-model-routes.generated-controller');
 
@@ -48,16 +49,32 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
  * ```
  *
  * List the class in `ModelRoutesModule.forRoot({ controllers: [CompanyController] })`. Its routes
- * live under the model's path (a path that starts with `/` is taken as is). `this.repository` is
- * the resource's `ModelRepository`. Calling this function only makes a class: routes are built
- * by `forRoot`, from its options.
+ * live under the model's path (a path that starts with `/` is taken as is). Calling this function
+ * only makes a class: routes are built by `forRoot`, from its options.
+ *
+ * `this.repository` is the resource's `ModelRepository`, injected as a property (so also in a unit
+ * test that provides `getModelRepositoryToken(Company)`). To use it in your constructor, take it
+ * as a parameter and hand it to `super`:
+ * `constructor(@InjectModelRepository(Company) repository: ModelRepository<Company>, private readonly mailer: Mailer) { super(repository); }`.
+ *
+ * @param resource the class decorated with `@GeneratedResource()`
+ * @param connectionName the Mongoose connection of its registration, when not the default one
  */
-export function GeneratedController<T>(resource: Type<T>): Type<GeneratedResourceController<T>> & { resource: Type<T> } {
+export function GeneratedController<T>(
+  resource: Type<T>,
+  connectionName?: string,
+): (abstract new (repository?: ModelRepository<T>) => GeneratedResourceController<T>) & { resource: Type<T>; connectionName?: string } {
   abstract class GeneratedBase implements GeneratedResourceController<T> {
     static readonly resource = resource;
+    static readonly connectionName = connectionName;
     static readonly [GENERATED_BASE] = true;
     /** The resource's repository, injected by `forRoot`. */
-    declare readonly repository: ModelRepository<T>;
+    readonly repository!: ModelRepository<T>;
+
+    /** @param repository the resource's repository, to read `this.repository` in your own constructor */
+    constructor(repository?: ModelRepository<T>) {
+      if (repository) this.repository = repository;
+    }
 
     async findOne(id: string): Promise<PlainDocument<T>> {
       return this.repository.getOne(id);
@@ -94,13 +111,16 @@ export function GeneratedController<T>(resource: Type<T>): Type<GeneratedResourc
     }
   }
   Object.defineProperty(GeneratedBase, 'name', { value: `Generated${resource.name}Controller` });
-  return GeneratedBase as unknown as Type<GeneratedResourceController<T>> & { resource: Type<T> };
+  // A property, not a constructor parameter: Nest reads inherited constructor metadata by index, so
+  // an injected base parameter would take the place of the first parameter of a subclass's own constructor.
+  Inject(getModelRepositoryToken(resource, connectionName))(GeneratedBase.prototype, 'repository');
+  return GeneratedBase;
 }
 
-/** The resource a class extends `GeneratedController(resource)` for, if it does. */
-export function generatedResourceOf(controller: Type): Type | undefined {
+/** The resource (and connection) a class extends `GeneratedController(resource, connectionName)` for, if it does. */
+export function generatedResourceOf(controller: Type): { resource: Type; connectionName?: string } | undefined {
   for (let current: unknown = controller; typeof current === 'function'; current = Object.getPrototypeOf(current)) {
-    if ((current as { [GENERATED_BASE]?: boolean })[GENERATED_BASE]) return (current as unknown as { resource: Type }).resource;
+    if ((current as { [GENERATED_BASE]?: boolean })[GENERATED_BASE]) return current as unknown as { resource: Type; connectionName?: string };
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { Inject, type Type } from '@nestjs/common';
-import { getModelRepositoryToken } from '../repository/model-repository.providers.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 
 /**
  * Injects the `ModelRepository` of a resource, as `@InjectModel()` injects its Mongoose model.

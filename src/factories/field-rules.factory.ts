@@ -2,6 +2,7 @@ import type { Schema, SchemaType } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { FieldRules, ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
 import { isUnderAny } from '../query/field-path.util.js';
+import { enumValues } from '../utils/schema-enum.util.js';
 
 /** Schema types whose sub-paths are free-form: anything below them may be queried and written. */
 const OPEN_INSTANCES = new Set(['Mixed', 'Map']);
@@ -37,7 +38,7 @@ export function createFieldRules(schema: Schema, options: FieldOptions = {}): Fi
 
   walkSchema(schema, '', (path, type) => {
     if (versionKey && path === versionKey) return;
-    const values = enumValues(type);
+    const values = enumValues((type.options as { enum?: unknown } | undefined)?.enum);
     if (values) enums.set(path, new Set(values.map(String)));
     if (type.options?.select === false) hidden.add(path);
     paths.add(path);
@@ -64,17 +65,6 @@ export function createFieldRules(schema: Schema, options: FieldOptions = {}): Fi
   );
   return { readable, openPrefixes, hidden, writeOnly, writable, protected: protectedFields, objects, documentArrays, versionKey, enums };
 }
-
-/** `enum: ['a', 'b']`, `enum: { values: [...] }` or a TypeScript enum object. */
-function enumValues(type: SchemaType): unknown[] | undefined {
-  const option = (type.options as { enum?: unknown } | undefined)?.enum;
-  if (!option) return undefined;
-  if (Array.isArray(option)) return option;
-  const values = (option as { values?: unknown }).values;
-  if (Array.isArray(values)) return values;
-  return typeof option === 'object' ? Object.values(option as object) : undefined;
-}
-
 
 function walkSchema(schema: Schema, prefix: string, visit: (path: string, type: SchemaType) => void): void {
   schema.eachPath((path, type) => {

@@ -7,7 +7,7 @@ import type { ReferenceActionName } from '../metadata/route-actions.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
-import { getModelRepositoryToken } from '../repository/model-repository.providers.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import { createControllerClass, defineGeneratedHandler } from './controller.util.js';
 import { routeNames } from './route-table.factory.js';

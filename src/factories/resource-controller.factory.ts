@@ -3,7 +3,6 @@ import { GeneratedController } from '../controllers/generated-controller.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type RouteActionName } from '../metadata/route-actions.js';
-import { getModelRepositoryToken } from '../repository/model-repository.providers.js';
 import { createControllerClass, defineGeneratedHandler, defineMethod } from './controller.util.js';
 import { copyRouteMetadata } from './route-metadata.util.js';
 import { routeNames } from './route-table.factory.js';
@@ -18,8 +17,9 @@ type Methods = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
  * decorators, its path placed under the resource's path.
  */
 export function createResourceController(definition: ResourceDefinition, routes: RouteDefinition[], base: Type | undefined, connectionName?: string): Type {
-  const parent = base ?? GeneratedController(definition.target);
-  const controller = createControllerClass(routes[0].controller, parent, { repository: getModelRepositoryToken(definition.name, connectionName) });
+  // The repository is injected by the base class, GeneratedController(resource, connectionName).
+  const parent: Type = base ?? (GeneratedController(definition.target, connectionName) as unknown as Type);
+  const controller = createControllerClass(routes[0].controller, parent, {});
   const inherited = parent.prototype as Methods;
   const names = routeNames(definition);
 

@@ -6,7 +6,8 @@ import { MODEL_ROUTES_REGISTRATION, ModelRoutesExplorer, type ModelRoutesRegistr
 import { createControllers } from '../factories/controllers.factory.js';
 import { withSearchSettings } from '../factories/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
-import { createRepositoryProviders, getModelRepositoryToken } from '../repository/model-repository.providers.js';
+import { createRepositoryProviders } from '../repository/model-repository.providers.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { planModelRoutes, type ModelRoutesPlan } from './model-routes-plan.js';
 import { MODEL_ROUTES_SETTINGS } from './model-routes.settings.js';
 

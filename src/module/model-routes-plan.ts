@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
 import { generatedResourceOf } from '../controllers/generated-controller.js';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { createResourceDefinitions } from '../factories/resource-definition.factory.js';
@@ -23,20 +24,28 @@ export interface ModelRoutesPlan {
  */
 export function planModelRoutes(options: ModelRoutesModuleOptions): ModelRoutesPlan {
   const definitions = createResourceDefinitions(options);
-  const userControllers = byResource(options.controllers ?? [], definitions);
+  const userControllers = byResource(options.controllers ?? [], definitions, options.connectionName);
   const table = createRouteTable(definitions, { controllers: userControllers, routes: options.routes, references: options.references });
   return { definitions, userControllers, table };
 }
 
 /** Maps each user controller to its resource, refusing what cannot work. */
-function byResource(classes: Type[], definitions: ResourceDefinition[]): Map<string, Type> {
+function byResource(classes: Type[], definitions: ResourceDefinition[], connectionName: string | undefined): Map<string, Type> {
   const controllers = new Map<string, Type>();
   for (const controller of classes) {
-    const resource = generatedResourceOf(controller);
+    const base = generatedResourceOf(controller);
+    const resource = base?.resource;
     const definition = definitions.find((candidate) => candidate.target === resource);
     const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_CONTROLLER', `${controller.name}: ${message}`);
-    if (!resource) throw invalid('it does not extend GeneratedController(<resource>). Write `class X extends GeneratedController(Company)`.');
+    if (!base || !resource) throw invalid('it does not extend GeneratedController(<resource>). Write `class X extends GeneratedController(Company)`.');
     if (!definition) throw invalid(`it extends GeneratedController(${resource.name}), but ${resource.name} is not in forRoot({ resources }).`);
+    if (getConnectionToken(base.connectionName) !== getConnectionToken(connectionName)) {
+      const given = base.connectionName ? `'${base.connectionName}'` : 'the default connection';
+      throw invalid(
+        `it extends GeneratedController(${resource.name}) on ${given}, but is registered with connectionName ${connectionName ? `'${connectionName}'` : '(the default)'}. ` +
+          `Write \`extends GeneratedController(${resource.name}${connectionName ? `, '${connectionName}'` : ''})\`.`,
+      );
+    }
     const path = readControllerPath(controller);
     if (path !== undefined && path !== '' && path !== '/') {
       throw invalid(`its routes live under /${definition.path}; remove the path '${String(path)}' from @Controller().`);

@@ -42,6 +42,3 @@ export const QUERY_STRING_OPERATORS: ReadonlySet<string> = new Set(
     .filter(([, kind]) => !['condition', 'elements', 'filters'].includes(kind))
     .map(([operator]) => operator),
 );
-
-/** The allowlist, as a set (read-only), for code that only asks "is this operator allowed?". */
-export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set(Object.keys(QUERY_OPERATORS));

@@ -1,24 +1,11 @@
-import type { Provider, Type } from '@nestjs/common';
+import type { Provider } from '@nestjs/common';
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import type { Connection, Model } from 'mongoose';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import { MODEL_ROUTES_REGISTRATION, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { ModelRepository } from './model-repository.js';
+import { getModelRepositoryToken } from './model-repository.token.js';
 import { ReferenceTargets } from './reference-targets.js';
-
-/**
- * Injection token of a resource's `ModelRepository`, built as `getModelToken()` builds a model's:
- * `CompanyRepository`, or `catalogConnection/BookRepository` on a named connection (the default
- * connection, named or not, gives the first form).
- * @param resource the resource class, or its model name
- * @param connectionName the Mongoose connection, when not the default one
- * @example moduleRef.get(getModelRepositoryToken(Company))
- */
-export function getModelRepositoryToken(resource: Type | string, connectionName?: string): string {
-  const name = typeof resource === 'string' ? resource : resource.name;
-  const connection = getConnectionToken(connectionName);
-  return connection === getConnectionToken() ? `${name}Repository` : `${connection}/${name}Repository`;
-}
 
 /**
  * One `ModelRepository` provider per resource, built from its model, and the `ReferenceTargets`

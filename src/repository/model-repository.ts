@@ -3,8 +3,8 @@ import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { SearchParams } from '../query/search-params.interface.js';
-import { MAX_ID_LENGTH } from '../write/write-body.validator.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
+import { castPathId, deletePath } from './document-path.util.js';
 import { flatAccess, nestedAccess, resolveReferences } from './reference-resolver.js';
 import { searchError } from './search-error.util.js';
 import { writeError } from './write-error.util.js';
@@ -16,7 +16,6 @@ export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' |
 /** A document as the routes return it: plain data, without the version key and hidden fields. */
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
 
-const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
 /** One queue per process: two repositories of one collection (two modules) share it. */
 const serializer = new WriteSerializer();
@@ -191,19 +190,7 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** Casts a path identifier to the type of the `id` field; a 400 `MR_INVALID_ID` when it cannot be. */
   castId(id: string): unknown {
-    const { idField, schema, name } = this.definition;
-    const type = schema.path(idField);
-    const invalid = () => new ModelRoutesException('MR_INVALID_ID', `'${shorten(id)}' is not a valid ${name} identifier`, [{ path: idField, message: 'invalid identifier' }]);
-    if (id.length > MAX_ID_LENGTH) throw invalid();
-    if (type.instance === 'ObjectId') {
-      if (!OBJECT_ID.test(id)) throw invalid();
-      return new Types.ObjectId(id);
-    }
-    try {
-      return type.cast(id);
-    } catch {
-      throw invalid();
-    }
+    return castPathId(id, this.definition);
   }
 
   /** Removes the version key and hidden fields from a raw document. */
@@ -239,17 +226,3 @@ function combineFilters(scope: Record<string, unknown> | undefined, filter: Reco
   return Object.keys(filter).length === 0 ? scope : { $and: [scope, filter] };
 }
 
-function deletePath(target: Record<string, unknown>, parts: string[]): void {
-  const [head, ...rest] = parts;
-  if (rest.length === 0) {
-    delete target[head];
-    return;
-  }
-  const next = target[head];
-  if (Array.isArray(next)) next.forEach((item) => item && typeof item === 'object' && deletePath(item, rest));
-  else if (next && typeof next === 'object') deletePath(next as Record<string, unknown>, rest);
-}
-
-function shorten(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}

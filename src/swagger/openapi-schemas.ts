@@ -1,6 +1,7 @@
 import type { Schema, SchemaType } from 'mongoose';
 import { ERROR_CODES } from '../errors/error-codes.js';
 import { isUnderAny as isUnder } from '../query/field-path.util.js';
+import { enumValues } from '../utils/schema-enum.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 
 /** An OpenAPI 3.0 schema object, as plain data (also valid JSON Schema for the parts we emit). */
@@ -138,7 +139,7 @@ function typeSchema(type: SchemaType, path: string, include: (path: string) => b
     default:
       result = {}; // Mixed: any JSON value
   }
-  const values = enumOf(options.enum);
+  const values = enumValues(options.enum);
   if (values) result.enum = values;
   // In a response a field with a default is always there; in a request body it may be left out,
   // and client generators would make a property with a `default` required.
@@ -149,13 +150,6 @@ function typeSchema(type: SchemaType, path: string, include: (path: string) => b
 function bound(name: string, option: unknown): OpenApiSchema {
   const value = Array.isArray(option) ? option[0] : option;
   return typeof value === 'number' ? { [name]: value } : {};
-}
-
-function enumOf(option: unknown): unknown[] | undefined {
-  if (!option) return undefined;
-  if (Array.isArray(option)) return option;
-  const values = (option as { values?: unknown }).values;
-  return Array.isArray(values) ? values : typeof option === 'object' ? Object.values(option as object) : undefined;
 }
 
 function refName(ref: unknown): string {

@@ -447,6 +447,21 @@ describe('startup errors: a ModelRoutesConfigError with a code, naming the class
     expect(error.message).toContain('OwnerModel');
   });
 
+  it('MR_CONFIG_INVALID_CONTROLLER: a controller of another connection than its registration', () => {
+    // Thrown by forRoot itself: no database needed.
+    @Controller()
+    class DefaultGadgetController extends GeneratedController(Gadget) {}
+    @Controller()
+    class CatalogGadgetController extends GeneratedController(Gadget, 'catalog') {}
+    expect(() => ModelRoutesModule.forRoot({ resources: [Gadget, Part], connectionName: 'catalog', controllers: [DefaultGadgetController] })).toThrow(
+      expect.objectContaining({ code: 'MR_CONFIG_INVALID_CONTROLLER', message: expect.stringContaining("GeneratedController(Gadget, 'catalog')") }),
+    );
+    expect(() => ModelRoutesModule.forRoot({ resources: [Gadget, Part], controllers: [CatalogGadgetController] })).toThrow(
+      expect.objectContaining({ code: 'MR_CONFIG_INVALID_CONTROLLER', message: expect.stringContaining("on 'catalog'") }),
+    );
+    expect(() => ModelRoutesModule.forRoot({ resources: [Gadget, Part], connectionName: 'catalog', controllers: [CatalogGadgetController] })).not.toThrow();
+  });
+
   it('MR_CONFIG_NOT_A_RESOURCE', async () => {
     const error = await startupError({ resources: [PlainSchemaModel] });
     expect(error.code).toBe('MR_CONFIG_NOT_A_RESOURCE');

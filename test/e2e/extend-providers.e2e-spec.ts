@@ -1,5 +1,5 @@
 import { Controller, Get, Injectable, Module } from '@nestjs/common';
-import { GeneratedController, ModelRoutesModule } from '../../src/index.js';
+import { GeneratedController, InjectModelRepository, ModelRepository, ModelRoutesModule } from '../../src/index.js';
 import { Shop } from '../fixtures/extend-models.js';
 import { bootTestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
@@ -55,4 +55,30 @@ it.each(['sync', 'async'] as const)('a controller injects providers and imported
   const response = await http().get('/shop/greeting').expect(200);
   expect(response.body).toEqual({ text: 'hello shop', at: '2026-01-01T00:00:00.000Z' });
   await http().post('/shop').send({ name: 'Corner' }).expect(201);
+});
+
+@Controller()
+class EarlyShopController extends GeneratedController(Shop) {
+  /** Read in the constructor: the repository handed to super() is there before any request. */
+  readonly modelName: string;
+
+  constructor(@InjectModelRepository(Shop) repository: ModelRepository<Shop>, private readonly greeter: Greeter) {
+    super(repository);
+    this.modelName = this.repository.model.modelName;
+  }
+
+  @Get('early')
+  early() {
+    return { modelName: this.modelName, text: this.greeter.greet('early') };
+  }
+}
+
+it('a controller that hands the injected repository to super() reads this.repository in its constructor', async () => {
+  const { http } = await bootTestApp(engine, {
+    modelRoutes: ModelRoutesModule.forRoot({ resources: [Shop], controllers: [EarlyShopController], providers: [Greeter] }),
+  });
+  expect((await http().get('/shop/early').expect(200)).body).toEqual({ modelName: 'Shop', text: 'hello early' });
+  // The generated routes use the same repository.
+  const shop = (await http().post('/shop').send({ name: 'Corner' }).expect(201)).body;
+  await http().get(`/shop/${shop._id}`).expect(200);
 });

@@ -1,5 +1,5 @@
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
-import { getModelRepositoryToken } from '../../../src/repository/model-repository.providers.js';
+import { getModelRepositoryToken } from '../../../src/repository/model-repository.token.js';
 import { Company } from '../../fixtures/models.js';
 
 describe('getModelRepositoryToken', () => {

@@ -1,0 +1,38 @@
+import { Types } from 'mongoose';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import { MAX_ID_LENGTH } from '../write/write-body.validator.js';
+
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/** Casts a path identifier to the type of the resource's `id` field; a 400 `MR_INVALID_ID` when it cannot be. */
+export function castPathId(id: string, { idField, schema, name }: Pick<ResourceDefinition, 'idField' | 'schema' | 'name'>): unknown {
+  const type = schema.path(idField);
+  const invalid = () => new ModelRoutesException('MR_INVALID_ID', `'${shorten(id)}' is not a valid ${name} identifier`, [{ path: idField, message: 'invalid identifier' }]);
+  if (id.length > MAX_ID_LENGTH) throw invalid();
+  if (type.instance === 'ObjectId') {
+    if (!OBJECT_ID.test(id)) throw invalid();
+    return new Types.ObjectId(id);
+  }
+  try {
+    return type.cast(id);
+  } catch {
+    throw invalid();
+  }
+}
+
+/** Deletes the field at `parts` (a split dotted path) from a raw document, through arrays of sub-documents. */
+export function deletePath(target: Record<string, unknown>, parts: readonly string[]): void {
+  const [head, ...rest] = parts;
+  if (rest.length === 0) {
+    delete target[head];
+    return;
+  }
+  const next = target[head];
+  if (Array.isArray(next)) next.forEach((item) => item && typeof item === 'object' && deletePath(item, rest));
+  else if (next && typeof next === 'object') deletePath(next as Record<string, unknown>, rest);
+}
+
+function shorten(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
