@@ -45,6 +45,21 @@ function parameterDecorator(source: ParamSource, names: RouteNames): ParameterDe
 }
 
 /**
+ * The types of a generated handler's parameters, as the compiler would record them for
+ * `(id: string, body: unknown)`: pipes read them (a global `ValidationPipe` passes strings and
+ * plain objects through, the library checks them itself), and Nest warns about a handler without them.
+ */
+const PARAM_TYPES: Record<ParamSource, Function> = {
+  id: String,
+  targetId: String,
+  relatedId: String,
+  query: Object,
+  body: Object,
+  request: Object,
+  response: Object,
+};
+
+/**
  * Defines the handler of one generated route on its controller, from its row in `ROUTE_ACTIONS`:
  * a new function object per class (route metadata lives on the function, so sharing one would
  * leak decorators between controllers), named after the action, with its parameters, its method,
@@ -56,6 +71,7 @@ export function defineGeneratedHandler(controller: Type, route: RouteDefinition,
   const prototype = controller.prototype;
   const descriptor = Object.getOwnPropertyDescriptor(prototype, route.handler)!;
   row.params.forEach((source, index) => parameterDecorator(source, names)(prototype, route.handler, index));
+  Reflect.defineMetadata('design:paramtypes', row.params.map((source) => PARAM_TYPES[source]), prototype, route.handler);
   // First among the route's interceptors: a body that is not JSON never reaches the user's.
   const json = row.body ? [UseInterceptors(JsonBodyInterceptor)] : [];
   for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...json, ...(route.decorators ?? [])]) {
