@@ -29,7 +29,8 @@
  * string's length (`foo.*bar` on `foofoofoo...`). Measurements: BENCHMARKS.md.
  */
 
-import { disjoint, Parser, Refusal, union, type CharSet, type Node } from './regex-syntax.js';
+import { disjoint, union, type CharSet } from './regex-charset.js';
+import { Parser, Refusal, type Node } from './regex-syntax.js';
 
 /** Highest count in `{n}`, `{n,}` and `{n,m}`. */
 export const MAX_REGEX_REPEAT = 100;

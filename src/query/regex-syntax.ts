@@ -4,6 +4,8 @@
  * inline flags, lookarounds, `\Q...\E`, `x` mode and quantifiers. What it cannot read, or what
  * no cost bound can hold (backreferences, recursion, verbs), is a `Refusal`.
  */
+import { ALL_ASCII, ANY, type CharSet, disjoint, ESCAPE_SETS, fold, LITERAL_ESCAPES, range, single, union } from './regex-charset.js';
+
 export class Refusal extends Error {
   constructor(
     message: string,
@@ -18,12 +20,6 @@ const BACKREFERENCE = 'backreferences like \\1 or \\k<name> are not allowed';
 const CONTROL = 'recursion, subroutine calls, conditionals, callouts and verbs like (?R), (?1), (?(1)a|b), (*SKIP) are not allowed';
 const unparseable = (detail: string) => new Refusal(detail, true);
 
-/** What one character of input may be: ASCII as bits, plus whether anything beyond ASCII. */
-export interface CharSet {
-  ascii: bigint;
-  other: boolean;
-}
-
 export type Node =
   | { kind: 'chars'; set: CharSet }
   | { kind: 'assert'; end: boolean } // zero-width; `end`: `$` (not multiline), `\z` or `\Z`
@@ -31,38 +27,6 @@ export type Node =
   | { kind: 'seq'; items: Node[] }
   | { kind: 'alt'; branches: Node[] }
   | { kind: 'repeat'; body: Node; min: number; max: number };
-
-const ALL_ASCII = (1n << 128n) - 1n;
-const ANY: CharSet = { ascii: ALL_ASCII, other: true };
-const bits = (chars: string) => [...chars].reduce((set, c) => set | (1n << BigInt(c.charCodeAt(0))), 0n);
-const range = (from: number, to: number) => ((1n << BigInt(to + 1)) - 1n) & ~((1n << BigInt(from)) - 1n);
-const DIGIT = range(48, 57);
-const SPACE = bits(' \t\n\v\f\r');
-const WORD = DIGIT | range(65, 90) | range(97, 122) | bits('_');
-const LETTERS = range(65, 90) | range(97, 122);
-const ESCAPE_SETS: Record<string, CharSet> = {
-  d: { ascii: DIGIT, other: false },
-  s: { ascii: SPACE, other: false },
-  w: { ascii: WORD, other: false },
-  h: { ascii: bits(' \t'), other: true },
-  v: { ascii: bits('\n\v\f\r'), other: true },
-  D: { ascii: ALL_ASCII & ~DIGIT, other: true },
-  S: { ascii: ALL_ASCII & ~SPACE, other: true },
-  W: { ascii: ALL_ASCII & ~WORD, other: true },
-  H: ANY, V: ANY, N: ANY, R: ANY, X: ANY, C: ANY,
-};
-const LITERAL_ESCAPES: Record<string, number> = { t: 9, n: 10, r: 13, f: 12, e: 27, a: 7 };
-
-export const union = (a: CharSet, b: CharSet): CharSet => ({ ascii: a.ascii | b.ascii, other: a.other || b.other });
-export const disjoint = (a: CharSet, b: CharSet) => (a.ascii & b.ascii) === 0n && !(a.other && b.other);
-const single = (code: number): CharSet => (code < 128 ? { ascii: 1n << BigInt(code), other: false } : { ascii: 0n, other: true });
-
-/** Under `i`, letters match both cases (and `k`, `s` match the Kelvin sign and the long s). */
-function fold(set: CharSet): CharSet {
-  const letters = set.ascii & LETTERS;
-  if (letters === 0n) return set;
-  return { ascii: set.ascii | ((letters & range(65, 90)) << 32n) | ((letters & range(97, 122)) >> 32n), other: true };
-}
 
 interface Flags {
   i: boolean;
