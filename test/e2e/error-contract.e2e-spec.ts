@@ -4,6 +4,7 @@ import { Company, Entrepreneur } from '../fixtures/models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { MISSING_ID } from '../support/ids.js';
 
 const engine = useEngine();
 
@@ -17,8 +18,8 @@ describe('with globalErrorFilter: true (the whole app in the one shape)', () => 
   it.each([
     ['POST', '/company', '{"niceName": '],
     ['POST', '/companies', '{bad json}'],
-    ['PUT', '/company/0123456789abcdef01234567', "{'single': 'quotes'}"],
-    ['POST', '/user/0123456789abcdef01234567/companies/owner', '[1, 2,]'],
+    ['PUT', `/company/${MISSING_ID}`, "{'single': 'quotes'}"],
+    ['POST', `/user/${MISSING_ID}/companies/owner`, '[1, 2,]'],
   ])('malformed JSON on %s %s is a 400 MR_INVALID_JSON', async (method, path, raw) => {
     const response = await t.http()[method.toLowerCase() as 'post'](path).set('content-type', 'application/json').send(raw);
     expectError(response, 400, 'MR_INVALID_JSON');
@@ -34,8 +35,8 @@ describe('with globalErrorFilter: true (the whole app in the one shape)', () => 
 
   it.each([
     ['GET', '/nope'],
-    ['GET', '/company/0123456789abcdef01234567/owner/extra'],
-    ['POST', '/companies/0123456789abcdef01234567'],
+    ['GET', `/company/${MISSING_ID}/owner/extra`],
+    ['POST', `/companies/${MISSING_ID}`],
   ])('an unknown path, %s %s, is a 404 MR_ROUTE_NOT_FOUND', async (method, path) => {
     const response = await t.http()[method.toLowerCase() as 'get'](path);
     expectError(response, 404, 'MR_ROUTE_NOT_FOUND');
@@ -45,8 +46,8 @@ describe('with globalErrorFilter: true (the whole app in the one shape)', () => 
   it.each([
     ['GET', '/company', 'POST'],
     ['DELETE', '/companies', 'GET, HEAD, POST'],
-    ['POST', '/company/0123456789abcdef01234567', 'DELETE, GET, HEAD, PATCH, PUT'],
-    ['PUT', '/company/0123456789abcdef01234567/owner', 'GET, HEAD'],
+    ['POST', `/company/${MISSING_ID}`, 'DELETE, GET, HEAD, PATCH, PUT'],
+    ['PUT', `/company/${MISSING_ID}/owner`, 'GET, HEAD'],
   ])('a method the path does not serve, %s %s, is a 405 MR_METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
     const response = await t.http()[method.toLowerCase() as 'get'](path);
     expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
@@ -110,7 +111,7 @@ describe('by default (globalErrorFilter: false): the host app is left alone', ()
       expect(unserved.headers.allow).toBe('GET, HEAD, POST');
       // Custom code, without the library's filter: a malformed id is a 400, a missing document a 404, in the one shape.
       expectError(await t.http().get('/custom/company/not-an-id'), 400, 'MR_INVALID_ID');
-      expectError(await t.http().get('/custom/company/0123456789abcdef01234567'), 404, 'MR_NOT_FOUND');
+      expectError(await t.http().get(`/custom/company/${MISSING_ID}`), 404, 'MR_NOT_FOUND');
     } finally {
       await t.close();
     }

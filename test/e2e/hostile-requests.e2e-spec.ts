@@ -7,26 +7,17 @@
  * request must leave the data exactly as it was. No answer may leak a stack or a driver message.
  */
 import type { Response } from 'supertest';
-import { Account, Company, Entrepreneur } from '../fixtures/models.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
-import { expectError } from '../support/expect-error.js';
+import { expectError, expectNoLeak } from '../support/expect-error.js';
 import { changedCollections, observe } from '../support/db-snapshot.js';
-import { SEED_IDS, seedFixtureData } from '../fixtures/seed-data.js';
+import { SEED_IDS } from '../fixtures/seed-data.js';
+import { useSeededApp } from '../support/seeded-app.js';
 
 const engine = useEngine();
 let t: TestApp;
 
 const { ADA, BOB, ACME, UMBRELLA, ROOT, MISSING } = SEED_IDS;
-
-/** Boots the fixture app on the file's engine and seeds it (createTestApp closes it before the engine stops). */
-function useSeededApp(): void {
-  beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account], globalErrorFilter: true });
-    await seedFixtureData(t.connection);
-  });
-  afterAll(() => t?.close());
-}
 
 // ---------------------------------------------------------------------------------------------
 // Support
@@ -62,15 +53,6 @@ async function send(row: Pick<Row, 'method' | 'path' | 'body' | 'query'>): Promi
   if (row.body === undefined) return req;
   if (typeof row.body === 'string') return req.set('Content-Type', 'application/json').send(row.body);
   return req.send(row.body as object);
-}
-
-/** No answer carries a stack trace or a driver's words. */
-function expectNoLeak(response: Response): void {
-  const text = response.text ?? '';
-  expect(text).not.toMatch(/\bat .+\.(js|ts):\d+/);
-  expect(text).not.toMatch(/MongoServerError/);
-  expect(text).not.toMatch(/E11000/);
-  expect(text).not.toMatch(/mongoose/i);
 }
 
 /** Nests `leaf` inside `levels` `$and`s: `{ $and: [{ $and: [ ... leaf ... ] }] }`. */
@@ -439,7 +421,7 @@ const REVERSE_ROWS: ReverseRow[] = [
 ];
 
 describe('generated routes of the fixture app', () => {
-  useSeededApp();
+  useSeededApp(engine, (app) => (t = app));
 
   describe('hostile requests', () => {
     it('has a row for every route and at least 110 rows, with unique names', () => {

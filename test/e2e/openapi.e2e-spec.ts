@@ -10,6 +10,7 @@ import { Member, Post } from '../fixtures/protected-models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { OpenApiContract } from '../support/openapi-contract.js';
+import { MISSING_ID } from '../support/ids.js';
 
 const engine = useEngine();
 let t: TestApp;
@@ -90,7 +91,7 @@ describe('contract: responses match the documented schemas', () => {
     await send('post', '/account', '/account', { email: 'a@example.com', passwordHash: 'h', profile: { displayName: 'A' } });
     await send('get', `/company/${company._id}`, '/company/{company_id}');
     await send('get', '/company/nope', '/company/{company_id}');
-    await send('get', '/company/0123456789abcdef01234567', '/company/{company_id}');
+    await send('get', `/company/${MISSING_ID}`, '/company/{company_id}');
     await send('put', `/company/${company._id}`, '/company/{company_id}', { location: null, employees: 4 });
     await send('put', `/user/${user._id}`, '/user/{user_id}', { birth: null });
     await send('get', '/companies?limit=5', '/companies');

@@ -5,6 +5,7 @@ import { Entrepreneur, Team } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoRoute } from '../support/expect-error.js';
+import { MISSING_ID } from '../support/ids.js';
 
 /** DESIGN §3: an array of references (`members: [{ type: ObjectId, ref }]`). */
 const engine = useEngine();
@@ -14,7 +15,6 @@ let bob: string;
 let cy: string;
 let crew: string;
 let empty: string;
-const MISSING = '0123456789abcdef01234567';
 
 @GeneratedResource({ references: { members: { add: false, remove: false } } })
 @Schema()
@@ -66,7 +66,7 @@ describe('GET /team/:team_id/members', () => {
   });
 
   it('answers 404 for a missing team and 400 for a malformed id', async () => {
-    expectError(await t.http().get(`/team/${MISSING}/members`), 404, 'MR_NOT_FOUND');
+    expectError(await t.http().get(`/team/${MISSING_ID}/members`), 404, 'MR_NOT_FOUND');
     expectError(await t.http().get('/team/nope/members'), 400, 'MR_INVALID_ID');
   });
 });
@@ -99,11 +99,11 @@ describe('POST and DELETE /team/:team_id/members/:user_id', () => {
   });
 
   it('refuses a referenced document that does not exist, and a missing team, without changing data', async () => {
-    const unknownUser = await t.http().post(`/team/${crew}/members/${MISSING}`);
+    const unknownUser = await t.http().post(`/team/${crew}/members/${MISSING_ID}`);
     expectError(unknownUser, 404, 'MR_NOT_FOUND');
-    expect(unknownUser.body.message).toBe(`Entrepreneur '${MISSING}' not found`);
-    expectError(await t.http().post(`/team/${MISSING}/members/${cy}`), 404, 'MR_NOT_FOUND');
-    expectError(await t.http().delete(`/team/${MISSING}/members/${cy}`), 404, 'MR_NOT_FOUND');
+    expect(unknownUser.body.message).toBe(`Entrepreneur '${MISSING_ID}' not found`);
+    expectError(await t.http().post(`/team/${MISSING_ID}/members/${cy}`), 404, 'MR_NOT_FOUND');
+    expectError(await t.http().delete(`/team/${MISSING_ID}/members/${cy}`), 404, 'MR_NOT_FOUND');
     expectError(await t.http().post(`/team/${crew}/members/xyz`), 400, 'MR_INVALID_ID');
     expectError(await t.http().post(`/team/nope/members/${cy}`), 400, 'MR_INVALID_ID');
     const stored = await t.connection.model('Team').findById(crew).lean<{ members: unknown[] }>();
@@ -115,8 +115,8 @@ describe('route options', () => {
   it('add: false and remove: false remove the relationship routes, keeping the others', async () => {
     const app = await createTestApp(engine, { resources: [Entrepreneur, Squad] });
     const squad = (await app.http().post('/squad').send({ members: [] }).expect(201)).body._id;
-    expectNoRoute(await app.http().post(`/squad/${squad}/members/${MISSING}`));
-    expectNoRoute(await app.http().delete(`/squad/${squad}/members/${MISSING}`));
+    expectNoRoute(await app.http().post(`/squad/${squad}/members/${MISSING_ID}`));
+    expectNoRoute(await app.http().delete(`/squad/${squad}/members/${MISSING_ID}`));
     await app.http().get(`/squad/${squad}/members`).expect(200);
   });
 });

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { snapshot } from '../support/db-snapshot.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { MISSING_ID } from '../support/ids.js';
 
 const engine = useEngine();
 let t: TestApp;
@@ -17,7 +18,6 @@ let ada: string;
 let news: string;
 let tips: string;
 let article: { _id: string; slug: string };
-const MISSING = '0123456789abcdef01234567';
 
 beforeAll(async () => {
   t = await createTestApp(engine, { resources: [Author, Tag, Article, Remark, Draft] });
@@ -38,14 +38,14 @@ async function expectRefused(send: () => PromiseLike<unknown>, path: string, id:
 
 describe('a written reference must name a document (item 5)', () => {
   it('refuses a single reference to no document, on create, PUT and PATCH', async () => {
-    await expectRefused(() => t.http().post('/article').send({ slug: 'ghost', title: 'Ghost', author: MISSING }), 'author', MISSING);
-    await expectRefused(() => t.http().put('/article/hello-nest').send({ author: MISSING }), 'author', MISSING);
-    await expectRefused(() => t.http().patch('/article/hello-nest').send({ author: MISSING }), 'author', MISSING);
+    await expectRefused(() => t.http().post('/article').send({ slug: 'ghost', title: 'Ghost', author: MISSING_ID }), 'author', MISSING_ID);
+    await expectRefused(() => t.http().put('/article/hello-nest').send({ author: MISSING_ID }), 'author', MISSING_ID);
+    await expectRefused(() => t.http().patch('/article/hello-nest').send({ author: MISSING_ID }), 'author', MISSING_ID);
   });
 
   it('refuses an array element that names no document, naming its position', async () => {
-    await expectRefused(() => t.http().post('/article').send({ slug: 'ghost', title: 'Ghost', tags: [news, MISSING] }), 'tags.1', MISSING);
-    await expectRefused(() => t.http().put('/article/hello-nest').send({ tags: [MISSING] }), 'tags.0', MISSING);
+    await expectRefused(() => t.http().post('/article').send({ slug: 'ghost', title: 'Ghost', tags: [news, MISSING_ID] }), 'tags.1', MISSING_ID);
+    await expectRefused(() => t.http().put('/article/hello-nest').send({ tags: [MISSING_ID] }), 'tags.0', MISSING_ID);
   });
 
   it('refuses null inside an array of references, which would name nothing', async () => {
@@ -67,8 +67,8 @@ describe('a written reference must name a document (item 5)', () => {
   });
 
   it('leaves an unchecked field (checkExists: false) to the schema: any ObjectId is stored', async () => {
-    const response = await t.http().post('/draft').send({ author: MISSING }).expect(201);
-    expect(response.body.author).toBe(MISSING);
+    const response = await t.http().post('/draft').send({ author: MISSING_ID }).expect(201);
+    expect(response.body.author).toBe(MISSING_ID);
   });
 
   it('still refuses a malformed id as a value that cannot be cast', async () => {
@@ -126,7 +126,7 @@ describe('a resource identified by a slug (item 8)', () => {
     const lonely = (await t.http().post('/author').send({ name: 'Lonely' }).expect(201)).body._id;
     const empty = await t.http().get(`/author/${lonely}/articles/author`).expect(200);
     expect(empty.body.result).toEqual([]);
-    expectError(await t.http().get(`/author/${MISSING}/articles/author`), 404, 'MR_NOT_FOUND');
-    expectError(await t.http().post(`/author/${MISSING}/articles/author`).send({ query: {} }), 404, 'MR_NOT_FOUND');
+    expectError(await t.http().get(`/author/${MISSING_ID}/articles/author`), 404, 'MR_NOT_FOUND');
+    expectError(await t.http().post(`/author/${MISSING_ID}/articles/author`).send({ query: {} }), 404, 'MR_NOT_FOUND');
   });
 });

@@ -2,12 +2,12 @@ import { Company, Entrepreneur } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { MISSING_ID } from '../support/ids.js';
 
 const engine = useEngine();
 let t: TestApp;
 let ada: { _id: string };
 let grace: { _id: string };
-const MISSING_ID = '0123456789abcdef01234567';
 
 beforeAll(async () => {
   t = await createTestApp(engine, { resources: [Entrepreneur, Company] });

@@ -2,6 +2,7 @@ import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { MISSING_ID } from '../support/ids.js';
 
 const engine = useEngine();
 let t: TestApp;
@@ -13,8 +14,6 @@ afterAll(() => t?.close());
 beforeEach(async () => {
   await Promise.all(Object.values(t.connection.models).map((model) => model.deleteMany({})));
 });
-
-const MISSING_ID = '0123456789abcdef01234567';
 
 async function createCompany(body: Record<string, unknown> = { niceName: 'Acme', employees: 12, location: 'Paris' }) {
   const response = await t.http().post('/company').send(body).expect(201);

@@ -28,11 +28,11 @@ import { Kiosk, Shop } from '../fixtures/extend-models.js';
 import { bootTestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { MISSING_ID } from '../support/ids.js';
 
 /** Controllers that extend `GeneratedController(resource)`, listed in `forRoot({ controllers })`. */
 
 const engine = useEngine();
-const MISSING_ID = '0123456789abcdef01234567';
 
 /** A provider of the app, injected into the user's controller. */
 @Injectable()

@@ -4,7 +4,7 @@ import { Shop } from '../fixtures/extend-models.js';
 import { bootTestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 
-/** Providers a user's controller injects, given through forRoot({ providers, imports }). */
+/** What a user's controller injects: providers and modules given through forRoot({ providers, imports }), and its repository handed to super(). */
 
 const engine = useEngine();
 

@@ -7,11 +7,11 @@ import { API_KEY, Label, Memo, Note, Writer } from '../fixtures/extend-models.js
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoRoute } from '../support/expect-error.js';
+import { MISSING_ID } from '../support/ids.js';
 
 /** Per-route options: `@GeneratedResource({ routes, references })` and `forRoot({ routes, references })`. */
 
 const engine = useEngine();
-const MISSING_ID = '0123456789abcdef01234567';
 
 async function clear(connection: Connection): Promise<void> {
   await Promise.all(Object.values(connection.models).map((model) => model.deleteMany({})));
