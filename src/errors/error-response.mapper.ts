@@ -119,6 +119,15 @@ function fromHttpException(error: HttpException): MappedError {
       ? known('MR_INVALID_BODY', 'The request body must be a JSON object', [{ path: 'body', message: 'The request body must be a JSON object' }])
       : known('MR_INVALID_JSON', 'The request body is not valid JSON');
   }
+  // Fastify's JSON parser, as mapped by Nest's FastifyAdapter (the FastifyError is the cause).
+  const fastifyCode = (error.cause as { code?: unknown } | undefined)?.code;
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    // Its parser also refuses `__proto__` and `constructor.prototype` keys, with the same error.
+    return known('MR_INVALID_JSON', 'The request body is not valid JSON (or holds a __proto__ or constructor.prototype key)');
+  }
+  if (fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return known('MR_INVALID_BODY', 'The request body must be a JSON object', [{ path: 'body', message: 'The request body must be a JSON object' }]);
+  }
   const response = error.getResponse();
   const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
   // A list of messages on a 400 is what ValidationPipe throws: one detail per failed constraint.

@@ -23,7 +23,8 @@ describe('with globalErrorFilter: true (the whole app in the one shape)', () => 
   ])('malformed JSON on %s %s is a 400 MR_INVALID_JSON', async (method, path, raw) => {
     const response = await t.http()[method.toLowerCase() as 'post'](path).set('content-type', 'application/json').send(raw);
     expectError(response, 400, 'MR_INVALID_JSON');
-    expect(response.body.message).toBe('The request body is not valid JSON');
+    // Fastify's parser cannot tell malformed JSON from a refused __proto__ key, and says both.
+    expect(response.body.message).toMatch(/^The request body is not valid JSON\b/);
     expect(await t.connection.model('Company').countDocuments()).toBe(0);
   });
 

@@ -7,7 +7,7 @@
  * request must leave the data exactly as it was. No answer may leak a stack or a driver message.
  */
 import type { Response } from 'supertest';
-import type { TestApp } from '../support/app.js';
+import { testAdapter, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoLeak } from '../support/expect-error.js';
 import { changedCollections, observe } from '../support/db-snapshot.js';
@@ -53,6 +53,15 @@ async function send(row: Pick<Row, 'method' | 'path' | 'body' | 'query'>): Promi
   if (row.body === undefined) return req;
   if (typeof row.body === 'string') return req.set('Content-Type', 'application/json').send(row.body);
   return req.send(row.body as object);
+}
+
+/**
+ * Fastify's JSON parser refuses a body with a `__proto__` key or a `constructor.prototype` before
+ * the library sees it: there the answer is its `MR_INVALID_JSON`, with no path.
+ */
+function onAdapter(row: Row): Row {
+  const prototypeKey = typeof row.body === 'string' && /"__proto__"\s*:|"constructor"\s*:\s*\{\s*"prototype"/.test(row.body);
+  return testAdapter() === 'fastify' && prototypeKey ? { ...row, code: 'MR_INVALID_JSON', detail: undefined } : row;
 }
 
 /** Nests `leaf` inside `levels` `$and`s: `{ $and: [{ $and: [ ... leaf ... ] }] }`. */
@@ -444,7 +453,7 @@ describe('generated routes of the fixture app', () => {
       }
     });
 
-    it.each(ROWS.map((row) => [label(row), row] as const))('%s', async (_label, row) => {
+    it.each(ROWS.map((row) => [label(row), onAdapter(row)] as const))('%s', async (_label, row) => {
       const { response, before, after } = await observe(t.connection, () => send(row));
 
       const codes = [row.code].flat();

@@ -9,7 +9,7 @@ import { IsInt, IsString, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { GeneratedController, ModelRoutesModule } from '../../src/index.js';
 import { Company, Entrepreneur } from '../fixtures/models.js';
-import { bootTestApp, type TestApp } from '../support/app.js';
+import { bootTestApp, testAdapter, type TestApp } from '../support/app.js';
 import { snapshot } from '../support/db-snapshot.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoRoute } from '../support/expect-error.js';
@@ -151,5 +151,20 @@ describe('one vocabulary of errors (item 10)', () => {
     const response = await send();
     expectError(response, 400, code);
     expect(response.body.details[0].path).toBe(path);
+  });
+});
+
+describe('a bodiless DELETE sent with Content-Type: application/json', () => {
+  it(`${testAdapter() === 'fastify' ? "is refused by Fastify's parser: 400 MR_INVALID_BODY, nothing deleted" : 'deletes on Express'}`, async () => {
+    const doomed = (await t.http().post('/company').send({ niceName: 'Doomed' }).expect(201)).body._id;
+    const response = await t.http().delete(`/company/${doomed}`).set('Content-Type', 'application/json');
+    const exists = async () => (await t.connection.model('Company').countDocuments({ _id: doomed })) === 1;
+    if (testAdapter() === 'fastify') {
+      expectError(response, 400, 'MR_INVALID_BODY');
+      expect(await exists()).toBe(true);
+    } else {
+      expect(response.status).toBe(200);
+      expect(await exists()).toBe(false);
+    }
   });
 });

@@ -83,6 +83,16 @@ describe('mapError: Nest HttpException', () => {
     expect(body).toStrictEqual({ statusCode: 400, error: 'Bad Request', code: 'MR_INVALID_JSON', message: 'The request body is not valid JSON' });
   });
 
+  it.each([
+    ['FST_ERR_CTP_INVALID_JSON_BODY', 'MR_INVALID_JSON'],
+    ['FST_ERR_CTP_EMPTY_JSON_BODY', 'MR_INVALID_BODY'],
+  ])("maps Fastify's parser error %s, as Nest's FastifyAdapter wraps it, to %s", (fastifyCode, code) => {
+    const cause = Object.assign(new Error('from Fastify'), { name: 'FastifyError', code: fastifyCode, statusCode: 400 });
+    const { body, unexpected } = mapError(new HttpException(cause.message, 400, { cause }));
+    expect({ statusCode: body.statusCode, code: body.code, unexpected }).toEqual({ statusCode: 400, code, unexpected: false });
+    expect(body.message).not.toContain('from Fastify');
+  });
+
   it.each<[string, HttpException, number, string, string, string]>([
     ['ForbiddenException', new ForbiddenException(), 403, 'Forbidden', 'MR_FORBIDDEN', 'Forbidden'],
     ['ForbiddenException with a message', new ForbiddenException('Admins only'), 403, 'Forbidden', 'MR_FORBIDDEN', 'Admins only'],
