@@ -6,6 +6,7 @@ import request from 'supertest';
 import { AppModule } from '../../sample-app/app.module.js';
 import { configureSampleApp } from '../../sample-app/app.setup.js';
 import { useEngine } from '../support/engine.js';
+import { createPlatformApp, initPlatformApp } from '../support/app.js';
 
 /**
  * The sample app itself (not a fixture app): what a newcomer sees after `npm run sample`, the
@@ -24,8 +25,8 @@ interface SampleApp {
 /** Boots the sample's AppModule on `dbName` as main.ts does, with its seed (unless SAMPLE_SEED=0). */
 async function bootSample(dbName: string): Promise<SampleApp> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forDatabase(engine.get().uri, dbName)] }).compile();
-  const app = configureSampleApp(moduleRef.createNestApplication({ logger: false, routeConflictPolicy: { duplicate: 'error' } }));
-  await app.init();
+  const app = configureSampleApp(createPlatformApp(moduleRef, { logger: false, routeConflictPolicy: { duplicate: 'error' } }));
+  await initPlatformApp(app);
   const connection = app.get<Connection>(getConnectionToken());
   let closed: Promise<void> | undefined;
   const close = ({ keep = false } = {}) =>

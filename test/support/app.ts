@@ -9,7 +9,7 @@ import {
 } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { MongooseModule, getConnectionToken, type MongooseModuleOptions } from '@nestjs/mongoose';
-import { Test } from '@nestjs/testing';
+import { Test, type TestingModule } from '@nestjs/testing';
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { DocumentBuilder } from '@nestjs/swagger';
@@ -75,6 +75,17 @@ export function testAdapter(): 'express' | 'fastify' {
   return process.env.MODEL_ROUTES_ADAPTER === 'fastify' ? 'fastify' : 'express';
 }
 
+/** A Nest application of `moduleRef` on the platform of this run (`testAdapter()`). */
+export function createPlatformApp(moduleRef: TestingModule, options: NestApplicationOptions): INestApplication {
+  return testAdapter() === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(FASTIFY_OPTIONS), options) : moduleRef.createNestApplication(options);
+}
+
+/** `app.init()`, and on Fastify its `ready()`, after which supertest can send requests. */
+export async function initPlatformApp(app: INestApplication): Promise<void> {
+  await app.init();
+  if (testAdapter() === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
+}
+
 /**
  * Boots a small fixture app (not the sample app) on a fresh database of the file's engine,
  * with every unique index built, so duplicate-key tests do not race index creation.
@@ -130,13 +141,11 @@ export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Prom
       throw error;
     });
   // As in the sample app: a duplicate route (same method and path) fails the start.
-  const options = { logger: false as const, routeConflictPolicy: { duplicate: 'error' as const }, ...setup.appOptions };
-  const app = testAdapter() === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(FASTIFY_OPTIONS), options) : moduleRef.createNestApplication(options);
+  const app = createPlatformApp(moduleRef, { logger: false, routeConflictPolicy: { duplicate: 'error' }, ...setup.appOptions });
   if (setup.globalPrefix) app.setGlobalPrefix(setup.globalPrefix);
   setup.configure?.(app);
   try {
-    await app.init();
-    if (testAdapter() === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
+    await initPlatformApp(app);
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;
