@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const fastify = process.env.ADAPTER === 'fastify';
   const app = configureSampleApp(
     fastify
-      ? await NestFactory.create(module, new FastifyAdapter({ maxParamLength: 256, bodyLimit: 100 * 1024 }), options)
+      ? await NestFactory.create(module, new FastifyAdapter({ routerOptions: { maxParamLength: 256 }, bodyLimit: 100 * 1024 }), options)
       : await NestFactory.create(module, options),
   );
   // OpenAPI: the UI at /docs, the JSON document at /docs-json.

@@ -68,7 +68,7 @@ export interface TestAppSetup {
  * to 100 kB (Fastify's default is 1 MiB) and path parameters of any length the library itself
  * bounds (Fastify answers one over `maxParamLength`, 100 by default, with a 414).
  */
-const FASTIFY_OPTIONS = { bodyLimit: 100 * 1024, maxParamLength: 64 * 1024 };
+const FASTIFY_OPTIONS = { bodyLimit: 100 * 1024, routerOptions: { maxParamLength: 64 * 1024 } };
 
 /** The HTTP platform the test apps run on: `MODEL_ROUTES_ADAPTER=fastify`, or Express (the default). */
 export function testAdapter(): 'express' | 'fastify' {
