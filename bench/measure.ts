@@ -12,19 +12,20 @@ export interface Measure {
  * server answers nothing, and neither may print a number (or a ratio of Infinity or NaN).
  */
 export function validMeasure(
-  result: Pick<autocannon.Result, 'non2xx' | 'errors' | 'timeouts'> & { requests: { average: number; total: number }; latency: { p50: number; p99: number } },
+  result: Pick<autocannon.Result, 'non2xx' | 'errors' | 'timeouts' | 'start' | 'finish'> & { requests: { total: number }; latency: { p50: number; p99: number } },
   what: string,
 ): Measure {
+  const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
   const problems = [
     result.requests.total === 0 && 'no request completed',
     result.non2xx > 0 && `${result.non2xx} non-2xx answers`,
     result.errors > 0 && `${result.errors} errors`,
     result.timeouts > 0 && `${result.timeouts} timeouts`,
+    !(seconds > 0) && `a run of ${seconds} s`,
   ].filter(Boolean);
-  if (problems.length || !(result.requests.average > 0)) {
-    throw new Error(`benchmark ${what}: not a valid measure (${problems.join(', ') || `average ${result.requests.average} req/s`})`);
-  }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  if (problems.length) throw new Error(`benchmark ${what}: not a valid measure (${problems.join(', ')})`);
+  // Requests over the run's own time: right for a timed run and for a fixed amount alike.
+  return { rps: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 /** The round of median requests/s (the lower middle one of an even count), and the range of all rounds. */

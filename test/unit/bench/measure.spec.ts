@@ -2,17 +2,21 @@ import { median, validMeasure } from '../../../bench/measure.js';
 
 /** The benchmark harness prints no number from a run that is not a measure (issue 12, item 5). */
 describe('validMeasure', () => {
-  const run = (overrides: Partial<{ total: number; average: number; non2xx: number; errors: number; timeouts: number }> = {}) => {
-    const { total = 100, average = 50, non2xx = 0, errors = 0, timeouts = 0 } = overrides;
-    return { requests: { total, average }, latency: { p50: 4, p99: 9 }, non2xx, errors, timeouts };
+  const run = (overrides: Partial<{ total: number; ms: number; non2xx: number; errors: number; timeouts: number }> = {}) => {
+    const { total = 100, ms = 2000, non2xx = 0, errors = 0, timeouts = 0 } = overrides;
+    const start = new Date('2026-11-22T12:00:00Z');
+    return { requests: { total }, start, finish: new Date(start.getTime() + ms), latency: { p50: 4, p99: 9 }, non2xx, errors, timeouts };
   };
 
-  it('gives requests/s and latency of a clean run', () => {
+  it('gives requests/s over the run\'s own time, and its latency', () => {
     expect(validMeasure(run(), 'generated get one')).toEqual({ rps: 50, p50: 4, p99: 9 });
+    // A fixed amount that took less than a second.
+    expect(validMeasure(run({ total: 24, ms: 400 }), 'generated search')).toEqual({ rps: 60, p50: 4, p99: 9 });
   });
 
   it.each([
-    ['no request completed', run({ total: 0, average: 0 })],
+    ['no request completed', run({ total: 0 })],
+    ['a run of 0 s', run({ ms: 0 })],
     ['3 non-2xx answers', run({ non2xx: 3 })],
     ['2 errors', run({ errors: 2 })],
     ['1 timeouts', run({ timeouts: 1 })],
