@@ -12,12 +12,13 @@ import { useEngine } from '../support/engine.js';
 import { expectError, expectNoLeak } from '../support/expect-error.js';
 import { changedCollections, observe } from '../support/db-snapshot.js';
 import { SEED_IDS } from '../fixtures/seed-data.js';
+import { MISSING_ID } from '../support/ids.js';
 import { useSeededApp } from '../support/seeded-app.js';
 
 const engine = useEngine();
 let t: TestApp;
 
-const { ADA, BOB, ACME, UMBRELLA, ROOT, MISSING } = SEED_IDS;
+const { ADA, BOB, ACME, UMBRELLA, ROOT } = SEED_IDS;
 
 // ---------------------------------------------------------------------------------------------
 // Support
@@ -240,7 +241,7 @@ const wrongTypeRows: Row[] = [
 ];
 
 const massAssignmentRows: Row[] = [
-  { name: 'create with _id', method: 'POST', path: '/company', body: { niceName: 'Evil', _id: MISSING }, status: 400, code: B, detail: '_id' },
+  { name: 'create with _id', method: 'POST', path: '/company', body: { niceName: 'Evil', _id: MISSING_ID }, status: 400, code: B, detail: '_id' },
   { name: 'create with __v', method: 'POST', path: '/user', body: { niceName: 'Evil', __v: 7 }, status: 400, code: B, detail: '__v' },
   { name: 'create with createdAt', method: 'POST', path: '/account', body: { email: 'created@example.com', createdAt: '2000-01-01T00:00:00.000Z' }, status: 400, code: B, detail: 'createdAt' },
   { name: 'create with updatedAt', method: 'POST', path: '/account', body: { email: 'updated@example.com', updatedAt: '2000-01-01T00:00:00.000Z' }, status: 400, code: B, detail: 'updatedAt' },
@@ -251,7 +252,7 @@ const massAssignmentRows: Row[] = [
   { name: 'create with an operator inside a value', method: 'POST', path: '/user', body: { niceName: 'Evil', birth: { $gt: '2000-01-01' } }, status: 400, code: B, detail: 'birth.$gt' },
   { name: 'create with an unknown nested key in profile', method: 'POST', path: '/account', body: { email: 'x@y.z', profile: { displayName: 'a', isAdmin: true } }, status: 400, code: B, detail: 'profile.isAdmin' },
   { name: 'create with the hidden field written through a dotted key', method: 'POST', path: '/account', body: { email: 'hidden@example.com', 'passwordHash.x': 'y' }, status: 400, code: B },
-  { name: 'update _id', method: 'PUT', path: `/company/${ACME}`, body: { _id: MISSING }, status: 400, code: B, detail: '_id' },
+  { name: 'update _id', method: 'PUT', path: `/company/${ACME}`, body: { _id: MISSING_ID }, status: 400, code: B, detail: '_id' },
   { name: 'update __v', method: 'PUT', path: `/company/${ACME}`, body: { __v: 99 }, status: 400, code: B, detail: '__v' },
   { name: 'update createdAt', method: 'PUT', path: `/account/${ROOT}`, body: { createdAt: '2000-01-01T00:00:00.000Z' }, status: 400, code: B, detail: 'createdAt' },
   { name: 'update updatedAt', method: 'PUT', path: `/account/${ROOT}`, body: { updatedAt: '2000-01-01T00:00:00.000Z' }, status: 400, code: B, detail: 'updatedAt' },
@@ -331,26 +332,26 @@ const idRows: Row[] = [
   { name: 'GET /company/123/owner', method: 'GET', path: '/company/123/owner', status: 400, code: ID },
   { name: 'GET /user/abc/companies/owner', method: 'GET', path: '/user/abc/companies/owner', status: 400, code: ID },
   { name: 'POST /user/abc/companies/owner', method: 'POST', path: '/user/abc/companies/owner', body: { query: {} }, status: 400, code: ID },
-  { name: 'GET an unknown company', method: 'GET', path: `/company/${MISSING}`, status: 404, code: NF },
-  { name: 'GET an unknown user', method: 'GET', path: `/user/${MISSING}`, status: 404, code: NF },
-  { name: 'PUT an unknown company', method: 'PUT', path: `/company/${MISSING}`, body: { niceName: 'Ghost' }, status: 404, code: NF },
-  { name: 'PUT an unknown account', method: 'PUT', path: `/account/${MISSING}`, body: { credits: 5 }, status: 404, code: NF },
-  { name: 'DELETE an unknown company', method: 'DELETE', path: `/company/${MISSING}`, status: 404, code: NF },
-  { name: 'DELETE an unknown user', method: 'DELETE', path: `/user/${MISSING}`, status: 404, code: NF },
-  { name: 'DELETE an unknown account', method: 'DELETE', path: `/account/${MISSING}`, status: 404, code: NF },
-  { name: 'GET the owner of an unknown company', method: 'GET', path: `/company/${MISSING}/owner`, status: 404, code: NF },
+  { name: 'GET an unknown company', method: 'GET', path: `/company/${MISSING_ID}`, status: 404, code: NF },
+  { name: 'GET an unknown user', method: 'GET', path: `/user/${MISSING_ID}`, status: 404, code: NF },
+  { name: 'PUT an unknown company', method: 'PUT', path: `/company/${MISSING_ID}`, body: { niceName: 'Ghost' }, status: 404, code: NF },
+  { name: 'PUT an unknown account', method: 'PUT', path: `/account/${MISSING_ID}`, body: { credits: 5 }, status: 404, code: NF },
+  { name: 'DELETE an unknown company', method: 'DELETE', path: `/company/${MISSING_ID}`, status: 404, code: NF },
+  { name: 'DELETE an unknown user', method: 'DELETE', path: `/user/${MISSING_ID}`, status: 404, code: NF },
+  { name: 'DELETE an unknown account', method: 'DELETE', path: `/account/${MISSING_ID}`, status: 404, code: NF },
+  { name: 'GET the owner of an unknown company', method: 'GET', path: `/company/${MISSING_ID}/owner`, status: 404, code: NF },
   { name: 'GET the owner of a company without one', method: 'GET', path: `/company/${UMBRELLA}/owner`, status: 404, code: 'MR_REFERENCE_UNSET' },
-  { name: 'GET the companies of an unknown user', method: 'GET', path: `/user/${MISSING}/companies/owner`, status: 404, code: NF },
+  { name: 'GET the companies of an unknown user', method: 'GET', path: `/user/${MISSING_ID}/companies/owner`, status: 404, code: NF },
   {
     name: 'POST a widening search of the companies of an unknown user',
     method: 'POST',
-    path: `/user/${MISSING}/companies/owner`,
+    path: `/user/${MISSING_ID}/companies/owner`,
     body: { query: { $or: [{ owner: { $exists: true } }, { owner: { $exists: false } }] } },
     status: 404,
     code: NF,
   },
-  { name: 'create with an owner that names no user', method: 'POST', path: '/company', body: { niceName: 'Orphan', owner: MISSING }, status: 400, code: 'MR_REFERENCE_NOT_FOUND', detail: 'owner' },
-  { name: 'update with an owner that names no user', method: 'PATCH', path: `/company/${ACME}`, body: { owner: MISSING }, status: 400, code: 'MR_REFERENCE_NOT_FOUND', detail: 'owner' },
+  { name: 'create with an owner that names no user', method: 'POST', path: '/company', body: { niceName: 'Orphan', owner: MISSING_ID }, status: 400, code: 'MR_REFERENCE_NOT_FOUND', detail: 'owner' },
+  { name: 'update with an owner that names no user', method: 'PATCH', path: `/company/${ACME}`, body: { owner: MISSING_ID }, status: 400, code: 'MR_REFERENCE_NOT_FOUND', detail: 'owner' },
 ];
 
 const malformedJsonRows: Row[] = [
@@ -489,7 +490,7 @@ describe('generated routes of the fixture app', () => {
         // Nothing may come back; the seed gives the route owner companies (unless the row is about
         // an owner with none), so an empty answer means the hostile condition was applied, not ignored.
         expect(result).toEqual([]);
-        if (row.owner !== MISSING) expect(await t.connection.model('Company').countDocuments({ owner: row.owner })).toBeGreaterThan(0);
+        if (row.owner !== MISSING_ID) expect(await t.connection.model('Company').countDocuments({ owner: row.owner })).toBeGreaterThan(0);
       }
       expect(result.map((company) => company.niceName).sort()).toEqual(row.expected);
       expect(response.body.status).toEqual({ count: 4, search_count: row.expected.length, match_count: row.expected.length, limit: 20, skip: 0 });

@@ -26,6 +26,7 @@ import { useEngine } from '../support/engine.js';
 import { expectError, expectNoLeak } from '../support/expect-error.js';
 import { changedCollections, observe } from '../support/db-snapshot.js';
 import { SEED_IDS } from '../fixtures/seed-data.js';
+import { MISSING_ID } from '../support/ids.js';
 import { useSeededApp } from '../support/seeded-app.js';
 
 const engine = useEngine();
@@ -54,7 +55,7 @@ function assertProperty<T>(property: fc.IAsyncPropertyWithHooks<[T]>): Promise<v
   return fc.assert(property, PATH ? { path: PATH, endOnFailure: true } : {});
 }
 
-const { ADA, BOB, ACME, ROOT, MISSING } = SEED_IDS;
+const { ADA, BOB, ACME, ROOT } = SEED_IDS;
 
 // ---------------------------------------------------------------------------------------------
 // Support
@@ -235,7 +236,7 @@ const companyWriteBody = fc.oneof(
   fc.record(
     {
       niceName: fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), scalar),
-      owner: fc.oneof(fc.constantFrom(ADA, BOB, MISSING), scalar),
+      owner: fc.oneof(fc.constantFrom(ADA, BOB, MISSING_ID), scalar),
       employees: fc.oneof(fc.integer(), fc.double(), fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String), scalar),
       location: fc.oneof(fc.string({ unit: 'grapheme' }), scalar, fc.array(scalar, { maxLength: 2 })),
     },
@@ -247,7 +248,7 @@ const companyWriteBody = fc.oneof(
       owner: fc.oneof(scalar, fc.jsonValue({ maxDepth: 2 })),
       employees: fc.oneof(scalar, fc.jsonValue({ maxDepth: 2 })),
       location: fc.oneof(scalar, fc.jsonValue({ maxDepth: 2 })),
-      _id: fc.constantFrom(MISSING, ACME, 'x'),
+      _id: fc.constantFrom(MISSING_ID, ACME, 'x'),
       __v: fc.integer(),
       isAdmin: fc.boolean(),
       $set: dollarObject,

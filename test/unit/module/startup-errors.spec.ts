@@ -10,11 +10,13 @@ import {
   type ModelRoutesModuleOptions,
 } from '../../../src/index.js';
 import { Gadget, Part } from '../../fixtures/extend-models.js';
+import { FirstOwnerController, OwnerModel } from '../../fixtures/startup-models.js';
 
 /**
  * The configuration errors `forRoot` throws when it is called, before any app or database exists:
  * a ModelRoutesConfigError with a stable code, naming the class, the field and the fix. (A `ref` to
- * a model registered nowhere is found when the app initialises: registered-model-references.e2e-spec.ts.)
+ * a model registered nowhere is found when the app initialises, and the valid configuration is
+ * started too: test/e2e/startup-errors.e2e-spec.ts.)
  */
 
 /** Runs forRoot (synchronously, no app, no database); returns what it threw. */
@@ -62,12 +64,6 @@ class PlainSchemaModel {
   @Prop() name?: string;
 }
 
-@GeneratedResource()
-@Schema()
-class OwnerModel {
-  @Prop() name?: string;
-}
-
 @GeneratedResource({ references: { notAField: { reverse: false } } })
 @Schema()
 class NotAFieldModel {
@@ -92,9 +88,6 @@ class UnlistedGadgetController extends GeneratedController(Gadget) {}
 
 @Controller('x')
 class PathOwnerController extends GeneratedController(OwnerModel) {}
-
-@Controller()
-class FirstOwnerController extends GeneratedController(OwnerModel) {}
 
 @Controller()
 class SecondOwnerController extends GeneratedController(OwnerModel) {}
