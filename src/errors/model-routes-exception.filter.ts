@@ -1,4 +1,4 @@
-import { Catch, Inject, Logger, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, Logger, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ApplicationConfig, BaseExceptionFilter, HttpAdapterHost } from '@nestjs/core';
 import { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
 import { AllowedMethods } from './allowed-methods.util.js';
@@ -12,9 +12,6 @@ interface RequestLike {
 
 /** Which failures the filter shapes: every one it sees (`'app'`), or those of requests to a route table path (`'routes'`). */
 export type ErrorFilterScope = 'app' | 'routes';
-
-/** Injection token of the scope of the module's app-wide filter (from `globalErrorFilter`). */
-export const ERROR_FILTER_SCOPE = Symbol('ModelRoutesErrorFilterScope');
 
 /**
  * Gives every failure of a generated route the one error shape
@@ -37,14 +34,17 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     private readonly adapterHost: HttpAdapterHost,
     @Optional() private readonly explorer?: ModelRoutesExplorer,
     @Optional() private readonly config?: ApplicationConfig,
-    @Optional() @Inject(ERROR_FILTER_SCOPE) private readonly scope: ErrorFilterScope = 'app',
+    /** 'app' (the default, and the generated controllers' own filter): every failure it sees; 'routes': see above. */
+    @Optional() private readonly scope: ErrorFilterScope = 'app',
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<RequestLike>();
-    const methods = this.allowedMethods().of((request.originalUrl ?? request.url ?? '').split('?')[0]);
-    if (this.scope === 'routes' && methods.length === 0) {
+    // The methods of the request's path in the route table, asked only where they decide something.
+    let served: string[] | undefined;
+    const methods = () => (served ??= this.allowedMethods().of((request.originalUrl ?? request.url ?? '').split('?')[0]));
+    if (this.scope === 'routes' && methods().length === 0) {
       new BaseExceptionFilter(this.adapterHost.httpAdapter).catch(exception, host);
       return;
     }
@@ -52,9 +52,9 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     const response = http.getResponse();
     const { httpAdapter } = this.adapterHost;
     if (body.code === 'MR_ROUTE_NOT_FOUND') {
-      if (methods.length) {
-        ({ body, unexpected } = methodNotAllowed(request.method ?? '', methods));
-        httpAdapter.setHeader(response, 'Allow', methods.join(', '));
+      if (methods().length) {
+        ({ body, unexpected } = methodNotAllowed(request.method ?? '', methods()));
+        httpAdapter.setHeader(response, 'Allow', methods().join(', '));
       }
     }
     if (unexpected) this.logger.error(exception instanceof Error ? exception.stack : String(exception));

@@ -1,7 +1,7 @@
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ERROR_FILTER_SCOPE, ModelRoutesExceptionFilter, type ErrorFilterScope } from '../errors/model-routes-exception.filter.js';
+import { ModelRoutesExceptionFilter, type ErrorFilterScope } from '../errors/model-routes-exception.filter.js';
 import { MODEL_ROUTES_REGISTRATION, ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { createControllers } from '../factories/controllers.factory.js';
 import { withSearchSettings } from '../factories/resource-definition.factory.js';
@@ -61,13 +61,19 @@ function registrationProvider(plan: ModelRoutesPlan, controllers: Type[], connec
 }
 
 /**
- * The filter of the generated controllers, and app-wide: for the route table's paths only (what
- * fails before a route is chosen), or for every request with `globalErrorFilter: true`.
+ * The filter of the generated controllers (every failure of theirs, whatever path prefix or
+ * version the app adds), and app-wide: for the route table's paths only (what fails before a
+ * route is chosen), or for every request with `globalErrorFilter: true`.
  */
 function errorFilterProviders(global: boolean): Provider[] {
+  const scope: ErrorFilterScope = global ? 'app' : 'routes';
   return [
-    { provide: ERROR_FILTER_SCOPE, useValue: (global ? 'app' : 'routes') satisfies ErrorFilterScope },
     ModelRoutesExceptionFilter,
-    { provide: APP_FILTER, useClass: ModelRoutesExceptionFilter },
+    {
+      provide: APP_FILTER,
+      useFactory: (adapterHost: HttpAdapterHost, explorer: ModelRoutesExplorer, config?: ApplicationConfig) =>
+        new ModelRoutesExceptionFilter(adapterHost, explorer, config, scope),
+      inject: [HttpAdapterHost, ModelRoutesExplorer, { token: ApplicationConfig, optional: true }],
+    },
   ];
 }

@@ -1,4 +1,5 @@
-import { BadRequestException, Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Param, Post, VersioningType } from '@nestjs/common';
+import request from 'supertest';
 import { InjectModelRepository, ModelRepository, ModelRoutesModule } from '../../src/index.js';
 import { Company, Entrepreneur } from '../fixtures/models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
@@ -67,6 +68,23 @@ describe('with globalErrorFilter: true (the whole app in the one shape)', () => 
       await prefixed.close();
     }
   });
+});
+
+it('a generated route keeps the one shape under a path the app adds (URI versioning), by default', async () => {
+  // Regression: the default scope once sent every failure outside the route table's own paths to
+  // Nest's filter, the generated controllers' own failures under /v1 included.
+  const versioned = await bootTestApp(engine, {
+    modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+    configure: (app) => app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' }),
+  });
+  try {
+    expectError(await request(versioned.app.getHttpServer()).get('/v1/company/not-an-id'), 400, 'MR_INVALID_ID');
+    expectError(await request(versioned.app.getHttpServer()).get(`/v1/company/${MISSING_ID}`), 404, 'MR_NOT_FOUND');
+    // A failure that only the library's mapper turns into the shape (Mongoose's ValidationError).
+    expectError(await request(versioned.app.getHttpServer()).post('/v1/company').send({ employees: 3 }), 400, 'MR_VALIDATION_FAILED');
+  } finally {
+    await versioned.close();
+  }
 });
 
 describe('by default (globalErrorFilter: false): the host app is left alone', () => {
