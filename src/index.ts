@@ -2,7 +2,7 @@
 
 // Declaring resources and registering the module
 export { GeneratedResource } from './decorators/generated-resource.decorator.js';
-export type { GeneratedResourceOptions } from './interfaces/generated-resource-options.interface.js';
+export type { DtoOption, GeneratedResourceOptions } from './interfaces/generated-resource-options.interface.js';
 export { ModelRoutesModule, type ModelRoutesModuleAsyncOptions } from './model-routes.module.js';
 export type {
   ModelRoutesExtras,
@@ -25,6 +25,9 @@ export type { SearchParams } from './query/search-params.interface.js';
 export { parseSearchBody, parseSearchQueryString } from './query/search-params.parser.js';
 export { sanitizeFilter } from './query/filter.sanitizer.js';
 export { checkWriteBody } from './write/write-body.validator.js';
+
+// Validation
+export { GeneratedDto, type DtoKind } from './dto/generated-dto.js';
 
 // Errors
 export { ModelRoutesException } from './errors/model-routes.exception.js';

@@ -3,7 +3,7 @@ import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import { mergeData } from '../write/update-document.util.js';
-import { checkWriteBody } from '../write/write-body.validator.js';
+import { checkWrite } from '../write/write-check.util.js';
 import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 
@@ -81,11 +81,13 @@ export function GeneratedController<T>(
     }
 
     async create(body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
-      return this.repository.create(mergeData(checkWriteBody(body, this.repository.definition), serverFields));
+      const { definition } = this.repository;
+      return this.repository.create(mergeData(await checkWrite(body, definition, definition.dtos?.create), serverFields));
     }
 
     async update(id: string, body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
-      const data = mergeData(checkWriteBody(body, this.repository.definition), serverFields);
+      const { definition } = this.repository;
+      const data = mergeData(await checkWrite(body, definition, definition.dtos?.update), serverFields);
       return this.found(await this.repository.update(id, data), id);
     }
 

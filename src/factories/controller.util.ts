@@ -1,5 +1,7 @@
-import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseInterceptors, type Type } from '@nestjs/common';
+import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseInterceptors, type NestInterceptor, type Type } from '@nestjs/common';
+import { checkedBodyOf } from '../controllers/body-check.interceptor.js';
 import { JsonBodyInterceptor } from '../controllers/json-body.interceptor.js';
+import { withJsonValues } from '../controllers/json-output.util.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ParamSource, type RouteActionName, type RouteNames } from '../metadata/route-actions.js';
@@ -46,35 +48,49 @@ function parameterDecorator(source: ParamSource, names: RouteNames): ParameterDe
 
 /**
  * The types of a generated handler's parameters, as the compiler would record them for
- * `(id: string, body: unknown)`: pipes read them (a global `ValidationPipe` passes strings and
- * plain objects through, the library checks them itself), and Nest warns about a handler without them.
+ * `(id: string, body: CompanyCreateDto)`: pipes read them (a global `ValidationPipe` validates the
+ * body with its DTO class), and Nest warns about a handler without them.
  */
-const PARAM_TYPES: Record<ParamSource, Function> = {
+const PARAM_TYPES: Record<Exclude<ParamSource, 'body'>, Function> = {
   id: String,
   targetId: String,
   relatedId: String,
   query: Object,
-  body: Object,
   request: Object,
   response: Object,
 };
+
+/** The body of a generated route: its DTO class, and the interceptor that checks it before any pipe. */
+export interface RouteBody {
+  dto: Type;
+  check: Type<NestInterceptor>;
+}
 
 /**
  * Defines the handler of one generated route on its controller, from its row in `ROUTE_ACTIONS`:
  * a new function object per class (route metadata lives on the function, so sharing one would
  * leak decorators between controllers), named after the action, with its parameters, its method,
- * path and status, the JSON-body check where it reads a body, and the decorators of its options.
+ * path and status, the JSON-body check and the body check where it reads a body, and the
+ * decorators of its options. Where it reads a body, `implementation` is given the body check's
+ * result, or what the pipes made of the body where they changed it (see `checkedBodyOf`); its
+ * answer leaves with identifiers as strings, whatever serializer the app uses (`withJsonValues`).
  */
-export function defineGeneratedHandler(controller: Type, route: RouteDefinition, names: RouteNames, implementation: Handler): void {
+export function defineGeneratedHandler(controller: Type, route: RouteDefinition, names: RouteNames, implementation: Handler, body?: RouteBody): void {
   const row = routeAction(route.action as RouteActionName);
-  defineMethod(controller, route.handler, implementation);
+  const bodyIndex = row.params.indexOf('body');
+  const requestIndex = row.params.indexOf('request');
+  defineMethod(controller, route.handler, async function (this: unknown, ...args: unknown[]) {
+    if (bodyIndex >= 0) args[bodyIndex] = checkedBodyOf(args[requestIndex] as object, args[bodyIndex], body?.dto);
+    return withJsonValues(await implementation.apply(this, args));
+  });
   const prototype = controller.prototype;
   const descriptor = Object.getOwnPropertyDescriptor(prototype, route.handler)!;
   row.params.forEach((source, index) => parameterDecorator(source, names)(prototype, route.handler, index));
-  Reflect.defineMetadata('design:paramtypes', row.params.map((source) => PARAM_TYPES[source]), prototype, route.handler);
-  // First among the route's interceptors: a body that is not JSON never reaches the user's.
-  const json = row.body ? [UseInterceptors(JsonBodyInterceptor)] : [];
-  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...json, ...(route.decorators ?? [])]) {
+  const types = row.params.map((source) => (source === 'body' ? (body?.dto ?? Object) : PARAM_TYPES[source]));
+  Reflect.defineMetadata('design:paramtypes', types, prototype, route.handler);
+  // First among the route's interceptors: a body that is not JSON, or not valid, never reaches the user's.
+  const checks = row.body ? [UseInterceptors(JsonBodyInterceptor, ...(body ? [body.check] : []))] : [];
+  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...checks, ...(route.decorators ?? [])]) {
     decorate(prototype, route.handler, descriptor);
   }
 }

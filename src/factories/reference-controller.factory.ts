@@ -3,13 +3,16 @@ import type { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
-import type { ReferenceActionName } from '../metadata/route-actions.js';
+import { routeAction, type ReferenceActionName } from '../metadata/route-actions.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
+import { createSearchDto } from '../dto/resource-dto.factory.js';
+import { pascalCase } from '../utils/naming.util.js';
 import { createControllerClass, defineGeneratedHandler } from './controller.util.js';
+import { createRouteBody } from './route-body.factory.js';
 import { routeNames } from './route-table.factory.js';
 
 interface ReferenceController {
@@ -37,10 +40,8 @@ export function createReferenceController(
   connectionName?: string,
 ): Type {
   const targetName = typeof target === 'string' ? target : target.name;
-  const controller = createControllerClass(routes[0].controller, undefined, {
-    source: getModelRepositoryToken(source.name, connectionName),
-    targets: ReferenceTargets,
-  });
+  const sourceToken = getModelRepositoryToken(source.name, connectionName);
+  const controller = createControllerClass(routes[0].controller, undefined, { source: sourceToken, targets: ReferenceTargets });
   Object.defineProperty(controller.prototype, 'target', {
     get(this: ReferenceController) {
       return this.targets.get(targetName);
@@ -48,7 +49,12 @@ export function createReferenceController(
   });
   const handlers = referenceHandlers(source, field, targetName);
   const names = routeNames(source, { field, target });
-  for (const route of routes) defineGeneratedHandler(controller, route, names, handlers[route.action as ReferenceActionName]);
+  // The reverse POST route's body: a search of the source model (`CompanyOwnerSearchDto`).
+  const searchName = `${source.name}${pascalCase(field)}Search`;
+  const search = createRouteBody('search', createSearchDto(`${searchName}Dto`, source.dtos.search), `${searchName}BodyCheck`, sourceToken);
+  for (const route of routes) {
+    defineGeneratedHandler(controller, route, names, handlers[route.action as ReferenceActionName], routeAction(route.action as ReferenceActionName).body ? search : undefined);
+  }
   return controller;
 }
 

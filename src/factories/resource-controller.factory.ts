@@ -1,11 +1,15 @@
 import type { Type } from '@nestjs/common';
 import { GeneratedController } from '../controllers/generated-controller.js';
+import { withJsonValues } from '../controllers/json-output.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type RouteActionName } from '../metadata/route-actions.js';
-import { createControllerClass, defineGeneratedHandler, defineMethod } from './controller.util.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
+import { createControllerClass, defineGeneratedHandler, defineMethod, type RouteBody } from './controller.util.js';
+import { createRouteBody, type BodyKind } from './route-body.factory.js';
 import { copyRouteMetadata } from './route-metadata.util.js';
 import { routeNames } from './route-table.factory.js';
+import { pascalCase } from '../utils/naming.util.js';
 
 type Methods = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
 
@@ -22,6 +26,7 @@ export function createResourceController(definition: ResourceDefinition, routes:
   const controller = createControllerClass(routes[0].controller, parent, {});
   const inherited = parent.prototype as Methods;
   const names = routeNames(definition);
+  const bodies = routeBodies(definition, connectionName);
 
   // A custom handler with several paths is defined once, with all of them.
   const customPaths = new Map<string, string[]>();
@@ -31,34 +36,45 @@ export function createResourceController(definition: ResourceDefinition, routes:
   // In route-table order: Nest registers a controller's routes in the order of its methods.
   for (const route of routes) {
     if (route.action !== 'custom') {
-      defineGeneratedHandler(controller, route, names, generatedHandler(route.action, inherited, definition.idField));
+      const row = routeAction(route.action as RouteActionName);
+      defineGeneratedHandler(controller, route, names, generatedHandler(route.action, inherited, definition.idField), row.body && bodies[row.body]);
       continue;
     }
     const paths = customPaths.get(route.handler);
     if (!paths) continue;
     customPaths.delete(route.handler);
     const original = inherited[route.handler];
+    // Its answer too leaves with identifiers as strings, whatever serializer the app uses.
     const wrapper = defineMethod(controller, route.handler, function (this: unknown, ...args: unknown[]) {
-      return original.apply(this, args);
+      const answer = original.apply(this, args);
+      return answer instanceof Promise ? answer.then(withJsonValues) : withJsonValues(answer);
     });
     copyRouteMetadata(original, wrapper, paths.length === 1 ? paths[0] : paths);
   }
   return controller;
 }
 
+/** The body of each kind the resource's routes read: its DTO (the user's, or the generated one) and its check. */
+function routeBodies(definition: ResourceDefinition, connectionName: string | undefined): Record<BodyKind, RouteBody> {
+  const token = getModelRepositoryToken(definition.name, connectionName);
+  const body = (kind: BodyKind) => createRouteBody(kind, definition.dtos[kind], `${definition.name}${pascalCase(kind)}BodyCheck`, token);
+  return { create: body('create'), update: body('update'), search: body('search') };
+}
+
 /**
  * The handler of a generated route: the overridable method of the same name, given the arguments
- * it takes; where the action answers `Location`, that header is set from the created document.
+ * it takes (not the request and response, which are the route's); where the action answers
+ * `Location`, that header is set from the created document.
  */
 function generatedHandler(action: RouteActionName, inherited: Methods, idField: string) {
   const row = routeAction(action);
-  if (!row.location) return inherited[action];
   const request = row.params.indexOf('request');
   const response = row.params.indexOf('response');
+  if (request < 0 && response < 0) return inherited[action];
   return async function (this: unknown, ...args: unknown[]) {
-    const doc = (await inherited[action].apply(this, args.filter((_arg, index) => index !== request && index !== response))) as Record<string, unknown>;
-    setHeader(args[response] as HttpResponse, 'Location', locationOf(args[request] as HttpRequest, doc[idField]));
-    return doc;
+    const result = await inherited[action].apply(this, args.filter((_arg, index) => index !== request && index !== response));
+    if (row.location) setHeader(args[response] as HttpResponse, 'Location', locationOf(args[request] as HttpRequest, (result as Record<string, unknown>)[idField]));
+    return result;
   };
 }
 

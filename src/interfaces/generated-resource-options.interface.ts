@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
@@ -27,6 +28,15 @@ export interface GeneratedResourceOptions {
    * hidden field is refused on write with the message of an unknown field.
    */
   writeOnly?: string[];
+  /**
+   * Your DTO classes for the create and update bodies, in place of the generated ones
+   * (`CompanyCreateDto`, `CompanyUpdateDto`). One may extend the generated one:
+   * `class CreateCompanyDto extends GeneratedDto(Company, 'create') { @IsEmail() contact: string }`.
+   * Give a class, or an arrow function returning it when it is declared after the resource
+   * (`create: () => CreateCompanyDto`). The bodies are checked with them (and by your app's
+   * `ValidationPipe`), after the field rules; the schema's validators still run on write.
+   */
+  dto?: { create?: DtoOption; update?: DtoOption };
   /** Search limits of this resource, over those of `forRoot({ search })`. */
   search?: SearchOptions;
   /** This resource's routes: disable one, guard one... Each key replaces `forRoot({ routes })`'s. */
@@ -34,3 +44,6 @@ export interface GeneratedResourceOptions {
   /** The reference routes of each reference field of this resource, by field name. */
   references?: Record<string, ReferenceRoutesOptions>;
 }
+
+/** A DTO class, or an arrow function returning one (for a class declared after the resource). */
+export type DtoOption = Type | (() => Type);

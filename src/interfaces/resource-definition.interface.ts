@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
+import type { ResourceDtos } from '../dto/resource-dto.factory.js';
 import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from './search-options.interface.js';
 
@@ -31,6 +32,8 @@ export interface ResourceDefinition {
   schema: Schema;
   references: ReferenceDefinition[];
   fields: FieldRules;
+  /** The classes of the bodies of its routes: the user's (`dto` option) or the generated ones. */
+  dtos: ResourceDtos;
   /** The search limits in force: defaults, then `forRoot`'s settings, then the resource's own. */
   search: ResolvedSearchOptions;
   /** `@GeneratedResource({ search })`. */

@@ -31,7 +31,10 @@ export interface RouteActionRow {
   path(names: RouteNames): string;
   /** Status of a success. */
   status: 200 | 201;
-  /** The handler's arguments, in order. */
+  /**
+   * The handler's arguments, in order. A route with a body takes its request too: the body its
+   * handler is given is the one the body check made of the request's (see `BodyCheckInterceptor`).
+   */
   params: readonly ParamSource[];
   /** The body it reads: a document to create, changes to merge, or a search. */
   body?: 'create' | 'update' | 'search';
@@ -82,14 +85,14 @@ export const ROUTE_ACTIONS = {
     description: ({ source }) => `Creates ${an(source.name)}; answers the document and its URL in Location. Unknown fields are refused; references must name existing documents.`,
   },
   update: {
-    scope: 'resource', method: 'PUT', path: one, status: 200, params: ['id', 'body'],
+    scope: 'resource', method: 'PUT', path: one, status: 200, params: ['id', 'body', 'request'],
     body: 'update', answers: { shape: 'document', of: 'source' },
     errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)}`,
     description: () => MERGE_TEXT,
   },
   patch: {
-    scope: 'resource', method: 'PATCH', path: one, status: 200, params: ['id', 'body'],
+    scope: 'resource', method: 'PATCH', path: one, status: 200, params: ['id', 'body', 'request'],
     body: 'update', answers: { shape: 'document', of: 'source' },
     errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)} (same as PUT)`,
@@ -110,7 +113,7 @@ export const ROUTE_ACTIONS = {
     description: () => 'Query-string search: field=value, field[op]=value, sort, select, limit, skip.',
   },
   searchPost: {
-    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.plural}`, status: 200, params: ['body'],
+    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.plural}`, status: 200, params: ['body', 'request'],
     body: 'search', answers: { shape: 'list', of: 'source' },
     errors: [[400, `${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS],
     summary: ({ source }) => `Search ${source.name} documents (flexible)`,
@@ -139,7 +142,7 @@ export const ROUTE_ACTIONS = {
     description: ({ field }) => `The query, if any, is ANDed with ${field} = the identifier in the path; no document with that identifier is a 404.`,
   },
   reversePost: {
-    scope: 'reference', method: 'POST', path: reverse, status: 200, params: ['targetId', 'body'],
+    scope: 'reference', method: 'POST', path: reverse, status: 200, params: ['targetId', 'body', 'request'],
     body: 'search', answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
     errors: [[400, `MR_INVALID_ID, ${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], [404, 'MR_NOT_FOUND'], ...BODY_LIMITS],
     summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name} (flexible)`,

@@ -11,7 +11,8 @@ import { writeError } from './write-error.util.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */
-export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'>;
+export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
+  Partial<Pick<ResourceDefinition, 'dtos'>>;
 
 /** A document as the routes return it: plain data, without the version key and hidden fields. */
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };

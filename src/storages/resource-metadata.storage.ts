@@ -16,6 +16,12 @@ export class ResourceMetadataStorageHost {
   get(target: Function): GeneratedResourceOptions | undefined {
     return this.resources.get(target);
   }
+
+  /** The options of the resource whose class (and so model) has this name. */
+  getByName(name: string): GeneratedResourceOptions | undefined {
+    for (const [target, options] of this.resources) if (target.name === name) return options;
+    return undefined;
+  }
 }
 
 const host = globalThis as { [METADATA_STORAGE_KEY]?: ResourceMetadataStorageHost };

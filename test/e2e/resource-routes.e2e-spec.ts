@@ -148,7 +148,7 @@ describe('PUT /<model>/:id', () => {
     const company = await createCompany();
     const response = await t.http().put(`/company/${company._id}`).send({ employees: 'many' });
     expectError(response, 400, 'MR_VALIDATION_FAILED');
-    expect(response.body.details).toEqual([{ path: 'employees', message: 'cannot be converted to Number' }]);
+    expect(response.body.details).toEqual([{ path: 'employees', message: 'employees must be a number' }]);
     expect(await t.connection.model('Company').findById(company._id).lean()).toMatchObject({ employees: 12 });
   });
 

@@ -1,5 +1,7 @@
 import {
+  ClassSerializerInterceptor,
   Module,
+  ValidationPipe,
   type DynamicModule,
   type ForwardReference,
   type INestApplication,
@@ -7,6 +9,7 @@ import {
   type Provider,
   type Type,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { MongooseModule, getConnectionToken, type MongooseModuleOptions } from '@nestjs/mongoose';
 import { Test, type TestingModule } from '@nestjs/testing';
@@ -80,6 +83,20 @@ export function createPlatformApp(moduleRef: TestingModule, options: NestApplica
   return testAdapter() === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(FASTIFY_OPTIONS), options) : moduleRef.createNestApplication(options);
 }
 
+/**
+ * Whether the test apps run as a Nest app with the usual validation and serialization does
+ * (`MODEL_ROUTES_NEST_VALIDATION=1`, a CI step): the generated routes must answer the same.
+ */
+export function usesNestValidation(): boolean {
+  return process.env.MODEL_ROUTES_NEST_VALIDATION === '1';
+}
+
+/** The global pipe and serializer of a usual Nest app's main.ts. */
+export function useNestValidation(app: INestApplication): void {
+  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
+  app.useGlobalInterceptors(new ClassSerializerInterceptor(app.get(Reflector)));
+}
+
 /** `app.init()`, and on Fastify its `ready()`, after which supertest can send requests. */
 export async function initPlatformApp(app: INestApplication): Promise<void> {
   await app.init();
@@ -143,6 +160,7 @@ export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Prom
   // As in the sample app: a duplicate route (same method and path) fails the start.
   const app = createPlatformApp(moduleRef, { logger: false, routeConflictPolicy: { duplicate: 'error' }, ...setup.appOptions });
   if (setup.globalPrefix) app.setGlobalPrefix(setup.globalPrefix);
+  if (usesNestValidation()) useNestValidation(app);
   setup.configure?.(app);
   try {
     await initPlatformApp(app);

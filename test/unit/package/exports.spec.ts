@@ -10,6 +10,7 @@ const PUBLIC_VALUES = [
   'DEFAULT_SEARCH_OPTIONS',
   'ERROR_CODES',
   'GeneratedController',
+  'GeneratedDto',
   'GeneratedResource',
   'InjectModelRepository',
   'ModelRepository',

@@ -1,0 +1,164 @@
+import type { Type } from '@nestjs/common';
+import { Type as TransformType } from 'class-transformer';
+import { Allow, IsArray, IsDefined, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import type { Schema, SchemaType } from 'mongoose';
+import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import { pascalCase } from '../utils/naming.util.js';
+import { isRequired, leafValidators, type LeafReference } from './dto-validators.util.js';
+
+/** The body classes of one resource's routes. */
+export interface ResourceDtos {
+  /** `POST /company`: `CompanyCreateDto`. */
+  create: Type;
+  /** `PUT|PATCH /company/:company_id`: `CompanyUpdateDto`, every field optional, none nullable if required. */
+  update: Type;
+  /** `POST /companies`: `CompanySearchDto`. */
+  search: Type;
+}
+
+/** What the DTOs of a resource are made from. */
+export interface DtoSource {
+  /** The resource's name, which starts every class name (`Company`). */
+  name: string;
+  schema: Schema;
+  fields: Pick<FieldRules, 'writable'>;
+  /** Reference fields, by path; `bySlug` when their target is identified by another field than `_id`. */
+  references: ReadonlyMap<string, LeafReference>;
+}
+
+type Mode = 'create' | 'update';
+
+const REQUIRED = { message: '$property is required' };
+
+/** A writable place of the schema: a scalar (or array of scalars), a nested object, or an array of sub-documents. */
+type DtoNode =
+  | { kind: 'leaf'; type: SchemaType }
+  | { kind: 'object'; path: string; required: boolean; children: Map<string, DtoNode> }
+  | { kind: 'array'; path: string; children: Map<string, DtoNode> };
+
+/**
+ * Builds the DTO classes of a resource from its Mongoose schema: one property per field a client
+ * may write (the field rules' `writable`: no `_id`, version key, timestamps, `readonly` or hidden
+ * field, but `writeOnly` ones), with the class-validator decorators of its type and options, nested
+ * objects and sub-documents as classes of their own (`ValidateNested` + `@Type`).
+ *
+ * - create: a `required` field (without a default) must be there and not `null`; others may be
+ *   left out or `null` (no value);
+ * - update: any field may be left out (only those sent change); `null` clears a field, so it is
+ *   refused on a required one; nested objects merge, so their classes are partial too; an array
+ *   of sub-documents is replaced whole, so its elements are checked as on create.
+ */
+export function createResourceDtos(source: DtoSource): ResourceDtos {
+  const tree = buildTree(source.schema, '', source);
+  return {
+    create: dtoClass(`${source.name}CreateDto`, tree, 'create', source),
+    update: dtoClass(`${source.name}UpdateDto`, tree, 'update', source),
+    search: createSearchDto(`${source.name}SearchDto`),
+  };
+}
+
+/**
+ * The body of a search, `{ query, limit, skip, sort, select }`. Every key is only allowed here: the
+ * search parser checks them with the schema and the limits in force, and answers what is wrong
+ * with its own codes (`MR_INVALID_QUERY`, `MR_INVALID_VALUE`).
+ */
+export function createSearchDto(name: string, base?: Type): Type {
+  const dto = namedClass(name, base);
+  if (!base) for (const key of ['query', 'limit', 'skip', 'sort', 'select']) Allow()(dto.prototype, key);
+  return dto;
+}
+
+function buildTree(schema: Schema, prefix: string, source: DtoSource): Map<string, DtoNode> {
+  const root = new Map<string, DtoNode>();
+  schema.eachPath((path, type) => {
+    const full = prefix + path;
+    if (path.includes('.$*') || !source.fields.writable.has(full)) return;
+    // `profile.age` of a nested object: the object is a node of its own.
+    const parts = path.split('.');
+    let level = root;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const at = prefix + parts.slice(0, i + 1).join('.');
+      let node = level.get(parts[i]);
+      if (!node) level.set(parts[i], (node = { kind: 'object', path: at, required: false, children: new Map() }));
+      if (node.kind === 'leaf') return;
+      level = node.children;
+    }
+    const sub = (type as SchemaType & { schema?: Schema }).schema;
+    const name = parts[parts.length - 1];
+    if (sub && type.instance === 'Embedded') level.set(name, { kind: 'object', path: full, required: isRequired(type), children: buildTree(sub, `${full}.`, source) });
+    else if (sub && type.instance === 'Array') level.set(name, { kind: 'array', path: full, children: buildTree(sub, `${full}.`, source) });
+    else level.set(name, { kind: 'leaf', type });
+  });
+  return root;
+}
+
+function dtoClass(name: string, nodes: Map<string, DtoNode>, mode: Mode, source: DtoSource): Type {
+  const dto = namedClass(name);
+  for (const [key, node] of nodes) {
+    for (const decorate of propertyDecorators(key, node, mode, source)) decorate(dto.prototype, key);
+  }
+  return dto;
+}
+
+function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoSource): PropertyDecorator[] {
+  if (node.kind === 'object') {
+    const nested = dtoClass(`${source.name}${pascalCase(node.path)}${pascalCase(mode)}Dto`, node.children, mode, source);
+    return [...presence(key, node.required, mode), IsObject(), ValidateNested(), TransformType(() => nested)];
+  }
+  if (node.kind === 'array') {
+    // Replaced whole on update too: every element is a complete sub-document.
+    const element = dtoClass(`${source.name}${pascalCase(node.path)}ItemDto`, node.children, 'create', source);
+    return [IsOptional(), IsArray(), ValidateNested({ each: true }), TransformType(() => element)];
+  }
+  const { type } = node;
+  const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
+  if (type.instance === 'Array') {
+    if (!element || element.instance === 'Array' || element.instance === 'Mixed') return [IsOptional(), IsArray(), Allow()];
+    const reference = referenceOf(type, source);
+    return [IsOptional(), IsArray(), ...leafValidators(element, reference, true), ElementRules(key, leafValidators(element, reference))];
+  }
+  return [...presence(key, isRequired(type), mode), ...leafValidators(type, referenceOf(type, source))];
+}
+
+/** Left out, `null`, or neither: what a field's presence may be in a body of this mode. */
+function presence(key: string, required: boolean, mode: Mode): PropertyDecorator[] {
+  if (!required) return [IsOptional()];
+  if (mode === 'create') return [IsDefined(REQUIRED)];
+  // An update may leave a required field out, but not clear it.
+  return [ValidateIf((object: Record<string, unknown>) => object[key] !== undefined), IsDefined(REQUIRED)];
+}
+
+function referenceOf(type: SchemaType, source: DtoSource): LeafReference | undefined {
+  return source.references.get(type.path);
+}
+
+/** The rules of one element of each array of scalars, by DTO class and property: to tell which elements failed. */
+const elementRules = new WeakMap<object, Map<string, Type>>();
+
+/** Records, on a DTO class, the class that checks one element of an array property (its rules without `each`). */
+function ElementRules(key: string, decorators: PropertyDecorator[]): PropertyDecorator {
+  return (prototype) => {
+    const element = namedClass(`${prototype.constructor.name}${pascalCase(key)}Element`);
+    for (const decorate of decorators) decorate(element.prototype, key);
+    const rules = elementRules.get(prototype) ?? new Map<string, Type>();
+    elementRules.set(prototype, rules.set(key, element));
+  };
+}
+
+/**
+ * The class that checks one element of the array `property` of a DTO (of its class or a parent's),
+ * as `{ [property]: element }`; undefined for other properties.
+ */
+export function elementRulesOf(dto: object, property: string): Type | undefined {
+  for (let prototype = Object.getPrototypeOf(dto); prototype && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype)) {
+    const rules = elementRules.get(prototype)?.get(property);
+    if (rules) return rules;
+  }
+  return undefined;
+}
+
+/** A fresh class with a meaningful name (OpenAPI schemas and error messages show it). */
+function namedClass(name: string, base?: Type): Type {
+  const Base = base ?? class {};
+  return { [name]: class extends Base {} }[name] as Type;
+}
