@@ -9,6 +9,7 @@ import { parseSearchBody, parseSearchQueryString } from '../query/search-params.
 import type { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
+import { serializeRoute } from '../serialization/serialization.interceptor.js';
 import { createControllerClass, defineGeneratedHandler } from './controller.util.js';
 import { routeNames } from './route-table.factory.js';
 
@@ -31,7 +32,7 @@ type Handlers = Record<ReferenceActionName, (this: ReferenceController, ...args:
  */
 export function createReferenceController(
   source: ResourceDefinition,
-  target: Pick<ResourceDefinition, 'name' | 'path' | 'idParam'> | string,
+  target: Pick<ResourceDefinition, 'name' | 'path' | 'idParam' | 'serialization'> | string,
   field: string,
   routes: RouteDefinition[],
   connectionName?: string,
@@ -48,7 +49,10 @@ export function createReferenceController(
   });
   const handlers = referenceHandlers(source, field, targetName);
   const names = routeNames(source, { field, target });
-  for (const route of routes) defineGeneratedHandler(controller, route, names, handlers[route.action as ReferenceActionName]);
+  for (const route of routes) {
+    defineGeneratedHandler(controller, route, names, handlers[route.action as ReferenceActionName]);
+    serializeRoute(controller, route, source, target);
+  }
   return controller;
 }
 

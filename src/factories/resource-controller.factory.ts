@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../interfaces/resource-definition.inter
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type RouteActionName } from '../metadata/route-actions.js';
 import { createControllerClass, defineGeneratedHandler, defineMethod } from './controller.util.js';
+import { serializeRoute } from '../serialization/serialization.interceptor.js';
 import { copyRouteMetadata } from './route-metadata.util.js';
 import { routeNames } from './route-table.factory.js';
 
@@ -32,6 +33,7 @@ export function createResourceController(definition: ResourceDefinition, routes:
   for (const route of routes) {
     if (route.action !== 'custom') {
       defineGeneratedHandler(controller, route, names, generatedHandler(route.action, inherited, definition.idField));
+      serializeRoute(controller, route, definition);
       continue;
     }
     const paths = customPaths.get(route.handler);

@@ -9,7 +9,8 @@ import { DEFAULT_SEARCH_OPTIONS } from '../metadata/search-defaults.js';
 import type { RepositoryDefinition } from '../repository/model-repository.js';
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
-import { createFieldRules, findReferences } from './field-rules.factory.js';
+import { SerializationViews, excludedPaths } from '../serialization/serialization-views.js';
+import { createFieldRules, findReferences, type FieldOptions } from './field-rules.factory.js';
 import { assertRouteNames } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
 
@@ -86,7 +87,7 @@ export function createResourceDefinition(
     );
   }
   ensureUniqueIndex(schema, idField);
-  const fields = createFieldRules(schema, { hidden: metadata.hidden, readonly: metadata.readonly, writeOnly: metadata.writeOnly });
+  const { fields, serialization } = createSerializedFieldRules(resource, schema, metadata);
   for (const option of ['hidden', 'readonly', 'writeOnly'] as const) {
     for (const field of metadata[option] ?? []) {
       if (!schema.path(field) && schema.pathType(field) !== 'nested') {
@@ -111,11 +112,34 @@ export function createResourceDefinition(
       // Completed by createResourceDefinitions(), which knows every resource.
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
     fields,
+    serialization,
     search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
     ownSearch: metadata.search,
     routes: metadata.routes,
     referenceRoutes: metadata.references,
   };
+}
+
+/**
+ * The field rules of a resource, with the paths that class-transformer leaves out for every group
+ * (`@Exclude()`) hidden, and the views of the paths only some groups see (`@Expose({ groups })`).
+ */
+function createSerializedFieldRules(resource: Type, schema: Schema, options: FieldOptions): Pick<ResourceDefinition, 'fields' | 'serialization'> {
+  const rules = createFieldRules(schema, options);
+  const excluded = excludedPaths(resource, schema, rules.readable);
+  const fields = excluded.length ? createFieldRules(schema, { ...options, hidden: [...(options.hidden ?? []), ...excluded] }) : rules;
+  const serialization = SerializationViews.of(resource, schema, fields);
+  for (const reference of findReferences(schema, (field) => `${resource.name}.${field}`)) {
+    if (serialization?.groupOnly.has(reference.field)) {
+      // Its reference routes would answer what the field holds, and the reverse routes filter on it.
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_INVALID_OPTION',
+        `${resource.name}.${reference.field}: a reference field cannot be shown to some groups only (@Expose({ groups })); ` +
+          `its reference routes would show it to every client. Hide it from all (@Exclude()), or expose it to all.`,
+      );
+    }
+  }
+  return { fields, serialization };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
+import type { SerializationViews } from '../serialization/serialization-views.js';
 import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from './search-options.interface.js';
 
@@ -31,6 +32,11 @@ export interface ResourceDefinition {
   schema: Schema;
   references: ReferenceDefinition[];
   fields: FieldRules;
+  /**
+   * What class-transformer's `@Expose({ groups })` and `@Transform()` on the class change in its
+   * responses, per group set; absent when they change nothing (`@Exclude()`d paths are in `fields.hidden`).
+   */
+  serialization?: SerializationViews;
   /** The search limits in force: defaults, then `forRoot`'s settings, then the resource's own. */
   search: ResolvedSearchOptions;
   /** `@GeneratedResource({ search })`. */
