@@ -53,6 +53,11 @@ export class SerializationViews {
     return this.view(undefined).hidden;
   }
 
+  /** Top-level properties a `@Transform()` rewrites, for some group set. */
+  get transformed(): readonly string[] {
+    return [...new Set([...this.view(undefined).transformed, ...this.view(EVERY_GROUP).transformed])];
+  }
+
   /** The view of a request with these groups (none: `undefined` or `[]`). */
   view(groups: readonly string[] | undefined): SerializationView {
     const key = groups === EVERY_GROUP ? '*' : [...new Set(groups ?? [])].sort().join('\n');
