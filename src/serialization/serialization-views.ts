@@ -60,7 +60,7 @@ export class SerializationViews {
 
   /** The view of a request with these groups (none: `undefined` or `[]`). */
   view(groups: readonly string[] | undefined): SerializationView {
-    const key = groups === EVERY_GROUP ? '*' : [...new Set(groups ?? [])].sort().join('\n');
+    const key = groups === EVERY_GROUP ? '*' : JSON.stringify([...new Set(groups ?? [])].sort());
     let view = this.cache.get(key);
     if (!view) {
       if (this.cache.size >= MAX_CACHED_VIEWS) this.cache.clear();
