@@ -6,8 +6,10 @@ import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 export interface ProbeResult {
   /** Paths it leaves out (`@Exclude()`, `@Expose({ groups })` of other groups), dotted for nested classes. */
   hidden: string[];
-  /** Top-level properties whose value a `@Transform` rewrites. */
+  /** Paths whose value a `@Transform` rewrites, dotted for nested classes. */
   transformed: string[];
+  /** The class of the object each transformed path is a property of, by that object's path (`''`: the document). */
+  owners: Map<string, Function>;
 }
 
 /**
@@ -37,13 +39,13 @@ const VALUE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Date, Arr
  * a property absent from the output is hidden; one whose value comes back changed (from either
  * set) has a `@Transform` for these groups. A transform that returns both markers unchanged acts
  * as the identity on them and is not run. Nested objects whose property is typed with a class
- * (`@Prop({ type: Address }) address: Address`) are probed as instances of that class; arrays of
- * sub-documents are not (the element's class is not known from the property).
+ * (`@Prop({ type: Address }) address: Address`) are probed as instances of that class, their
+ * transforms included; arrays of sub-documents are not (the element's class is not known from the property).
  *
  * @param paths the readable schema paths (`name`, `address`, `address.city`); `_id` is never hidden
  */
 export function probeClass(target: Function, schema: Schema, paths: Iterable<string>, groups: readonly string[] | undefined): ProbeResult {
-  const result: ProbeResult = { hidden: [], transformed: [] };
+  const result: ProbeResult = { hidden: [], transformed: [], owners: new Map() };
   probeLevel(target, schema, tree(paths), '', groups, result);
   return result;
 }
@@ -73,7 +75,10 @@ function probeLevel(target: Function, schema: Schema, level: PathTree, prefix: s
       result.hidden.push(path);
       return;
     }
-    if (!prefix && outputs.some((output, set) => !sameValue(output[key], markers[index][set]))) result.transformed.push(key);
+    if (outputs.some((output, set) => !sameValue(output[key], markers[index][set]))) {
+      result.transformed.push(path);
+      result.owners.set(prefix.slice(0, -1), target);
+    }
     const nested = nestedClass(target, key);
     const children = level.get(key)!;
     if (nested && children.size > 0) probeLevel(nested, schema, children, `${path}.`, groups, result);

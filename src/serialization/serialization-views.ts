@@ -4,6 +4,7 @@ import type { FieldRules } from '../interfaces/resource-definition.interface.js'
 import { isUnderAny } from '../query/field-path.util.js';
 import type { SearchRules } from '../query/search-params.interface.js';
 import { deletePath } from '../repository/document-path.util.js';
+import { nestedAccess } from '../repository/reference-resolver.js';
 import { EVERY_GROUP, probeClass } from './serialization-probe.js';
 
 /** How the responses of one group set differ from what the repository returns. */
@@ -12,10 +13,22 @@ export interface SerializationView {
   groups: string[] | undefined;
   /** Paths these groups do not see (`@Expose({ groups })` of other groups), beyond the model's hidden ones. */
   hidden: ReadonlySet<string>;
+  /** The same, split once: `apply` runs for every document of a response. */
+  hiddenPaths: readonly string[][];
   /** The field rules of a search by these groups: the paths they do not see are hidden, as unknown as a field that does not exist. */
   fields: SearchRules['fields'];
-  /** Top-level properties whose value a `@Transform` of these groups rewrites. */
+  /** Paths whose value a `@Transform` of these groups rewrites (dotted in nested classes). */
   transformed: readonly string[];
+  /** The same, by the object they are properties of: what `apply` runs through class-transformer. */
+  transforms: readonly TransformedObject[];
+}
+
+/** The transformed properties of one object of a document: the document itself, or a nested object typed with a class. */
+interface TransformedObject {
+  /** Its path (`''`: the document). */
+  at: string;
+  owner: Function;
+  keys: string[];
 }
 
 /** A bound on the group sets remembered per model: groups come from the app, but may be many. */
@@ -53,7 +66,7 @@ export class SerializationViews {
     return this.view(undefined).hidden;
   }
 
-  /** Top-level properties a `@Transform()` rewrites, for some group set. */
+  /** Paths a `@Transform()` rewrites, for some group set. */
   get transformed(): readonly string[] {
     return [...new Set([...this.view(undefined).transformed, ...this.view(EVERY_GROUP).transformed])];
   }
@@ -72,27 +85,15 @@ export class SerializationViews {
 
   /** Applies a view to a document the repository returned: its transforms, then its hidden paths. */
   apply(doc: Record<string, unknown>, view: SerializationView): void {
-    if (view.transformed.length) this.transform(doc, view);
-    for (const path of view.hidden) deletePath(doc, path.split('.'));
-  }
-
-  /**
-   * Runs the `@Transform`s of the view on `doc`: class-transformer sees an instance whose own
-   * properties are only the transformed ones, so it transforms nothing else, and whose prototype
-   * holds the whole document, so a transform reading `obj.firstName` finds it.
-   */
-  private transform(doc: Record<string, unknown>, view: SerializationView): void {
-    const keys = view.transformed.filter((key) => key in doc);
-    if (keys.length === 0) return;
-    const whole = Object.assign(Object.create(this.target.prototype), doc);
-    const instance = Object.create(whole) as Record<string, unknown>;
-    for (const key of keys) instance[key] = doc[key];
-    const plain = instanceToPlain(instance, view.groups ? { groups: view.groups } : {});
-    for (const key of keys) doc[key] = plain[key];
+    for (const transform of view.transforms) {
+      const target = transform.at ? nestedAccess(doc).get(transform.at) : doc;
+      if (target && typeof target === 'object' && !Array.isArray(target)) runTransforms(target as Record<string, unknown>, transform, view.groups);
+    }
+    for (const path of view.hiddenPaths) deletePath(doc, path);
   }
 
   private createView(groups: readonly string[] | undefined): SerializationView {
-    const { hidden, transformed } = probeClass(this.target, this.schema, this.rules.readable, groups);
+    const { hidden, transformed, owners } = probeClass(this.target, this.schema, this.rules.readable, groups);
     const own = new Set(hidden);
     const fields: SearchRules['fields'] = own.size
       ? {
@@ -102,7 +103,14 @@ export class SerializationViews {
           enums: this.rules.enums,
         }
       : this.rules;
-    return { groups: groups as string[] | undefined, hidden: own, fields, transformed };
+    const transforms = new Map<string, TransformedObject>();
+    for (const path of transformed) {
+      const dot = path.lastIndexOf('.');
+      const at = dot < 0 ? '' : path.slice(0, dot);
+      if (!transforms.has(at)) transforms.set(at, { at, owner: owners.get(at)!, keys: [] });
+      transforms.get(at)!.keys.push(path.slice(dot + 1));
+    }
+    return { groups: groups as string[] | undefined, hidden: own, hiddenPaths: hidden.map((path) => path.split('.')), fields, transformed, transforms: [...transforms.values()] };
   }
 }
 
@@ -112,4 +120,19 @@ export class SerializationViews {
  */
 export function excludedPaths(target: Function, schema: Schema, readable: Iterable<string>): string[] {
   return probeClass(target, schema, readable, EVERY_GROUP).hidden;
+}
+
+/**
+ * Runs the `@Transform`s of `transform.owner` on `object`: class-transformer sees an instance whose
+ * own properties are only the transformed ones, so it transforms nothing else, and whose prototype
+ * holds the whole object, so a transform reading `obj.firstName` finds it.
+ */
+function runTransforms(object: Record<string, unknown>, transform: TransformedObject, groups: string[] | undefined): void {
+  const keys = transform.keys.filter((key) => key in object);
+  if (keys.length === 0) return;
+  const whole = Object.assign(Object.create(transform.owner.prototype), object);
+  const instance = Object.create(whole) as Record<string, unknown>;
+  for (const key of keys) instance[key] = object[key];
+  const plain = instanceToPlain(instance, groups ? { groups } : {});
+  for (const key of keys) object[key] = plain[key];
 }

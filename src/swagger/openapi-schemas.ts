@@ -41,15 +41,21 @@ export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | '
  */
 function describeSerialization(schema: OpenApiSchema, serialization: SerializationViews): void {
   for (const path of serialization.groupOnly) {
-    const parts = path.split('.');
-    const parent = parts.length > 1 ? propertyAt(schema, parts.slice(0, -1).join('.')) : schema;
+    const [parent, name] = parentAt(schema, path);
     const required = parent?.required as string[] | undefined;
-    if (required?.includes(parts[parts.length - 1])) parent!.required = required.filter((name) => name !== parts[parts.length - 1]);
+    if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
   }
-  const properties = schema.properties as Record<string, OpenApiSchema>;
-  for (const key of serialization.transformed) {
-    if (properties[key]) properties[key] = { description: 'The value a @Transform() of the class gives' };
+  for (const path of serialization.transformed) {
+    const [parent, name] = parentAt(schema, path);
+    const properties = parent?.properties as Record<string, OpenApiSchema> | undefined;
+    if (properties?.[name]) properties[name] = { description: 'The value a @Transform() of the class gives' };
   }
+}
+
+/** The schema of the object that holds a dotted path, and the path's last name. */
+function parentAt(schema: OpenApiSchema, path: string): [OpenApiSchema | undefined, string] {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? [schema, path] : [propertyAt(schema, path.slice(0, dot)), path.slice(dot + 1)];
 }
 
 /** Walks to the property schema of a dotted path, if the document schema has it. */

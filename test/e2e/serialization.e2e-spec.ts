@@ -195,9 +195,14 @@ describe('@Transform() rewrites the output value', () => {
     expect(doc(response.body).callsign).toBe(expected);
   });
 
+  it('in a nested object typed with a class', async () => {
+    const response = await t.http().get(`/agent/${agent._id}`).expect(200);
+    expect(response.body.hideout).toEqual({ _id: expect.any(String), city: 'LISBON' });
+  });
+
   it('and leaves the stored value as it was', async () => {
     const stored = await t.connection.db!.collection('agents').findOne({ codename: 'falcon' });
-    expect(stored?.callsign).toBe('hawk');
+    expect(stored).toMatchObject({ callsign: 'hawk', hideout: { city: 'Lisbon' } });
   });
 
   it('leaves a resource without class-transformer decorators alone', async () => {

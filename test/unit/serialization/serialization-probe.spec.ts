@@ -6,7 +6,7 @@ import { EVERY_GROUP, probeClass } from '../../../src/serialization/serializatio
 
 @Schema()
 class Door {
-  @Prop() colour?: string;
+  @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value)) @Prop() colour?: string;
   @Exclude() @Prop() code?: string;
   @Expose({ groups: ['staff'] }) @Prop() lock?: string;
 }
@@ -67,9 +67,10 @@ describe('probeClass', () => {
     expect(probe(Vault, EVERY_GROUP).hidden.sort()).toEqual(['combination', 'door.code']);
   });
 
-  it('finds the properties a @Transform changes, for the groups it names', () => {
-    expect(probe(Vault, undefined).transformed).toEqual(['label']);
-    expect(probe(Vault, ['admin']).transformed.sort()).toEqual(['label', 'openedAt']);
+  it('finds the properties a @Transform changes, for the groups it names, in nested classes too', () => {
+    expect(probe(Vault, undefined).transformed.sort()).toEqual(['door.colour', 'label']);
+    expect(probe(Vault, ['admin']).transformed.sort()).toEqual(['door.colour', 'label', 'openedAt']);
+    expect(probe(Vault, undefined).owners).toEqual(new Map<string, Function>([['', Vault], ['door', Door]]));
   });
 
   it('takes a transform that returns its values unchanged for the identity', () => {
@@ -81,7 +82,7 @@ describe('probeClass', () => {
   });
 
   it('never hides _id, and finds nothing in a class without decorators', () => {
-    expect(probe(Bare, undefined)).toEqual({ hidden: [], transformed: [] });
+    expect(probe(Bare, undefined)).toEqual({ hidden: [], transformed: [], owners: new Map() });
     expect(probe(Sealed, undefined).hidden).not.toContain('_id');
   });
 
