@@ -3,8 +3,8 @@ import { GeneratedController } from '../controllers/generated-controller.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type RouteActionName } from '../metadata/route-actions.js';
-import { createControllerClass, defineGeneratedHandler, defineMethod } from './controller.util.js';
 import { serializeRoute } from '../serialization/serialization.interceptor.js';
+import { createControllerClass, defineGeneratedHandler, defineMethod } from './controller.util.js';
 import { copyRouteMetadata } from './route-metadata.util.js';
 import { routeNames } from './route-table.factory.js';
 
