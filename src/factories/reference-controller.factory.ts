@@ -11,6 +11,7 @@ import { getModelRepositoryToken } from '../repository/model-repository.token.js
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import { createSearchDto } from '../dto/resource-dto.factory.js';
 import { pascalCase } from '../utils/naming.util.js';
+import { serializeRoute } from '../serialization/serialization.interceptor.js';
 import { createControllerClass, defineGeneratedHandler } from './controller.util.js';
 import { createRouteBody } from './route-body.factory.js';
 import { routeNames } from './route-table.factory.js';
@@ -34,7 +35,7 @@ type Handlers = Record<ReferenceActionName, (this: ReferenceController, ...args:
  */
 export function createReferenceController(
   source: ResourceDefinition,
-  target: Pick<ResourceDefinition, 'name' | 'path' | 'idParam'> | string,
+  target: Pick<ResourceDefinition, 'name' | 'path' | 'idParam' | 'serialization'> | string,
   field: string,
   routes: RouteDefinition[],
   connectionName?: string,
@@ -54,6 +55,7 @@ export function createReferenceController(
   const search = createRouteBody('search', createSearchDto(`${searchName}Dto`, source.dtos.search), `${searchName}BodyCheck`, sourceToken);
   for (const route of routes) {
     defineGeneratedHandler(controller, route, names, handlers[route.action as ReferenceActionName], routeAction(route.action as ReferenceActionName).body ? search : undefined);
+    serializeRoute(controller, route, source, target);
   }
   return controller;
 }

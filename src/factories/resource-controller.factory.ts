@@ -7,6 +7,7 @@ import { routeAction, type RouteActionName } from '../metadata/route-actions.js'
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { createControllerClass, defineGeneratedHandler, defineMethod, type RouteBody } from './controller.util.js';
 import { createRouteBody, type BodyKind } from './route-body.factory.js';
+import { serializeRoute } from '../serialization/serialization.interceptor.js';
 import { copyRouteMetadata } from './route-metadata.util.js';
 import { routeNames } from './route-table.factory.js';
 import { pascalCase } from '../utils/naming.util.js';
@@ -38,6 +39,7 @@ export function createResourceController(definition: ResourceDefinition, routes:
     if (route.action !== 'custom') {
       const row = routeAction(route.action as RouteActionName);
       defineGeneratedHandler(controller, route, names, generatedHandler(route.action, inherited, definition.idField), row.body && bodies[row.body]);
+      serializeRoute(controller, route, definition);
       continue;
     }
     const paths = customPaths.get(route.handler);

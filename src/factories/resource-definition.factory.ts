@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ModelRoutesModuleOptions, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { FieldRules, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../metadata/search-defaults.js';
@@ -11,8 +11,8 @@ import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.j
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { createResourceDtos, type ResourceDtos } from '../dto/resource-dto.factory.js';
 import type { DtoOption, GeneratedResourceOptions } from '../interfaces/generated-resource-options.interface.js';
-import type { FieldRules } from '../interfaces/resource-definition.interface.js';
-import { createFieldRules, findReferences } from './field-rules.factory.js';
+import { SerializationViews, excludedPaths } from '../serialization/serialization-views.js';
+import { createFieldRules, findReferences, type FieldOptions } from './field-rules.factory.js';
 import { assertRouteNames } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
 
@@ -82,7 +82,7 @@ export function createResourceDefinition(
     );
   }
   ensureUniqueIndex(schema, idField);
-  const fields = resourceFieldRules(resource, schema, metadata);
+  const { fields, serialization } = resourceFieldRules(resource, schema, metadata);
   const generated = given ? buildDtos(resource, schema, fields) : generatedDtos(resource, () => buildDtos(resource, schema, fields));
   return {
     target: resource,
@@ -102,6 +102,7 @@ export function createResourceDefinition(
       update: userDto(resource, 'update', metadata.dto?.update) ?? generated.update,
       search: generated.search,
     },
+    serialization,
     search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
     ownSearch: metadata.search,
     routes: metadata.routes,
@@ -121,8 +122,11 @@ function resourceMetadata(resource: Type): GeneratedResourceOptions {
   return metadata;
 }
 
-/** The schema's field rules with the resource's own lists, each field of which the schema must have. */
-function resourceFieldRules(resource: Type, schema: Schema, metadata: GeneratedResourceOptions): FieldRules {
+/**
+ * The schema's field rules with the resource's own lists (each field of which the schema must have)
+ * and class-transformer's decorators (see `createSerializedFieldRules`).
+ */
+function resourceFieldRules(resource: Type, schema: Schema, metadata: GeneratedResourceOptions): Pick<ResourceDefinition, 'fields' | 'serialization'> {
   for (const option of ['hidden', 'readonly', 'writeOnly'] as const) {
     for (const field of metadata[option] ?? []) {
       if (!schema.path(field) && schema.pathType(field) !== 'nested') {
@@ -134,7 +138,7 @@ function resourceFieldRules(resource: Type, schema: Schema, metadata: GeneratedR
       }
     }
   }
-  return createFieldRules(schema, { hidden: metadata.hidden, readonly: metadata.readonly, writeOnly: metadata.writeOnly });
+  return createSerializedFieldRules(resource, schema, { hidden: metadata.hidden, readonly: metadata.readonly, writeOnly: metadata.writeOnly });
 }
 
 /** The DTOs generated from each resource's own schema (no schema given), made once per class. */
@@ -153,7 +157,7 @@ function generatedDtos(resource: Type, build: () => ResourceDtos): ResourceDtos 
 export function generatedResourceDtos(resource: Type): ResourceDtos {
   return generatedDtos(resource, () => {
     const schema = createResourceSchema(resource);
-    return buildDtos(resource, schema, resourceFieldRules(resource, schema, resourceMetadata(resource)));
+    return buildDtos(resource, schema, resourceFieldRules(resource, schema, resourceMetadata(resource)).fields);
   });
 }
 
@@ -179,6 +183,28 @@ function userDto(resource: Type, kind: string, option: DtoOption | undefined): T
     );
   }
   return dto as Type;
+}
+
+/**
+ * The field rules of a resource, with the paths that class-transformer leaves out for every group
+ * (`@Exclude()`) hidden, and the views of the paths only some groups see (`@Expose({ groups })`).
+ */
+function createSerializedFieldRules(resource: Type, schema: Schema, options: FieldOptions): Pick<ResourceDefinition, 'fields' | 'serialization'> {
+  const rules = createFieldRules(schema, options);
+  const excluded = excludedPaths(resource, schema, rules.readable);
+  const fields = excluded.length ? createFieldRules(schema, { ...options, hidden: [...(options.hidden ?? []), ...excluded] }) : rules;
+  const serialization = SerializationViews.of(resource, schema, fields);
+  for (const reference of findReferences(schema, (field) => `${resource.name}.${field}`)) {
+    if (serialization?.groupOnly.has(reference.field)) {
+      // Its reference routes would answer what the field holds, and the reverse routes filter on it.
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_INVALID_OPTION',
+        `${resource.name}.${reference.field}: a reference field cannot be shown to some groups only (@Expose({ groups })); ` +
+          `its reference routes would show it to every client. Hide it from all (@Exclude()), or expose it to all.`,
+      );
+    }
+  }
+  return { fields, serialization };
 }
 
 /**

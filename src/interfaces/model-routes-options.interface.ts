@@ -48,6 +48,19 @@ export interface ModelRoutesExtras {
    */
   globalErrorFilter?: boolean;
   /**
+   * The class-transformer groups of a request, for `@Expose({ groups })` and `@Transform(..., { groups })`
+   * on the resources' classes: a field exposed to some groups only is in the responses of the
+   * requests that have one of them, and only those may filter, sort or select it (for the others
+   * it is as unknown as a field that does not exist). Called once per request on the routes of a
+   * class that has such decorators. Default: no groups.
+   *
+   * @example
+   * ```ts
+   * serializationGroups: (request) => (request.user?.role === 'admin' ? ['admin'] : [])
+   * ```
+   */
+  serializationGroups?: (request: any) => string[] | undefined;
+  /**
    * Export the resources' repositories and the `ModelRoutesExplorer` to the whole application
    * (as `MongooseModule.forRoot` does its connection). With `false`, they are visible to this
    * module's controllers and providers and to the module that imports it. Default true.

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import type { ResourceDtos } from '../dto/resource-dto.factory.js';
+import type { SerializationViews } from '../serialization/serialization-views.js';
 import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from './search-options.interface.js';
 
@@ -34,6 +35,11 @@ export interface ResourceDefinition {
   fields: FieldRules;
   /** The classes of the bodies of its routes: the user's (`dto` option) or the generated ones. */
   dtos: ResourceDtos;
+  /**
+   * What class-transformer's `@Expose({ groups })` and `@Transform()` on the class change in its
+   * responses, per group set; absent when they change nothing (`@Exclude()`d paths are in `fields.hidden`).
+   */
+  serialization?: SerializationViews;
   /** The search limits in force: defaults, then `forRoot`'s settings, then the resource's own. */
   search: ResolvedSearchOptions;
   /** `@GeneratedResource({ search })`. */

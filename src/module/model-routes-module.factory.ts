@@ -8,6 +8,7 @@ import { withSearchSettings } from '../factories/resource-definition.factory.js'
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
 import { createRepositoryProviders } from '../repository/model-repository.providers.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
+import { MODEL_ROUTES_SERIALIZATION, type SerializationSettings } from '../serialization/serialization.interceptor.js';
 import { planModelRoutes, type ModelRoutesPlan } from './model-routes-plan.js';
 import { MODEL_ROUTES_SETTINGS } from './model-routes.settings.js';
 
@@ -31,6 +32,7 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
       registrationProvider(plan, controllers, connectionName),
       ModelRoutesExplorer,
       ...errorFilterProviders(options.globalErrorFilter ?? false),
+      { provide: MODEL_ROUTES_SERIALIZATION, useValue: { groups: options.serializationGroups } satisfies SerializationSettings },
       ...createRepositoryProviders(plan.definitions, connectionName),
       ...(options.providers ?? []),
     ],

@@ -27,6 +27,7 @@ export const {
       references: undefined,
       connectionName: undefined,
       globalErrorFilter: false,
+      serializationGroups: undefined,
       isGlobal: true,
     },
     (definition, extras) => withModelRoutes(definition, extras),

@@ -3,6 +3,7 @@ import { ERROR_CODES } from '../errors/error-codes.js';
 import { isUnderAny as isUnder } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { SerializationViews } from '../serialization/serialization-views.js';
 
 /** An OpenAPI 3.0 schema object, as plain data (also valid JSON Schema for the parts we emit). */
 export type OpenApiSchema = Record<string, unknown>;
@@ -18,7 +19,7 @@ export const OBJECT_ID_SCHEMA: OpenApiSchema = { type: 'string', pattern: '^[0-9
  * arrays. Hidden fields never appear; request bodies leave out `_id`, the version key,
  * timestamps and readonly fields, refuse unknown properties, and in `update` nothing is required.
  */
-export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references'>>, mode: SchemaMode): OpenApiSchema {
+export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references' | 'serialization'>>, mode: SchemaMode): OpenApiSchema {
   const { fields } = definition;
   const include = (path: string) =>
     (!isUnder(path, fields.hidden) || (mode !== 'read' && isUnder(path, fields.writeOnly))) &&
@@ -28,8 +29,33 @@ export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | '
   if (mode !== 'read') {
     markWriteOnly(schema, fields.writeOnly);
     acceptTargetIds(schema, definition.references ?? []);
+  } else if (definition.serialization) {
+    describeSerialization(schema, definition.serialization);
   }
   return schema;
+}
+
+/**
+ * In a response, a field shown to some groups only may be absent whatever the schema requires,
+ * and a `@Transform()` may give a value of any type: such a property is described, not typed.
+ */
+function describeSerialization(schema: OpenApiSchema, serialization: SerializationViews): void {
+  for (const path of serialization.groupOnly) {
+    const [parent, name] = parentAt(schema, path);
+    const required = parent?.required as string[] | undefined;
+    if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
+  }
+  for (const path of serialization.transformed) {
+    const [parent, name] = parentAt(schema, path);
+    const properties = parent?.properties as Record<string, OpenApiSchema> | undefined;
+    if (properties?.[name]) properties[name] = { description: 'The value a @Transform() of the class gives' };
+  }
+}
+
+/** The schema of the object that holds a dotted path, and the path's last name. */
+function parentAt(schema: OpenApiSchema, path: string): [OpenApiSchema | undefined, string] {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? [schema, path] : [propertyAt(schema, path.slice(0, dot)), path.slice(dot + 1)];
 }
 
 /** Walks to the property schema of a dotted path, if the document schema has it. */

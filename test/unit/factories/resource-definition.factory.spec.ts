@@ -1,4 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Exclude, Expose } from 'class-transformer';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
 import { ModelRoutesConfigError, type ConfigErrorCode } from '../../../src/errors/model-routes-config.error.js';
@@ -344,5 +345,41 @@ describe('createResourceDefinitions: startup errors', () => {
     const error = configError(() => createResourceDefinitions({ resources: [Entrepreneur, Company, OtherCompany] }));
     expect(error.message).toContain('OtherCompany');
     expect(error.message).toContain('Company (path)');
+  });
+});
+
+@GeneratedResource()
+@Schema()
+class Dossier {
+  @Prop() title?: string;
+  @Exclude() @Prop() source?: string;
+  @Expose({ groups: ['admin'] }) @Prop() rating?: number;
+  @Exclude() @Prop({ type: Types.ObjectId, ref: 'Entrepreneur' }) informant?: Types.ObjectId;
+}
+
+@GeneratedResource()
+@Schema()
+class Leak {
+  @Expose({ groups: ['admin'] }) @Prop({ type: Types.ObjectId, ref: 'Entrepreneur' }) handler?: Types.ObjectId;
+}
+
+describe('createResourceDefinition: class-transformer', () => {
+  it('hides the @Exclude()d fields, and gets no reference routes for them', () => {
+    const definition = createResourceDefinition({ resource: Dossier });
+    expect([...definition.fields.hidden].sort()).toEqual(['informant', 'source']);
+    expect(definition.fields.writable.has('source')).toBe(false);
+    expect(definition.references).toEqual([]);
+  });
+
+  it('keeps the group-only fields readable and writable, in its serialization views', () => {
+    const definition = createResourceDefinition({ resource: Dossier });
+    expect(definition.fields.readable.has('rating')).toBe(true);
+    expect(definition.fields.writable.has('rating')).toBe(true);
+    expect([...definition.serialization!.groupOnly]).toEqual(['rating']);
+    expect(createResourceDefinition({ resource: BlogPost }).serialization).toBeUndefined();
+  });
+
+  it('refuses a reference field shown to some groups only: its reference routes would show it to all', () => {
+    expect(() => createResourceDefinition({ resource: Leak })).toThrow(/^Leak\.handler: a reference field cannot be shown to some groups only .*\[MR_CONFIG_INVALID_OPTION\]$/);
   });
 });

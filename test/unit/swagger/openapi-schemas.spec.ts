@@ -1,0 +1,28 @@
+import { Prop, Schema } from '@nestjs/mongoose';
+import { Expose, Transform } from 'class-transformer';
+import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
+import { createResourceDefinition } from '../../../src/factories/resource-definition.factory.js';
+import { documentSchema } from '../../../src/swagger/openapi-schemas.js';
+
+@GeneratedResource()
+@Schema()
+class Payslip {
+  @Prop({ required: true }) employee!: string;
+  @Expose({ groups: ['hr'] }) @Prop({ required: true }) amount!: number;
+  @Transform(({ value }) => (typeof value === 'number' ? `${value} EUR` : value)) @Prop({ required: true }) bonus!: number;
+}
+
+describe('documentSchema: class-transformer', () => {
+  const definition = createResourceDefinition({ resource: Payslip });
+
+  it('does not require in responses a field shown to some groups only', () => {
+    expect(documentSchema(definition, 'read').required).toEqual(['employee', 'bonus', '_id']);
+    expect(documentSchema(definition, 'create').required).toEqual(['employee', 'amount', 'bonus']);
+  });
+
+  it('describes, without a type, the response value of a transformed field; requests keep its type', () => {
+    const read = documentSchema(definition, 'read').properties as Record<string, Record<string, unknown>>;
+    expect(read.bonus).toEqual({ description: 'The value a @Transform() of the class gives' });
+    expect((documentSchema(definition, 'create').properties as Record<string, Record<string, unknown>>).bonus).toMatchObject({ type: 'number' });
+  });
+});
