@@ -130,8 +130,12 @@ function fromHttpException(error: HttpException): MappedError {
   }
   const response = error.getResponse();
   const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
-  // A list of messages on a 400 is what ValidationPipe throws: one detail per failed constraint.
-  if (status === 400 && Array.isArray(raw) && raw.length > 0) return fromValidationMessages(raw.map(String));
+  // A list of messages on a 400 is what ValidationPipe throws: one detail per failed constraint;
+  // with `errorFormat: 'grouped'`, the messages of each property under its path.
+  if (status === 400 && Array.isArray(raw) && raw.length > 0) return fromValidationMessages(raw.map((text) => ({ path: pathOfMessage(String(text)), message: String(text) })));
+  if (status === 400 && isGroupedMessages(raw)) {
+    return fromValidationMessages(Object.entries(raw).flatMap(([path, messages]) => messages.map((message) => ({ path, message: String(message) }))));
+  }
   // The body parser's own 415 (a charset it cannot decode), in the words of the library's.
   if (status === 415) {
     const text = `The request body must be JSON in UTF-8 (Content-Type: application/json): ${typeof raw === 'string' ? raw : error.message}`;
@@ -149,14 +153,22 @@ function fromHttpException(error: HttpException): MappedError {
 
 /**
  * ValidationPipe's messages name the property first (`address.city must be a string`, with the
- * parent path prepended for nested objects), or after a fixed phrase (`property x should not
- * exist`, `each value in tags must be...`): that property is the detail's path.
+ * parent path prepended for nested objects), or after a fixed phrase that the parent path precedes
+ * too (`property x should not exist`, `items.0.property x should not exist`, `each value in tags
+ * must be...`): that property is the detail's path.
  */
-function fromValidationMessages(messages: string[]): MappedError {
-  const details = messages.map((text) => {
-    const match = /^(?:property |each value in |an instance of \S+ has failed the validation:\s*- property )?([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\b/.exec(text);
-    return { path: match?.[1] ?? 'body', message: text };
-  });
+function pathOfMessage(text: string): string {
+  const match = /^((?:[\w$]+\.)*)(?:property |each value in |nested property |an instance of \S+ has failed the validation:\s*- property )?([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\b/.exec(text);
+  return match ? match[1] + match[2] : 'body';
+}
+
+/** `{ 'address.city': ['must be a string'] }`: the messages of ValidationPipe's `errorFormat: 'grouped'`, by path. */
+function isGroupedMessages(raw: unknown): raw is Record<string, unknown[]> {
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) && Object.keys(raw).length > 0 && Object.values(raw).every(Array.isArray);
+}
+
+function fromValidationMessages(details: ErrorDetail[]): MappedError {
+  const messages = details.map((detail) => detail.message);
   const summary = messages.length === 1 ? messages[0] : `${messages.length} errors: ${messages.join('; ')}`;
   return known('MR_VALIDATION_FAILED', `Validation failed: ${summary}`, details);
 }

@@ -71,10 +71,27 @@ describe('mapError: Nest HttpException', () => {
     ['address.city must be shorter than or equal to 10 characters', 'address.city'],
     ['items.0.qty must not be less than 1', 'items.0.qty'],
     ['property isAdmin should not exist', 'isAdmin'],
+    ['items.0.property isAdmin should not exist', 'items.0.isAdmin'],
     ['each value in tags must be a string', 'tags'],
+    ['meta.each value in tags must be a string', 'meta.tags'],
     ['!!! nothing to name', 'body'],
   ])('reads the path of ValidationPipe message %j: %s', (message, path) => {
     expect(mapError(new BadRequestException([message])).body.details).toEqual([{ path, message }]);
+  });
+
+  it("reads ValidationPipe's errorFormat 'grouped': one detail per message, at its key", () => {
+    const grouped = new BadRequestException({ message: { 'address.city': ['city must be a string', 'city must not be empty'], name: ['name is required'] }, error: 'Bad Request', statusCode: 400 });
+    expect(mapError(grouped).body).toStrictEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'MR_VALIDATION_FAILED',
+      message: 'Validation failed: 3 errors: city must be a string; city must not be empty; name is required',
+      details: [
+        { path: 'address.city', message: 'city must be a string' },
+        { path: 'address.city', message: 'city must not be empty' },
+        { path: 'name', message: 'name is required' },
+      ],
+    });
   });
 
   it("maps the body parser's malformed JSON to MR_INVALID_JSON without echoing the parser", () => {
