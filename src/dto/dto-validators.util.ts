@@ -12,7 +12,8 @@ export interface LeafReference {
  * The class-validator decorators of one schema leaf (a scalar, or each element of an array of
  * scalars with `each`), from its Mongoose type and options: the type check, then `enum`,
  * `min`/`max`, `minlength`/`maxlength` and `match`. Types Mongoose casts in ways JSON cannot
- * express (Buffer, Decimal128, BigInt, Mixed) are left to its cast: `@Allow()`.
+ * express (Buffer, Decimal128, BigInt, Mixed) are left to its cast: `@Allow()`; so are the rules
+ * of a string that Mongoose trims or changes the case of before it checks them.
  */
 export function leafValidators(type: SchemaType, reference: LeafReference | undefined, each = false): PropertyDecorator[] {
   const options = (type.options ?? {}) as Record<string, unknown>;
@@ -21,6 +22,8 @@ export function leafValidators(type: SchemaType, reference: LeafReference | unde
   switch (type.instance) {
     case 'String':
       decorators.push(IsString(v));
+      // Mongoose checks a string after `trim`, `lowercase` and `uppercase` change it: so must its rules.
+      if (options.trim || options.lowercase || options.uppercase) return decorators;
       if (options.minlength !== undefined) decorators.push(MinLength(Number(valueOf(options.minlength)), v));
       if (options.maxlength !== undefined) decorators.push(MaxLength(Number(valueOf(options.maxlength)), v));
       if (valueOf(options.match) instanceof RegExp) decorators.push(Matches(valueOf(options.match) as RegExp, v));

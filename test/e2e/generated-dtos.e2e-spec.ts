@@ -53,6 +53,14 @@ describe.each(CONFIGURATIONS)('generated DTOs, %s', (_label, configure) => {
     expect(stored).toMatchObject({ pin: '1234', count: 3, releasedAt: new Date('2024-05-01T00:00:00.000Z') });
   });
 
+  it("leaves the rules of a string that Mongoose trims or lower-cases to Mongoose, which checks them after", async () => {
+    const created = (await t.http().post('/gadget').send({ ...valid(), fit: ' M ' }).expect(201)).body;
+    expect(created.fit).toBe('m');
+    const refused = await t.http().post('/gadget').send({ ...valid(), fit: 'XL' });
+    expectError(refused, 400, 'MR_VALIDATION_FAILED');
+    expect(refused.body.details).toEqual([{ path: 'fit', message: expect.stringContaining('is not a valid enum value') }]);
+  });
+
   it.each<[string, Record<string, unknown>, Array<{ path: string; message: string }>]>([
     ['a required field missing', { name: undefined }, [{ path: 'name', message: 'name is required' }]],
     ['a required field null', { name: null }, [{ path: 'name', message: 'name is required' }]],
