@@ -24,8 +24,9 @@ export function leafValidators(type: SchemaType, reference: LeafReference | unde
       decorators.push(IsString(v));
       // Mongoose checks a string after `trim`, `lowercase` and `uppercase` change it: so must its rules.
       if (options.trim || options.lowercase || options.uppercase) return decorators;
-      if (options.minlength !== undefined) decorators.push(MinLength(Number(valueOf(options.minlength)), v));
-      if (options.maxlength !== undefined) decorators.push(MaxLength(Number(valueOf(options.maxlength)), v));
+      // Mongoose takes both spellings: `minlength` and `minLength`.
+      if ((options.minlength ?? options.minLength) !== undefined) decorators.push(MinLength(Number(valueOf(options.minlength ?? options.minLength)), v));
+      if ((options.maxlength ?? options.maxLength) !== undefined) decorators.push(MaxLength(Number(valueOf(options.maxlength ?? options.maxLength)), v));
       if (valueOf(options.match) instanceof RegExp) decorators.push(Matches(valueOf(options.match) as RegExp, v));
       break;
     case 'Number':

@@ -4,6 +4,7 @@ import { Allow, IsArray, IsDefined, IsObject, IsOptional, ValidateIf, ValidateNe
 import type { Schema, SchemaType } from 'mongoose';
 import type { FieldRules } from '../interfaces/resource-definition.interface.js';
 import { pascalCase } from '../utils/naming.util.js';
+import { markGenerated, NestedClass } from './dto-instance.util.js';
 import { isRequired, leafValidators, type LeafReference } from './dto-validators.util.js';
 
 /** The body classes of one resource's routes. */
@@ -94,6 +95,7 @@ function buildTree(schema: Schema, prefix: string, source: DtoSource): Map<strin
 
 function dtoClass(name: string, nodes: Map<string, DtoNode>, mode: Mode, source: DtoSource): Type {
   const dto = namedClass(name);
+  markGenerated(dto);
   for (const [key, node] of nodes) {
     for (const decorate of propertyDecorators(key, node, mode, source)) decorate(dto.prototype, key);
   }
@@ -103,12 +105,12 @@ function dtoClass(name: string, nodes: Map<string, DtoNode>, mode: Mode, source:
 function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoSource): PropertyDecorator[] {
   if (node.kind === 'object') {
     const nested = dtoClass(`${source.name}${pascalCase(node.path)}${pascalCase(mode)}Dto`, node.children, mode, source);
-    return [...presence(key, node.required, mode), IsObject(), ValidateNested(), TransformType(() => nested)];
+    return [...presence(key, node.required, mode), IsObject(), ValidateNested(), TransformType(() => nested), NestedClass(key, nested)];
   }
   if (node.kind === 'array') {
     // Replaced whole on update too: every element is a complete sub-document.
     const element = dtoClass(`${source.name}${pascalCase(node.path)}ItemDto`, node.children, 'create', source);
-    return [IsOptional(), IsArray(), ValidateNested({ each: true }), TransformType(() => element)];
+    return [IsOptional(), IsArray(), ValidateNested({ each: true }), TransformType(() => element), NestedClass(key, element)];
   }
   const { type } = node;
   const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
