@@ -6,6 +6,7 @@ import { createModelRoutesDocument } from '../../src/swagger/index.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { Article, Author, Tag } from '../fixtures/blog-models.js';
+import { Contact, Gadget, Maker } from '../fixtures/dto-models.js';
 import { Member, Post } from '../fixtures/protected-models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
@@ -55,10 +56,10 @@ describe('the document of the fixture app', () => {
   });
 
   it('leaves _id, timestamps and readonly fields out of request bodies, and requires nothing on update', () => {
-    expect(Object.keys(schemas().AccountCreate.properties!).sort()).toEqual(['credits', 'email', 'plan', 'profile']);
-    expect(schemas().AccountCreate.required).toEqual(['email']);
-    expect(schemas().AccountUpdate.required).toBeUndefined();
-    expect(schemas().MemberCreate.properties).not.toHaveProperty('role');
+    expect(Object.keys(schemas().AccountCreateDto.properties!).sort()).toEqual(['credits', 'email', 'plan', 'profile']);
+    expect(schemas().AccountCreateDto.required).toEqual(['email']);
+    expect(schemas().AccountUpdateDto.required).toBeUndefined();
+    expect(schemas().MemberCreateDto.properties).not.toHaveProperty('role');
     expect(schemas().Account.properties).toHaveProperty('createdAt');
   });
 
@@ -123,25 +124,84 @@ describe('write-only fields, PATCH and the list of an array of references', () =
   });
 
   it('puts write-only fields in the create and update bodies, marked writeOnly, and in no response', () => {
-    expect(schema('AuthorCreate').properties.password).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
-    expect(schema('AuthorUpdate').properties.pin).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
+    expect(schema('AuthorCreateDto').properties.password).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
+    expect(schema('AuthorUpdateDto').properties.pin).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
     expect(schema('Author').properties).not.toHaveProperty('password');
     expect(schema('Author').properties).not.toHaveProperty('pin');
     expect(JSON.stringify(doc)).not.toContain('passwordHash');
   });
 
   it('leaves hidden sub-fields and arrays that hold them out of the bodies, as the routes refuse them', () => {
-    expect(schema('ArticleUpdate').properties.meta.properties).not.toHaveProperty('token');
-    expect(schema('ArticleUpdate').properties).not.toHaveProperty('lines');
+    expect(schema('ArticleMetaUpdateDto').properties).not.toHaveProperty('token');
+    expect(schema('ArticleUpdateDto').properties).not.toHaveProperty('lines');
     expect(schema('Article').properties).toHaveProperty('lines');
   });
 
   it('documents PATCH with the update body, and status.missing on the list of an array of references', () => {
     const patch = (doc.paths['/article/{article_id}'] as Record<string, { operationId: string; requestBody: unknown }>).patch;
     expect(patch.operationId).toBe('article_patch');
-    expect(JSON.stringify(patch.requestBody)).toContain('ArticleUpdate');
+    expect(JSON.stringify(patch.requestBody)).toContain('#/components/schemas/ArticleUpdateDto');
     const list = (doc.paths['/article/{article_id}/tags'] as Record<string, { responses: Record<string, unknown> }>).get.responses['200'];
     expect(JSON.stringify(list)).toContain('"missing"');
+  });
+});
+
+describe('request bodies: the DTO classes', () => {
+  let dtos: TestApp;
+  let doc: OpenAPIObject;
+  beforeAll(async () => {
+    dtos = await createTestApp(engine, { resources: [Gadget, Maker, Contact] });
+    doc = createModelRoutesDocument(dtos.app, config());
+  });
+  afterAll(() => dtos?.close());
+  type Schema = { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: unknown };
+  const schema = (name: string) => (doc.components!.schemas as Record<string, Schema>)[name];
+  const body = (path: string, method: string) =>
+    ((doc.paths[path] as Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>)[method].requestBody.content['application/json'].schema);
+
+  it('is valid OpenAPI 3', async () => {
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('names each body after its DTO class: create, update, search and reverse search', () => {
+    expect(body('/gadget', 'post')).toEqual({ $ref: '#/components/schemas/GadgetCreateDto' });
+    expect(body('/gadget/{gadget_id}', 'put')).toEqual({ $ref: '#/components/schemas/GadgetUpdateDto' });
+    expect(body('/gadget/{gadget_id}', 'patch')).toEqual({ $ref: '#/components/schemas/GadgetUpdateDto' });
+    expect(body('/gadgets', 'post')).toEqual({ $ref: '#/components/schemas/GadgetSearchDto' });
+    expect(body('/maker/{maker_id}/gadgets/maker', 'post')).toEqual({ $ref: '#/components/schemas/GadgetMakerSearchDto' });
+    expect(body('/contact', 'post')).toEqual({ $ref: '#/components/schemas/CreateContactDto' });
+    expect(body('/contact/{contact_id}', 'put')).toEqual({ $ref: '#/components/schemas/UpdateContactDto' });
+  });
+
+  it('describes a generated DTO as precisely as the Mongoose schema: types, required, bounds, enums, nested classes', () => {
+    const create = schema('GadgetCreateDto');
+    expect(create.additionalProperties).toBe(false);
+    expect(create.required).toEqual(['name']);
+    expect(Object.keys(create.properties).sort()).toEqual(['active', 'code', 'color', 'count', 'extra', 'lines', 'maker', 'name', 'partners', 'pin', 'releasedAt', 'score', 'size', 'status', 'tags']);
+    expect(create.properties.name).toEqual({ type: 'string', minLength: 3, maxLength: 20 });
+    expect(create.properties.code).toMatchObject({ type: 'string', pattern: '^[a-z]+-\\d+$', nullable: true });
+    expect(create.properties.score).toMatchObject({ type: 'number', minimum: 0, maximum: 100, nullable: true });
+    expect(create.properties.color).toMatchObject({ type: 'string', enum: ['red', 'green'] });
+    expect(create.properties.pin).toMatchObject({ type: 'string', writeOnly: true });
+    expect(create.properties.count).toMatchObject({ type: 'integer', format: 'int32', nullable: true });
+    expect(create.properties.extra).toEqual({ anyOf: [{}] });
+    expect(create.properties.tags).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(create.properties.size).toMatchObject({ nullable: true, allOf: [{ $ref: '#/components/schemas/GadgetSizeCreateDto' }] });
+    expect(create.properties.lines).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/GadgetLinesItemDto' } });
+    expect(schema('GadgetSizeCreateDto')).toMatchObject({ required: ['unit'], additionalProperties: false, properties: { unit: { type: 'string', enum: ['cm', 'in'] } } });
+    expect(schema('GadgetSizeUpdateDto').required).toBeUndefined();
+    expect(schema('GadgetLinesItemDto')).toMatchObject({ required: ['sku', 'qty'], properties: { sku: { type: 'string', minLength: 2 }, qty: { type: 'number', minimum: 1 } } });
+    expect(schema('GadgetUpdateDto').required).toBeUndefined();
+  });
+
+  it("shows a user's DTO with its own @ApiProperty, merged with the generated parent's properties", () => {
+    const create = schema('CreateContactDto');
+    expect(create.properties.email).toMatchObject({ type: 'string', format: 'email', description: 'Where we write to', nullable: true });
+    expect(create.properties.name).toEqual({ type: 'string' });
+    expect(create.required).toEqual(expect.arrayContaining(['name']));
+    expect(schema('UpdateContactDto').properties).toEqual({ phone: { type: 'string', description: 'Digits and spaces', maxLength: 12 } });
+    // The generated parent is documented as generated, without the user's additions.
+    expect(schema('ContactCreateDto')).toBeUndefined();
   });
 });
 
