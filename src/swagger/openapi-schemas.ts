@@ -41,16 +41,23 @@ export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | '
  * and a `@Transform()` may give a value of any type: such a property is described, not typed.
  */
 function describeSerialization(schema: OpenApiSchema, serialization: SerializationViews): void {
-  for (const path of serialization.groupOnly) {
-    const [parent, name] = parentAt(schema, path);
-    const required = parent?.required as string[] | undefined;
-    if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
-  }
   for (const path of serialization.transformed) {
     const [parent, name] = parentAt(schema, path);
     const properties = parent?.properties as Record<string, OpenApiSchema> | undefined;
     if (properties?.[name]) properties[name] = { description: 'The value a @Transform() of the class gives' };
   }
+  // Which groups see a field, a schema cannot say: its description does.
+  for (const path of serialization.groupOnly) {
+    const [parent, name] = parentAt(schema, path);
+    const required = parent?.required as string[] | undefined;
+    if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
+    const property = (parent?.properties as Record<string, OpenApiSchema> | undefined)?.[name];
+    if (property) property.description = [property.description, visibility(serialization.visibleTo(path))].filter(Boolean).join('. ');
+  }
+}
+
+function visibility(groups: readonly string[]): string {
+  return groups.length ? `Visible to groups: ${groups.join(', ')}` : 'Visible to some groups only (@Expose({ groups }))';
 }
 
 /** The schema of the object that holds a dotted path, and the path's last name. */

@@ -7,6 +7,7 @@ import { AppModule } from '../../sample-app/app.module.js';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { Article, Author, Tag } from '../fixtures/blog-models.js';
 import { Contact, Gadget, Maker } from '../fixtures/dto-models.js';
+import { Agency, Agent, Plain } from '../fixtures/serialization-models.js';
 import { Member, Post } from '../fixtures/protected-models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
@@ -202,6 +203,19 @@ describe('request bodies: the DTO classes', () => {
     expect(schema('UpdateContactDto').properties).toEqual({ phone: { type: 'string', description: 'Digits and spaces', maxLength: 12 } });
     // The generated parent is documented as generated, without the user's additions.
     expect(schema('ContactCreateDto')).toBeUndefined();
+  });
+});
+
+describe('responses: class-transformer groups', () => {
+  it('say which groups see a group-only field, which is not required', async () => {
+    const app = await createTestApp(engine, { resources: [Agent, Agency, Plain] });
+    const doc = createModelRoutesDocument(app.app, config());
+    await SwaggerParser.validate(structuredClone(doc) as never);
+    const agency = (doc.components!.schemas as Record<string, { properties: Record<string, { description?: string }>; required: string[] }>).Agency;
+    expect(agency.properties.budget.description).toBe('Visible to groups: admin');
+    expect(agency.required).not.toContain('budget');
+    expect(agency.properties.name.description).toBeUndefined();
+    await app.close();
   });
 });
 
