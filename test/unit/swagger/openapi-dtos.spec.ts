@@ -1,6 +1,7 @@
-import type { Type } from '@nestjs/common';
+import { Body, Controller, Post, type Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { ApiProperty, DECORATORS } from '@nestjs/swagger';
+import { ApiProperty, DECORATORS, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { IsEmail } from 'class-validator';
 import { GeneratedDto } from '../../../src/dto/generated-dto.js';
 import { generatedDtoShape } from '../../../src/dto/resource-dto.factory.js';
@@ -85,5 +86,34 @@ describe('describeDto', () => {
     expect(properties(search)).toEqual(['query', 'limit', 'skip', 'sort', 'select']);
     expect(property(search, 'limit')).toMatchObject({ type: 'integer', minimum: 1 });
     expect(property(search, 'sort').oneOf).toHaveLength(2);
+  });
+});
+
+@Controller('patient')
+class PatientController {
+  @Post() create(@Body() body: CreatePatientDto) {
+    return body;
+  }
+
+  @Post('update') update(@Body() body: UpdatePatientDto) {
+    return body;
+  }
+}
+
+describe('the described classes, as @nestjs/swagger documents them', () => {
+  it("show the user's properties (decorators and the CLI plugin's factory) over the generated parent's", async () => {
+    const definitions = new Map<string, ResourceDefinition>([['Patient', createResourceDefinition({ resource: Patient })]]);
+    for (const dto of [CreatePatientDto, UpdatePatientDto]) describeDto(dto, definitions, new Map());
+    const module = await Test.createTestingModule({ controllers: [PatientController] }).compile();
+    const app = module.createNestApplication({ logger: false });
+    await app.init();
+    const schemas = SwaggerModule.createDocument(app, new DocumentBuilder().build()).components!.schemas as Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[] }>;
+    await app.close();
+    expect(schemas.CreatePatientDto.properties.email).toMatchObject({ type: 'string', format: 'email', description: 'Where the results go' });
+    expect(schemas.CreatePatientDto.properties.name).toMatchObject({ type: 'string', minLength: 2 });
+    expect(schemas.CreatePatientDto.required).toEqual(['name']);
+    expect(schemas.CreatePatientDto.properties.address).toMatchObject({ allOf: [{ $ref: '#/components/schemas/PatientAddressCreateDto' }] });
+    expect(schemas.UpdatePatientDto.properties.ward).toMatchObject({ type: 'string', enum: ['a', 'b'], description: 'From the plugin' });
+    expect(Object.keys(schemas.UpdatePatientDto.properties).sort()).toEqual(['address', 'email', 'name', 'visits', 'ward']);
   });
 });
