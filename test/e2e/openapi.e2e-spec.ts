@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import type { Type } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ModelRoutesExplorer } from '../../src/index.js';
@@ -23,6 +24,17 @@ beforeAll(async () => {
   t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account, Member, Post], routes: {}, references: {} });
   document = createModelRoutesDocument(t.app, config());
 });
+
+/** For one describe block: an app of these resources and its document, closed after the block. */
+function documentedApp(resources: Type[]): { doc: OpenAPIObject } {
+  const state = {} as { app?: TestApp; doc: OpenAPIObject };
+  beforeAll(async () => {
+    state.app = await createTestApp(engine, { resources });
+    state.doc = createModelRoutesDocument(state.app.app, config());
+  });
+  afterAll(() => state.app?.close());
+  return state;
+}
 
 /** `/company/:company_id` → `/company/{company_id}`, as OpenAPI writes it. */
 const template = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -111,17 +123,11 @@ describe('contract: responses match the documented schemas', () => {
 });
 
 describe('write-only fields, PATCH and the list of an array of references', () => {
-  let blog: TestApp;
-  let doc: OpenAPIObject;
-  beforeAll(async () => {
-    blog = await createTestApp(engine, { resources: [Author, Tag, Article] });
-    doc = createModelRoutesDocument(blog.app, config());
-  });
-  afterAll(() => blog?.close());
-  const schema = (name: string) => (doc.components!.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>)[name];
+  const app = documentedApp([Author, Tag, Article]);
+  const schema = (name: string) => (app.doc.components!.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>)[name];
 
   it('is valid OpenAPI 3', async () => {
-    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+    await expect(SwaggerParser.validate(structuredClone(app.doc) as never)).resolves.toBeDefined();
   });
 
   it('puts write-only fields in the create and update bodies, marked writeOnly, and in no response', () => {
@@ -129,7 +135,7 @@ describe('write-only fields, PATCH and the list of an array of references', () =
     expect(schema('AuthorUpdateDto').properties.pin).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
     expect(schema('Author').properties).not.toHaveProperty('password');
     expect(schema('Author').properties).not.toHaveProperty('pin');
-    expect(JSON.stringify(doc)).not.toContain('passwordHash');
+    expect(JSON.stringify(app.doc)).not.toContain('passwordHash');
   });
 
   it('leaves hidden sub-fields and arrays that hold them out of the bodies, as the routes refuse them', () => {
@@ -139,29 +145,23 @@ describe('write-only fields, PATCH and the list of an array of references', () =
   });
 
   it('documents PATCH with the update body, and status.missing on the list of an array of references', () => {
-    const patch = (doc.paths['/article/{article_id}'] as Record<string, { operationId: string; requestBody: unknown }>).patch;
+    const patch = (app.doc.paths['/article/{article_id}'] as Record<string, { operationId: string; requestBody: unknown }>).patch;
     expect(patch.operationId).toBe('article_patch');
     expect(JSON.stringify(patch.requestBody)).toContain('#/components/schemas/ArticleUpdateDto');
-    const list = (doc.paths['/article/{article_id}/tags'] as Record<string, { responses: Record<string, unknown> }>).get.responses['200'];
+    const list = (app.doc.paths['/article/{article_id}/tags'] as Record<string, { responses: Record<string, unknown> }>).get.responses['200'];
     expect(JSON.stringify(list)).toContain('"missing"');
   });
 });
 
 describe('request bodies: the DTO classes', () => {
-  let dtos: TestApp;
-  let doc: OpenAPIObject;
-  beforeAll(async () => {
-    dtos = await createTestApp(engine, { resources: [Gadget, Maker, Contact] });
-    doc = createModelRoutesDocument(dtos.app, config());
-  });
-  afterAll(() => dtos?.close());
+  const app = documentedApp([Gadget, Maker, Contact]);
   type Schema = { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: unknown };
-  const schema = (name: string) => (doc.components!.schemas as Record<string, Schema>)[name];
+  const schema = (name: string) => (app.doc.components!.schemas as Record<string, Schema>)[name];
   const body = (path: string, method: string) =>
-    ((doc.paths[path] as Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>)[method].requestBody.content['application/json'].schema);
+    ((app.doc.paths[path] as Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>)[method].requestBody.content['application/json'].schema);
 
   it('is valid OpenAPI 3', async () => {
-    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+    await expect(SwaggerParser.validate(structuredClone(app.doc) as never)).resolves.toBeDefined();
   });
 
   it('names each body after its DTO class: create, update, search and reverse search', () => {
@@ -207,15 +207,14 @@ describe('request bodies: the DTO classes', () => {
 });
 
 describe('responses: class-transformer groups', () => {
+  const app = documentedApp([Agent, Agency, Plain]);
+
   it('say which groups see a group-only field, which is not required', async () => {
-    const app = await createTestApp(engine, { resources: [Agent, Agency, Plain] });
-    const doc = createModelRoutesDocument(app.app, config());
-    await SwaggerParser.validate(structuredClone(doc) as never);
-    const agency = (doc.components!.schemas as Record<string, { properties: Record<string, { description?: string }>; required: string[] }>).Agency;
+    await SwaggerParser.validate(structuredClone(app.doc) as never);
+    const agency = (app.doc.components!.schemas as Record<string, { properties: Record<string, { description?: string }>; required: string[] }>).Agency;
     expect(agency.properties.budget.description).toBe('Visible to groups: admin');
     expect(agency.required).not.toContain('budget');
     expect(agency.properties.name.description).toBeUndefined();
-    await app.close();
   });
 });
 
