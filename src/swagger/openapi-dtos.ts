@@ -26,8 +26,8 @@ export function describeDto(dto: Type, definitions: ReadonlyMap<string, Resource
     if (current.prototype) chain.unshift(current);
   }
   chain.forEach((current, index) => {
-    if (generatedDtoShape(current)) describeGenerated(current, definitions, generated);
-    else if (index > 0 && !described.has(current)) inheritProperties(current, chain[index - 1]);
+    if (generatedDtoShape(current)) return describeGenerated(current, definitions, generated);
+    if (index > 0 && !described.has(current)) inheritProperties(current, chain[index - 1]);
     described.add(current);
   });
 }
