@@ -4,7 +4,6 @@ import { Allow, IsArray, IsDefined, IsObject, IsOptional, ValidateIf, ValidateNe
 import type { Schema, SchemaType } from 'mongoose';
 import type { FieldRules } from '../interfaces/resource-definition.interface.js';
 import { pascalCase } from '../utils/naming.util.js';
-import { markGenerated, NestedClass } from './dto-instance.util.js';
 import { isRequired, leafValidators, type LeafReference } from './dto-validators.util.js';
 
 /** The body classes of one resource's routes. */
@@ -54,7 +53,7 @@ export function createResourceDtos(source: DtoSource): ResourceDtos {
   return {
     create: dtoClass(`${source.name}CreateDto`, tree, 'create', source),
     update: dtoClass(`${source.name}UpdateDto`, tree, 'update', source),
-    search: createSearchDto(`${source.name}SearchDto`),
+    search: createSearchDto(source.name, `${source.name}SearchDto`),
   };
 }
 
@@ -63,10 +62,31 @@ export function createResourceDtos(source: DtoSource): ResourceDtos {
  * search parser checks them with the schema and the limits in force, and answers what is wrong
  * with its own codes (`MR_INVALID_QUERY`, `MR_INVALID_VALUE`).
  */
-export function createSearchDto(name: string, base?: Type): Type {
+export function createSearchDto(resource: string, name: string, base?: Type): Type {
   const dto = namedClass(name, base);
-  if (!base) for (const key of ['query', 'limit', 'skip', 'sort', 'select']) Allow()(dto.prototype, key);
+  const keys = ['query', 'limit', 'skip', 'sort', 'select'];
+  if (!base) for (const key of keys) Allow()(dto.prototype, key);
+  shapes.set(dto, { resource, body: 'search', path: '', properties: new Map(keys.map((key) => [key, undefined])) });
   return dto;
+}
+
+/** What a generated DTO class is made of, for its documentation (`src/swagger/`). */
+export interface GeneratedDtoShape {
+  /** The resource's name (`Company`). */
+  resource: string;
+  /** The body its properties follow: `create` and `update` as the schema says, or the search body. */
+  body: Mode | 'search';
+  /** The dotted schema path of the object it checks: `''` for the body, `address`, or `lines` for each element of that array. */
+  path: string;
+  /** Its properties, with the class of each nested object or array element. */
+  properties: ReadonlyMap<string, Type | undefined>;
+}
+
+const shapes = new WeakMap<Type, GeneratedDtoShape>();
+
+/** The shape of a class the library generated (not of a subclass of one); `undefined` for any other class. */
+export function generatedDtoShape(dto: Type): GeneratedDtoShape | undefined {
+  return shapes.get(dto);
 }
 
 function buildTree(schema: Schema, prefix: string, source: DtoSource): Map<string, DtoNode> {
@@ -93,25 +113,29 @@ function buildTree(schema: Schema, prefix: string, source: DtoSource): Map<strin
   return root;
 }
 
-function dtoClass(name: string, nodes: Map<string, DtoNode>, mode: Mode, source: DtoSource): Type {
+function dtoClass(name: string, nodes: Map<string, DtoNode>, mode: Mode, source: DtoSource, path = ''): Type {
   const dto = namedClass(name);
-  markGenerated(dto);
+  const properties = new Map<string, Type | undefined>();
   for (const [key, node] of nodes) {
-    for (const decorate of propertyDecorators(key, node, mode, source)) decorate(dto.prototype, key);
+    const nested = nestedClass(node, mode, source);
+    properties.set(key, nested);
+    for (const decorate of propertyDecorators(key, node, mode, source, nested)) decorate(dto.prototype, key);
   }
+  shapes.set(dto, { resource: source.name, body: mode, path, properties });
   return dto;
 }
 
-function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoSource): PropertyDecorator[] {
-  if (node.kind === 'object') {
-    const nested = dtoClass(`${source.name}${pascalCase(node.path)}${pascalCase(mode)}Dto`, node.children, mode, source);
-    return [...presence(key, node.required, mode), IsObject(), ValidateNested(), TransformType(() => nested), NestedClass(key, nested)];
-  }
-  if (node.kind === 'array') {
-    // Replaced whole on update too: every element is a complete sub-document.
-    const element = dtoClass(`${source.name}${pascalCase(node.path)}ItemDto`, node.children, 'create', source);
-    return [IsOptional(), IsArray(), ValidateNested({ each: true }), TransformType(() => element), NestedClass(key, element)];
-  }
+/** The class of a nested object, or of each sub-document of an array. */
+function nestedClass(node: DtoNode, mode: Mode, source: DtoSource): Type | undefined {
+  if (node.kind === 'object') return dtoClass(`${source.name}${pascalCase(node.path)}${pascalCase(mode)}Dto`, node.children, mode, source, node.path);
+  // Replaced whole on update too: every element is a complete sub-document.
+  if (node.kind === 'array') return dtoClass(`${source.name}${pascalCase(node.path)}ItemDto`, node.children, 'create', source, node.path);
+  return undefined;
+}
+
+function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoSource, nested: Type | undefined): PropertyDecorator[] {
+  if (node.kind === 'object') return [...presence(key, node.required, mode), IsObject(), ValidateNested(), TransformType(() => nested!)];
+  if (node.kind === 'array') return [IsOptional(), IsArray(), ValidateNested({ each: true }), TransformType(() => nested!)];
   const { type } = node;
   const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
   if (type.instance === 'Array') {

@@ -52,7 +52,7 @@ export function createReferenceController(
   const names = routeNames(source, { field, target });
   // The reverse POST route's body: a search of the source model (`CompanyOwnerSearchDto`).
   const searchName = `${source.name}${pascalCase(field)}Search`;
-  const search = createRouteBody('search', createSearchDto(`${searchName}Dto`, source.dtos.search), `${searchName}BodyCheck`, sourceToken);
+  const search = createRouteBody('search', createSearchDto(source.name, `${searchName}Dto`, source.dtos.search), `${searchName}BodyCheck`, sourceToken);
   for (const route of routes) {
     defineGeneratedHandler(controller, route, names, handlers[route.action as ReferenceActionName], routeAction(route.action as ReferenceActionName).body ? search : undefined);
     serializeRoute(controller, route, source, target);

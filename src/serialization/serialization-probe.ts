@@ -30,6 +30,40 @@ class EveryGroup extends Array<string> {
 
 export const EVERY_GROUP: readonly string[] = EveryGroup.from(['*']);
 
+/**
+ * A group set like `EVERY_GROUP` that also records the groups it is compared with: class-transformer
+ * asks `groups.includes(group)` of the decorator's own array in the predicate it gives `some`, so
+ * `Array.prototype.includes` is watched for that one synchronous call, and put back at once.
+ */
+class GroupRecorder extends EveryGroup {
+  readonly seen = new Set<string>();
+
+  override some(predicate?: (value: string, index: number, array: string[]) => unknown): boolean {
+    const seen = this.seen;
+    const includes = Array.prototype.includes;
+    Array.prototype.includes = function (this: unknown[], ...args: [unknown, number?]) {
+      for (const group of this) if (typeof group === 'string') seen.add(group);
+      return includes.apply(this, args);
+    };
+    try {
+      predicate?.('*', 0, this);
+    } finally {
+      Array.prototype.includes = includes;
+    }
+    return true;
+  }
+}
+
+/**
+ * The groups the `@Expose({ groups })` and `@Transform(..., { groups })` of a schema class (and
+ * of its nested classes) name, sorted; empty should class-transformer ever compare groups otherwise.
+ */
+export function exposedGroups(target: Function, schema: Schema, paths: Iterable<string>): string[] {
+  const recorder = GroupRecorder.from(['*']) as GroupRecorder;
+  probeClass(target, schema, paths, recorder);
+  return [...recorder.seen].sort();
+}
+
 /** Constructors a property's `design:type` names that are values, not classes that carry decorators. */
 const VALUE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Date, Array, Map, Set, Buffer, BigInt, Symbol, Function]);
 

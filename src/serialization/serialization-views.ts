@@ -5,7 +5,7 @@ import { isUnderAny } from '../query/field-path.util.js';
 import type { SearchRules } from '../query/search-params.interface.js';
 import { deletePath } from '../repository/document-path.util.js';
 import { nestedAccess } from '../repository/reference-resolver.js';
-import { EVERY_GROUP, probeClass } from './serialization-probe.js';
+import { EVERY_GROUP, exposedGroups, probeClass } from './serialization-probe.js';
 
 /** How the responses of one group set differ from what the repository returns. */
 export interface SerializationView {
@@ -44,6 +44,8 @@ const MAX_CACHED_VIEWS = 256;
  */
 export class SerializationViews {
   private readonly cache = new Map<string, SerializationView>();
+  /** The groups the class's decorators name, found the first time the documentation asks. */
+  private groups?: string[];
 
   private constructor(
     readonly target: Function,
@@ -64,6 +66,15 @@ export class SerializationViews {
   /** Paths that only some groups see (`@Expose({ groups })`). */
   get groupOnly(): ReadonlySet<string> {
     return this.view(undefined).hidden;
+  }
+
+  /**
+   * The groups that see a group-only path, each on its own (`['admin']`), for the documentation;
+   * empty when the groups cannot be told.
+   */
+  visibleTo(path: string): string[] {
+    this.groups ??= exposedGroups(this.target, this.schema, this.rules.readable);
+    return this.groups.filter((group) => !isUnderAny(path, this.view([group]).hidden));
   }
 
   /** Paths a `@Transform()` rewrites, for some group set. */

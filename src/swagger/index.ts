@@ -1,8 +1,8 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
 import { SwaggerModule, type OpenAPIObject, type SwaggerDocumentOptions } from '@nestjs/swagger';
-import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
-import { componentName, decorateRoutes, sortExample } from './openapi-routes.js';
+import { describeDto } from './openapi-dtos.js';
+import { bodyDto, componentName, decorateRoutes } from './openapi-routes.js';
 import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
 
 export { operationId } from './openapi-routes.js';
@@ -25,42 +25,35 @@ export function createModelRoutesDocument(
   options?: SwaggerDocumentOptions,
 ): OpenAPIObject {
   const registrations = app.get(ModelRoutesExplorer).registrations();
-  registrations.forEach(decorateRoutes);
+  const generated = new Map<string, Type>();
+  for (const registration of registrations) {
+    decorateRoutes(registration);
+    describeBodies(registration, generated);
+  }
   // Tags come from the resources (one each), not from controller class names.
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false, ...options });
-  document.components = {
-    ...document.components,
-    schemas: { ...document.components?.schemas, ...(componentSchemas(registrations.flatMap((registration) => registration.definitions)) as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>) },
-  };
+  const schemas = { ...document.components?.schemas, ...componentSchemas(registrations.flatMap((registration) => registration.definitions)) } as Record<string, OpenApiSchema>;
+  // A class-level keyword ApiProperty() cannot give: the generated DTOs refuse unknown properties.
+  for (const name of generated.keys()) if (schemas[name]) schemas[name] = { ...schemas[name], additionalProperties: false };
+  document.components = { ...document.components, schemas: schemas as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']> };
   return document;
 }
 
-/** The component schemas the generated routes refer to: per resource, and the error shape. */
+/** Gives the DTO class of each generated route's body its property metadata (see `describeDto`). */
+function describeBodies(registration: ModelRoutesRegistration, generated: Map<string, Type>): void {
+  const byName = new Map(registration.definitions.map((definition) => [definition.name, definition]));
+  for (const route of registration.routes) {
+    const dto = bodyDto(registration.controllers.get(route.controller), route);
+    if (dto) describeDto(dto, byName, generated);
+  }
+}
+
+/** The component schemas the generated routes' responses refer to: per resource, and the error shape. */
 export function componentSchemas(definitions: ModelRoutesRegistration['definitions']): Record<string, OpenApiSchema> {
   const schemas: Record<string, OpenApiSchema> = { [componentName.error]: ERROR_SCHEMA };
-  for (const definition of definitions) {
-    const { name, search } = definition;
+  for (const { name, ...definition } of definitions) {
     schemas[componentName.document(name)] = documentSchema(definition, 'read');
-    schemas[componentName.create(name)] = documentSchema(definition, 'create');
-    schemas[componentName.update(name)] = documentSchema(definition, 'update');
     schemas[componentName.list(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.document(name)}` });
-    schemas[componentName.searchBody(name)] = {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        query: { type: 'object', additionalProperties: true, description: `A MongoDB filter over schema fields; operators: ${Object.keys(QUERY_OPERATORS).join(' ')}.` },
-        // Defaults are described, not declared: generators make properties with a default required.
-        limit: { type: 'integer', minimum: 1, description: `Default ${search.defaultLimit}; at most ${search.maxLimit}, larger values are clamped.` },
-        skip: { type: 'integer', minimum: 0, maximum: search.maxSkip, description: 'Default 0.' },
-        sort: {
-          oneOf: [
-            { type: 'object', additionalProperties: { enum: [1, -1, 'asc', 'desc', 'ascending', 'descending'] } },
-            { type: 'string', description: `"${sortExample(definition, ' ')}"` },
-          ],
-        },
-        select: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
-      },
-    };
   }
   return schemas;
 }

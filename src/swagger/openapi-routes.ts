@@ -6,15 +6,12 @@ import { routeAction, type RouteActionName, type RouteActionRow } from '../metad
 import { routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
-import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
+import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
 export const componentName = {
   document: (name: string) => name,
-  create: (name: string) => `${name}Create`,
-  update: (name: string) => `${name}Update`,
   list: (name: string) => `${name}List`,
-  searchBody: (name: string) => `${name}SearchBody`,
   error: 'ModelRoutesError',
 };
 
@@ -40,7 +37,7 @@ export function decorateRoutes(registration: ModelRoutesRegistration): void {
       decorated.add(controller);
       ApiTags(owner.name)(controller);
     }
-    for (const decorate of decoratorsOf(route, owner, byName)) {
+    for (const decorate of decoratorsOf(route, owner, byName, bodyDto(controller, route))) {
       decorate(controller.prototype, route.handler, Object.getOwnPropertyDescriptor(controller.prototype, route.handler)!);
     }
   }
@@ -48,14 +45,25 @@ export function decorateRoutes(registration: ModelRoutesRegistration): void {
 
 type Definitions = ReadonlyMap<string, ResourceDefinition>;
 
-function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): MethodDecorator[] {
+/**
+ * The DTO class of a generated route's body (`CompanyCreateDto`, `CompanyOwnerSearchDto`, or yours):
+ * the type its handler declares for its body parameter, as `@nestjs/swagger` and pipes read it.
+ */
+export function bodyDto(controller: Type | undefined, route: RouteDefinition): Type | undefined {
+  if (!controller || route.action === 'custom') return undefined;
+  const index = routeAction(route.action as RouteActionName).params.indexOf('body');
+  const types = Reflect.getMetadata('design:paramtypes', controller.prototype, route.handler) as Type[] | undefined;
+  return index >= 0 && types?.[index] !== Object ? types?.[index] : undefined;
+}
+
+function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions, dto: Type | undefined): MethodDecorator[] {
   const row = routeAction(route.action as RouteActionName);
   const names = namesOf(route, owner, byName);
   return [
     ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names) }),
     ...pathParameters(route, byName),
     ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!) : []),
-    ...body(row, route),
+    ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...responses(row, route, byName),
   ];
 }
@@ -103,19 +111,6 @@ function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
   ];
 }
 
-function body(row: RouteActionRow, route: RouteDefinition): MethodDecorator[] {
-  switch (row.body) {
-    case 'create':
-      return [ApiBody({ required: true, schema: ref(componentName.create(route.resource)) })];
-    case 'update':
-      return [ApiBody({ required: true, schema: ref(componentName.update(route.resource)) })];
-    case 'search':
-      return [ApiBody({ required: false, schema: ref(componentName.searchBody(route.resource)) })];
-    default:
-      return [];
-  }
-}
-
 /** Errors any route may answer, beside those of its row. */
 const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY_TIMEOUT'], [500, 'MR_INTERNAL'], [503, 'MR_DATABASE_UNAVAILABLE']];
 
@@ -140,12 +135,3 @@ function responses(row: RouteActionRow, route: RouteDefinition, byName: Definiti
 }
 
 export type ControllerMap = ReadonlyMap<string, Type>;
-
-/** A sort of the resource's own fields, for the docs: `-createdAt,title`, or `-_id` when it has none. */
-export function sortExample(definition: Pick<ResourceDefinition, 'schema' | 'fields'>, separator: string): string {
-  const fields = Object.entries(documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>)
-    .filter(([name, schema]) => name !== '_id' && ['string', 'number'].includes(schema.type as string))
-    .map(([name]) => name);
-  return fields.length ? [`-${fields[0]}`, ...fields.slice(1, 2)].join(separator) : '-_id';
-}
-

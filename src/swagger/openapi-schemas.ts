@@ -1,5 +1,6 @@
 import type { Schema, SchemaType } from 'mongoose';
 import { ERROR_CODES } from '../errors/error-codes.js';
+import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { isUnderAny as isUnder } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
@@ -40,22 +41,38 @@ export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | '
  * and a `@Transform()` may give a value of any type: such a property is described, not typed.
  */
 function describeSerialization(schema: OpenApiSchema, serialization: SerializationViews): void {
-  for (const path of serialization.groupOnly) {
-    const [parent, name] = parentAt(schema, path);
-    const required = parent?.required as string[] | undefined;
-    if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
-  }
   for (const path of serialization.transformed) {
     const [parent, name] = parentAt(schema, path);
     const properties = parent?.properties as Record<string, OpenApiSchema> | undefined;
     if (properties?.[name]) properties[name] = { description: 'The value a @Transform() of the class gives' };
   }
+  // Which groups see a field, a schema cannot say: its description does.
+  for (const path of serialization.groupOnly) {
+    const [parent, name] = parentAt(schema, path);
+    const required = parent?.required as string[] | undefined;
+    if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
+    const property = (parent?.properties as Record<string, OpenApiSchema> | undefined)?.[name];
+    if (property) property.description = [property.description, visibility(serialization.visibleTo(path))].filter(Boolean).join('. ');
+  }
+}
+
+function visibility(groups: readonly string[]): string {
+  return groups.length ? `Visible to groups: ${groups.join(', ')}` : 'Visible to some groups only (@Expose({ groups }))';
 }
 
 /** The schema of the object that holds a dotted path, and the path's last name. */
 function parentAt(schema: OpenApiSchema, path: string): [OpenApiSchema | undefined, string] {
   const dot = path.lastIndexOf('.');
   return dot < 0 ? [schema, path] : [propertyAt(schema, path.slice(0, dot)), path.slice(dot + 1)];
+}
+
+/**
+ * The object schema at a dotted path of a document schema: a nested object's, or that of each
+ * element of an array of sub-documents (what a nested DTO class checks); `''` is the whole.
+ */
+export function objectAt(schema: OpenApiSchema, path: string): OpenApiSchema | undefined {
+  const node = path ? propertyAt(schema, path) : schema;
+  return node?.type === 'array' ? (node.items as OpenApiSchema) : node;
 }
 
 /** Walks to the property schema of a dotted path, if the document schema has it. */
@@ -125,11 +142,16 @@ function typeSchema(type: SchemaType, path: string, include: (path: string) => b
   let result: OpenApiSchema;
   switch (type.instance) {
     case 'String':
-      result = { type: 'string', ...bound('minLength', options.minLength), ...bound('maxLength', options.maxLength) };
+      // Mongoose takes both spellings: `minlength` (its documentation's) and `minLength`.
+      result = { type: 'string', ...bound('minLength', options.minLength ?? options.minlength), ...bound('maxLength', options.maxLength ?? options.maxlength) };
       if (options.match instanceof RegExp) result.pattern = options.match.source;
       break;
     case 'Number':
+    case 'Double':
       result = { type: 'number', ...bound('minimum', options.min), ...bound('maximum', options.max) };
+      break;
+    case 'Int32':
+      result = { type: 'integer', format: 'int32', ...bound('minimum', options.min), ...bound('maximum', options.max) };
       break;
     case 'Date':
       result = { type: 'string', format: 'date-time' };
@@ -232,3 +254,33 @@ export const ERROR_SCHEMA: OpenApiSchema = {
     },
   },
 };
+
+/** The body of a POST search, `{ query, limit, skip, sort, select }`, with the resource's limits. */
+export function searchBodySchema(definition: Pick<ResourceDefinition, 'schema' | 'fields' | 'search'>): OpenApiSchema {
+  const { search } = definition;
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      query: { type: 'object', additionalProperties: true, description: `A MongoDB filter over schema fields; operators: ${Object.keys(QUERY_OPERATORS).join(' ')}.` },
+      // Defaults are described, not declared: generators make properties with a default required.
+      limit: { type: 'integer', minimum: 1, description: `Default ${search.defaultLimit}; at most ${search.maxLimit}, larger values are clamped.` },
+      skip: { type: 'integer', minimum: 0, maximum: search.maxSkip, description: 'Default 0.' },
+      sort: {
+        oneOf: [
+          { type: 'object', additionalProperties: { enum: [1, -1, 'asc', 'desc', 'ascending', 'descending'] } },
+          { type: 'string', description: `"${sortExample(definition, ' ')}"` },
+        ],
+      },
+      select: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
+    },
+  };
+}
+
+/** A sort of the resource's own fields, for the docs: `-createdAt,title`, or `-_id` when it has none. */
+export function sortExample(definition: Pick<ResourceDefinition, 'schema' | 'fields'>, separator: string): string {
+  const fields = Object.entries(documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>)
+    .filter(([name, schema]) => name !== '_id' && ['string', 'number'].includes(schema.type as string))
+    .map(([name]) => name);
+  return fields.length ? [`-${fields[0]}`, ...fields.slice(1, 2)].join(separator) : '-_id';
+}

@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import type { Type } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ModelRoutesExplorer } from '../../src/index.js';
@@ -6,6 +7,8 @@ import { createModelRoutesDocument } from '../../src/swagger/index.js';
 import { AppModule } from '../../sample-app/app.module.js';
 import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { Article, Author, Tag } from '../fixtures/blog-models.js';
+import { Contact, Gadget, Maker } from '../fixtures/dto-models.js';
+import { Agency, Agent, Plain } from '../fixtures/serialization-models.js';
 import { Member, Post } from '../fixtures/protected-models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
@@ -21,6 +24,17 @@ beforeAll(async () => {
   t = await createTestApp(engine, { resources: [Entrepreneur, Company, Account, Member, Post], routes: {}, references: {} });
   document = createModelRoutesDocument(t.app, config());
 });
+
+/** For one describe block: an app of these resources and its document, closed after the block. */
+function documentedApp(resources: Type[]): { doc: OpenAPIObject } {
+  const state = {} as { app?: TestApp; doc: OpenAPIObject };
+  beforeAll(async () => {
+    state.app = await createTestApp(engine, { resources });
+    state.doc = createModelRoutesDocument(state.app.app, config());
+  });
+  afterAll(() => state.app?.close());
+  return state;
+}
 
 /** `/company/:company_id` → `/company/{company_id}`, as OpenAPI writes it. */
 const template = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -55,10 +69,10 @@ describe('the document of the fixture app', () => {
   });
 
   it('leaves _id, timestamps and readonly fields out of request bodies, and requires nothing on update', () => {
-    expect(Object.keys(schemas().AccountCreate.properties!).sort()).toEqual(['credits', 'email', 'plan', 'profile']);
-    expect(schemas().AccountCreate.required).toEqual(['email']);
-    expect(schemas().AccountUpdate.required).toBeUndefined();
-    expect(schemas().MemberCreate.properties).not.toHaveProperty('role');
+    expect(Object.keys(schemas().AccountCreateDto.properties!).sort()).toEqual(['credits', 'email', 'plan', 'profile']);
+    expect(schemas().AccountCreateDto.required).toEqual(['email']);
+    expect(schemas().AccountUpdateDto.required).toBeUndefined();
+    expect(schemas().MemberCreateDto.properties).not.toHaveProperty('role');
     expect(schemas().Account.properties).toHaveProperty('createdAt');
   });
 
@@ -109,39 +123,98 @@ describe('contract: responses match the documented schemas', () => {
 });
 
 describe('write-only fields, PATCH and the list of an array of references', () => {
-  let blog: TestApp;
-  let doc: OpenAPIObject;
-  beforeAll(async () => {
-    blog = await createTestApp(engine, { resources: [Author, Tag, Article] });
-    doc = createModelRoutesDocument(blog.app, config());
-  });
-  afterAll(() => blog?.close());
-  const schema = (name: string) => (doc.components!.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>)[name];
+  const app = documentedApp([Author, Tag, Article]);
+  const schema = (name: string) => (app.doc.components!.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>)[name];
 
   it('is valid OpenAPI 3', async () => {
-    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+    await expect(SwaggerParser.validate(structuredClone(app.doc) as never)).resolves.toBeDefined();
   });
 
   it('puts write-only fields in the create and update bodies, marked writeOnly, and in no response', () => {
-    expect(schema('AuthorCreate').properties.password).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
-    expect(schema('AuthorUpdate').properties.pin).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
+    expect(schema('AuthorCreateDto').properties.password).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
+    expect(schema('AuthorUpdateDto').properties.pin).toEqual(expect.objectContaining({ type: 'string', writeOnly: true }));
     expect(schema('Author').properties).not.toHaveProperty('password');
     expect(schema('Author').properties).not.toHaveProperty('pin');
-    expect(JSON.stringify(doc)).not.toContain('passwordHash');
+    expect(JSON.stringify(app.doc)).not.toContain('passwordHash');
   });
 
   it('leaves hidden sub-fields and arrays that hold them out of the bodies, as the routes refuse them', () => {
-    expect(schema('ArticleUpdate').properties.meta.properties).not.toHaveProperty('token');
-    expect(schema('ArticleUpdate').properties).not.toHaveProperty('lines');
+    expect(schema('ArticleMetaUpdateDto').properties).not.toHaveProperty('token');
+    expect(schema('ArticleUpdateDto').properties).not.toHaveProperty('lines');
     expect(schema('Article').properties).toHaveProperty('lines');
   });
 
   it('documents PATCH with the update body, and status.missing on the list of an array of references', () => {
-    const patch = (doc.paths['/article/{article_id}'] as Record<string, { operationId: string; requestBody: unknown }>).patch;
+    const patch = (app.doc.paths['/article/{article_id}'] as Record<string, { operationId: string; requestBody: unknown }>).patch;
     expect(patch.operationId).toBe('article_patch');
-    expect(JSON.stringify(patch.requestBody)).toContain('ArticleUpdate');
-    const list = (doc.paths['/article/{article_id}/tags'] as Record<string, { responses: Record<string, unknown> }>).get.responses['200'];
+    expect(JSON.stringify(patch.requestBody)).toContain('#/components/schemas/ArticleUpdateDto');
+    const list = (app.doc.paths['/article/{article_id}/tags'] as Record<string, { responses: Record<string, unknown> }>).get.responses['200'];
     expect(JSON.stringify(list)).toContain('"missing"');
+  });
+});
+
+describe('request bodies: the DTO classes', () => {
+  const app = documentedApp([Gadget, Maker, Contact]);
+  type Schema = { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: unknown };
+  const schema = (name: string) => (app.doc.components!.schemas as Record<string, Schema>)[name];
+  const body = (path: string, method: string) =>
+    ((app.doc.paths[path] as Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>)[method].requestBody.content['application/json'].schema);
+
+  it('is valid OpenAPI 3', async () => {
+    await expect(SwaggerParser.validate(structuredClone(app.doc) as never)).resolves.toBeDefined();
+  });
+
+  it('names each body after its DTO class: create, update, search and reverse search', () => {
+    expect(body('/gadget', 'post')).toEqual({ $ref: '#/components/schemas/GadgetCreateDto' });
+    expect(body('/gadget/{gadget_id}', 'put')).toEqual({ $ref: '#/components/schemas/GadgetUpdateDto' });
+    expect(body('/gadget/{gadget_id}', 'patch')).toEqual({ $ref: '#/components/schemas/GadgetUpdateDto' });
+    expect(body('/gadgets', 'post')).toEqual({ $ref: '#/components/schemas/GadgetSearchDto' });
+    expect(body('/maker/{maker_id}/gadgets/maker', 'post')).toEqual({ $ref: '#/components/schemas/GadgetMakerSearchDto' });
+    expect(body('/contact', 'post')).toEqual({ $ref: '#/components/schemas/CreateContactDto' });
+    expect(body('/contact/{contact_id}', 'put')).toEqual({ $ref: '#/components/schemas/UpdateContactDto' });
+  });
+
+  it('describes a generated DTO as precisely as the Mongoose schema: types, required, bounds, enums, nested classes', () => {
+    const create = schema('GadgetCreateDto');
+    expect(create.additionalProperties).toBe(false);
+    expect(create.required).toEqual(['name']);
+    expect(Object.keys(create.properties).sort()).toEqual(['active', 'code', 'color', 'count', 'extra', 'fit', 'lines', 'maker', 'name', 'partners', 'pin', 'releasedAt', 'score', 'size', 'status', 'tags']);
+    expect(create.properties.name).toEqual({ type: 'string', minLength: 3, maxLength: 20 });
+    expect(create.properties.code).toMatchObject({ type: 'string', pattern: '^[a-z]+-\\d+$', nullable: true });
+    expect(create.properties.score).toMatchObject({ type: 'number', minimum: 0, maximum: 100, nullable: true });
+    expect(create.properties.color).toMatchObject({ type: 'string', enum: ['red', 'green'] });
+    expect(create.properties.pin).toMatchObject({ type: 'string', writeOnly: true });
+    expect(create.properties.count).toMatchObject({ type: 'integer', format: 'int32', nullable: true });
+    expect(create.properties.extra).toEqual({ anyOf: [{}] });
+    expect(create.properties.tags).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(create.properties.size).toMatchObject({ nullable: true, allOf: [{ $ref: '#/components/schemas/GadgetSizeCreateDto' }] });
+    expect(create.properties.lines).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/GadgetLinesItemDto' } });
+    expect(schema('GadgetSizeCreateDto')).toMatchObject({ required: ['unit'], additionalProperties: false, properties: { unit: { type: 'string', enum: ['cm', 'in'] } } });
+    expect(schema('GadgetSizeUpdateDto').required).toBeUndefined();
+    expect(schema('GadgetLinesItemDto')).toMatchObject({ required: ['sku', 'qty'], properties: { sku: { type: 'string', minLength: 2 }, qty: { type: 'number', minimum: 1 } } });
+    expect(schema('GadgetUpdateDto').required).toBeUndefined();
+  });
+
+  it("shows a user's DTO with its own @ApiProperty, merged with the generated parent's properties", () => {
+    const create = schema('CreateContactDto');
+    expect(create.properties.email).toMatchObject({ type: 'string', format: 'email', description: 'Where we write to', nullable: true });
+    expect(create.properties.name).toEqual({ type: 'string' });
+    expect(create.required).toEqual(expect.arrayContaining(['name']));
+    expect(schema('UpdateContactDto').properties).toEqual({ phone: { type: 'string', description: 'Digits and spaces', maxLength: 12 } });
+    // The generated parent is documented as generated, without the user's additions.
+    expect(schema('ContactCreateDto')).toBeUndefined();
+  });
+});
+
+describe('responses: class-transformer groups', () => {
+  const app = documentedApp([Agent, Agency, Plain]);
+
+  it('say which groups see a group-only field, which is not required', async () => {
+    await SwaggerParser.validate(structuredClone(app.doc) as never);
+    const agency = (app.doc.components!.schemas as Record<string, { properties: Record<string, { description?: string }>; required: string[] }>).Agency;
+    expect(agency.properties.budget.description).toBe('Visible to groups: admin');
+    expect(agency.required).not.toContain('budget');
+    expect(agency.properties.name.description).toBeUndefined();
   });
 });
 

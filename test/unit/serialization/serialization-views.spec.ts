@@ -43,8 +43,15 @@ describe('SerializationViews', () => {
     expect(views!.view(['admin'])).not.toBe(views!.view(undefined));
   });
 
-  it('knows the group-only paths', () => {
+  it('knows the group-only paths, and which groups see each', () => {
     expect([...viewsOf(Card).views!.groupOnly]).toEqual(['limit']);
+    expect(viewsOf(Card).views!.visibleTo('limit')).toEqual(['admin']);
+  });
+
+  it('finds the groups without leaving Array.prototype.includes changed', () => {
+    const includes = Array.prototype.includes;
+    viewsOf(Card).views!.visibleTo('limit');
+    expect(Array.prototype.includes).toBe(includes);
   });
 
   it('gives the search rules of a group set: what it cannot see is not queryable', () => {

@@ -9,6 +9,7 @@ import { documentSchema } from '../../../src/swagger/openapi-schemas.js';
 class Payslip {
   @Prop({ required: true }) employee!: string;
   @Expose({ groups: ['hr'] }) @Prop({ required: true }) amount!: number;
+  @Expose({ groups: ['hr', 'finance'] }) @Prop() code?: string;
   @Transform(({ value }) => (typeof value === 'number' ? `${value} EUR` : value)) @Prop({ required: true }) bonus!: number;
 }
 
@@ -18,6 +19,14 @@ describe('documentSchema: class-transformer', () => {
   it('does not require in responses a field shown to some groups only', () => {
     expect(documentSchema(definition, 'read').required).toEqual(['employee', 'bonus', '_id']);
     expect(documentSchema(definition, 'create').required).toEqual(['employee', 'amount', 'bonus']);
+  });
+
+  it('says in the description which groups see a group-only field', () => {
+    const read = documentSchema(definition, 'read').properties as Record<string, Record<string, unknown>>;
+    expect(read.amount).toEqual({ type: 'number', description: 'Visible to groups: hr' });
+    expect(read.code).toMatchObject({ type: 'string', description: 'Visible to groups: finance, hr' });
+    expect(read.employee.description).toBeUndefined();
+    expect((documentSchema(definition, 'create').properties as Record<string, Record<string, unknown>>).amount.description).toBeUndefined();
   });
 
   it('describes, without a type, the response value of a transformed field; requests keep its type', () => {
