@@ -6,7 +6,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { ModelRoutesModule } from '../../src/index.js';
 import { Contact, Gadget, Maker } from '../fixtures/dto-models.js';
-import { bootTestApp, useNestValidation, type TestApp } from '../support/app.js';
+import { bootTestApp, testAdapter, useNestValidation, type TestApp } from '../support/app.js';
 import { snapshot } from '../support/db-snapshot.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
@@ -103,6 +103,11 @@ describe.each(CONFIGURATIONS)('generated DTOs, %s', (_label, configure) => {
     ['a __proto__ key', JSON.parse('{"__proto__": {"x": 1}}'), "Key '__proto__' is not allowed"],
   ])('POST refuses %s before any value rule: 400 MR_INVALID_BODY', async (_case, change, message) => {
     const response = await t.http().post('/gadget').set('content-type', 'application/json').send(JSON.stringify({ ...valid(), ...change }));
+    if (testAdapter() === 'fastify' && Object.hasOwn(change, '__proto__')) {
+      // Fastify's JSON parser refuses a __proto__ key itself, before any route (test/e2e/hostile-requests).
+      expectError(response, 400, 'MR_INVALID_JSON');
+      return;
+    }
     expectError(response, 400, 'MR_INVALID_BODY');
     expect(response.body.message).toBe(message);
   });
