@@ -5,7 +5,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
-import { SCENARIOS, type BenchRequest, type Ids, type ServerName } from './scenarios.js';
+import { SCENARIOS, onlyArguments, selectScenarios, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
 import { median, validMeasure, type Measure } from './measure.js';
 import { reset, seed } from './seed.js';
 
@@ -17,9 +17,13 @@ import { reset, seed } from './seed.js';
  * p50/p99 latency of the median round, and the ratios of the medians generated/hand-written and
  * generated/peer. A scenario that completed no request, or met an error, a timeout or a non-2xx
  * answer, fails the run with its reason: no number is printed from an invalid run.
+ * `--only <text>` (repeatable) runs the scenarios whose name contains one of the texts, and skips
+ * the scale measures.
  */
 const quick = process.argv.includes('--quick');
 const scaleOnly = process.argv.includes('--scale-only');
+const only = onlyArguments(process.argv);
+const scenarios = selectScenarios(SCENARIOS, only);
 const here = dirname(fileURLToPath(import.meta.url));
 // --quick checks that the harness works, not how fast anything is: a fixed number of requests per
 // scenario, so that a slow search on a busy machine still completes some (a timed run of 2 s once
@@ -31,35 +35,41 @@ const plan = quick
 // search over 100k documents takes seconds there; that size is measured on a real MongoDB.
 const SIZES = quick ? [1000] : process.env.MONGODB_URI ? [1000, 10000, 100000] : [1000, 5000, 20000];
 const SERVERS: ServerName[] = ['generated', 'handwritten', 'peer'];
+// 100 per location: the serialization scenario's page is full.
+const VENTURES = 500;
 
 
 const engine = await startEngine();
 const dbName = `bench_${Date.now().toString(36)}`;
 try {
-  const data = await seed(engine.uri, dbName, scaleOnly ? 10 : plan.users, scaleOnly ? 10 : plan.companies);
+  const data = await seed(engine.uri, dbName, scaleOnly ? 10 : plan.users, scaleOnly ? 10 : plan.companies, VENTURES);
   const ids = pick(data);
   const results = new Map<string, Partial<Record<ServerName, Measure[]>>>();
   for (let round = 1; round <= (scaleOnly ? 0 : plan.rounds); round++) {
     for (const server of SERVERS) {
-      await reset(engine.uri, dbName);
-      const child = await startServer(server, engine.uri, dbName);
-      try {
-        for (const scenario of SCENARIOS) {
-          const build = scenario.request[server];
-          if (!build) continue;
-          const row = results.get(scenario.name) ?? {};
-          const measured = await measure(child.port, () => build(ids), plan.load, plan.warmup, `${server} ${scenario.name}`);
-          (row[server] ??= []).push(measured);
-          results.set(scenario.name, row);
-          process.stderr.write(`round ${round} ${server.padEnd(11)} ${scenario.name.padEnd(32)} ${Math.round(measured.rps)} req/s\n`);
+      // One process per app setup: the scenarios that need a global ValidationPipe get their own.
+      for (const setup of setups(scenarios)) {
+        const served = scenarios.filter((scenario) => scenario.setup === setup && scenario.request[server]);
+        if (served.length === 0) continue;
+        await reset(engine.uri, dbName);
+        const child = await startServer(server, engine.uri, dbName, setup);
+        try {
+          for (const scenario of served) {
+            const build = scenario.request[server]!;
+            const row = results.get(scenario.name) ?? {};
+            const measured = await measure(child.port, () => build(ids), plan.load, plan.warmup, `${server} ${scenario.name}`);
+            (row[server] ??= []).push(measured);
+            results.set(scenario.name, row);
+            process.stderr.write(`round ${round} ${server.padEnd(11)} ${scenario.name.padEnd(32)} ${Math.round(measured.rps)} req/s\n`);
+          }
+        } finally {
+          await stopServer(child.process);
         }
-      } finally {
-        await stopServer(child.process);
       }
     }
   }
   if (!scaleOnly) print(results);
-  await scale(engine.uri);
+  if (only.length === 0) await scale(engine.uri);
 } finally {
   await engine.stop();
 }
@@ -93,6 +103,11 @@ async function scale(uri: string): Promise<void> {
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The app setups the scenarios need, in the order they first appear (`undefined`: the plain apps). */
+function setups(list: Scenario[]): Array<Scenario['setup']> {
+  return [...new Set(list.map((scenario) => scenario.setup))];
 }
 
 function run(command: string, args: string[], env: Record<string, string>): Promise<{ stdout: string }> {
@@ -142,15 +157,15 @@ function toRequest(call: BenchRequest) {
   return {
     method: call.method,
     path: call.path,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...call.headers },
     body: call.body === undefined ? undefined : JSON.stringify(call.body),
   };
 }
 
-async function startServer(name: ServerName, uri: string, db: string): Promise<{ process: ChildProcess; port: number }> {
+async function startServer(name: ServerName, uri: string, db: string, setup?: Scenario['setup']): Promise<{ process: ChildProcess; port: number }> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(here, 'servers', `${name}.js`)], {
-    env: { ...process.env, BENCH_URI: uri, BENCH_DB: db, BENCH_PORT: String(port) },
+    env: { ...process.env, BENCH_URI: uri, BENCH_DB: db, BENCH_PORT: String(port), BENCH_PIPES: setup === 'pipes' ? '1' : '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -190,12 +205,12 @@ function print(results: Map<string, Partial<Record<ServerName, Measure[]>>>): vo
   };
   const lines = [
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
-    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${plan.rounds} rounds (servers alternating; median, with the range of the rounds)${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
+    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${plan.rounds} rounds (servers alternating; median, with the range of the rounds)${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
     '',
     '| scenario | generated | hand-written | express-restify-mongoose | generated / hand-written | generated / peer |',
     '|---|---|---|---|---|---|',
   ];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of scenarios) {
     const row = results.get(scenario.name) ?? {};
     const peer = row.peer ? cell(row.peer) + (scenario.peerNote ? ` (${scenario.peerNote})` : '') : (scenario.peerNote ?? 'no equivalent');
     lines.push(`| ${scenario.name} | ${cell(row.generated)} | ${cell(row.handwritten)} | ${peer} | ${ratio(row.generated, row.handwritten)} | ${ratio(row.generated, row.peer)} |`);

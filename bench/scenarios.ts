@@ -5,6 +5,12 @@ export interface Scenario {
   request: Record<ServerName, ((ids: Ids) => BenchRequest) | undefined>;
   /** What the peer does instead, when it differs. */
   peerNote?: string;
+  /**
+   * The app setup it needs: `'pipes'` starts the Nest servers with a global
+   * `ValidationPipe({ whitelist, forbidNonWhitelisted, transform })` (`BENCH_PIPES=1`), in their own
+   * processes, so that the other scenarios keep measuring the apps without one.
+   */
+  setup?: 'pipes';
 }
 
 export type ServerName = 'generated' | 'handwritten' | 'peer';
@@ -13,6 +19,7 @@ export interface BenchRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   path: string;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface Ids {
@@ -23,6 +30,12 @@ export interface Ids {
 const json = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 const FILTER = { location: 'Paris', employees: { $gte: 10 } };
 const ours = (request: (ids: Ids) => BenchRequest) => ({ generated: request, handwritten: request });
+/** Every other request is an admin's: both views of the `Venture` documents are measured. */
+const alternating = (values: string[]) => {
+  let turn = 0;
+  return () => values[turn++ % values.length];
+};
+const groupHeader = alternating(['admin', 'staff']);
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -94,4 +107,39 @@ export const SCENARIOS: Scenario[] = [
     },
     peerNote: 'stores the id unchecked; the generated route checks that the user exists (one query)',
   },
+  {
+    name: 'create with DTO validation',
+    request: { ...ours(() => ({ method: 'POST', path: '/company', body: { niceName: 'bench-new', employees: 3, location: 'Lyon' } })), peer: undefined },
+    peerNote: 'no equivalent (no class-validator DTOs)',
+    setup: 'pipes',
+  },
+  {
+    name: 'search, 100 items, with a serialization group',
+    request: { ...ours(() => ({ method: 'GET', path: '/ventures?location=Paris&limit=100', headers: { 'x-groups': groupHeader() } })), peer: undefined },
+    peerNote: 'no equivalent (no class-transformer groups)',
+    setup: 'pipes',
+  },
 ];
+
+/**
+ * The scenarios whose name contains one of `only` (all of them when none is given), in their order;
+ * a text that names no scenario is an error, so that a typo does not run an empty benchmark.
+ */
+export function selectScenarios(scenarios: Scenario[], only: string[]): Scenario[] {
+  if (only.length === 0) return scenarios;
+  const unknown = only.filter((text) => !scenarios.some((scenario) => scenario.name.includes(text)));
+  if (unknown.length) throw new Error(`--only ${unknown.map((text) => `'${text}'`).join(', ')}: no such scenario (${scenarios.map((s) => `'${s.name}'`).join(', ')})`);
+  return scenarios.filter((scenario) => only.some((text) => scenario.name.includes(text)));
+}
+
+/** The `--only <text>` arguments, each its own (scenario names hold commas). */
+export function onlyArguments(argv: string[]): string[] {
+  const texts: string[] = [];
+  argv.forEach((arg, index) => {
+    if (arg !== '--only') return;
+    const text = argv[index + 1];
+    if (!text || text.startsWith('--')) throw new Error('--only needs a text: part of a scenario name');
+    texts.push(text);
+  });
+  return texts;
+}

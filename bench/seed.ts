@@ -2,8 +2,11 @@ import mongoose, { Types } from 'mongoose';
 
 const LOCATIONS = ['Paris', 'Lyon', 'London', 'Berlin', 'Madrid'];
 
-/** Fills `dbName` with `users` entrepreneurs and `companies` companies; returns their ids. */
-export async function seed(uri: string, dbName: string, users: number, companies: number): Promise<{ users: string[]; companies: string[] }> {
+/**
+ * Fills `dbName` with `users` entrepreneurs, `companies` companies and `ventures` ventures (the
+ * serialization scenario's model, spread over the same locations); returns the ids of the first two.
+ */
+export async function seed(uri: string, dbName: string, users: number, companies: number, ventures = 0): Promise<{ users: string[]; companies: string[] }> {
   const connection = await mongoose.createConnection(uri, { dbName }).asPromise();
   try {
     await connection.dropDatabase();
@@ -23,6 +26,17 @@ export async function seed(uri: string, dbName: string, users: number, companies
           owner: userIds[(i + j) % users],
           employees: (i + j) % 200,
           location: LOCATIONS[(i + j) % LOCATIONS.length],
+          __v: 0,
+        })),
+      );
+    }
+    for (let i = 0; i < ventures; i += 1000) {
+      await db.collection('ventures').insertMany(
+        Array.from({ length: Math.min(1000, ventures - i) }, (_, j) => ({
+          niceName: `venture-${i + j}`,
+          employees: (i + j) % 200,
+          location: LOCATIONS[(i + j) % LOCATIONS.length],
+          revenue: 1000 * (i + j),
           __v: 0,
         })),
       );

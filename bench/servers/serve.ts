@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import mongoose, { type Connection } from 'mongoose';
 
@@ -7,7 +7,18 @@ export const settings = {
   uri: process.env.BENCH_URI ?? '',
   dbName: process.env.BENCH_DB ?? 'bench',
   port: Number(process.env.BENCH_PORT ?? 0),
+  /** A global `ValidationPipe`, as most Nest apps have (the scenarios with `setup: 'pipes'`). */
+  pipes: process.env.BENCH_PIPES === '1',
 };
+
+/** The pipe a Nest user installs app-wide, with the options the NestJS docs recommend. */
+export const validationPipe = () => new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true });
+
+/** The groups of a request, from its `x-groups` header (comma-separated), for both Nest servers. */
+export function groupsOf(request: { headers: Record<string, string | string[] | undefined> }): string[] {
+  const header = request.headers['x-groups'];
+  return typeof header === 'string' && header ? header.split(',') : [];
+}
 
 /** Listens, then tells the harness on stdout; stops on SIGTERM. */
 export async function listen(app: INestApplication | { listen(port: number, host: string, done: () => void): unknown; close?: () => unknown }): Promise<void> {
