@@ -1,7 +1,13 @@
 import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor, type Type } from '@nestjs/common';
-import type { Observable } from 'rxjs';
+import { from, mergeMap, type Observable } from 'rxjs';
 import { toPlainData } from '../dto/dto-validation.js';
 import type { ModelRepository } from '../repository/model-repository.js';
+import { assertJsonBody } from './json-body.util.js';
+
+interface RequestLike {
+  headers: Record<string, string | string[] | undefined>;
+  body?: unknown;
+}
 
 /** The library's own check of a route's body; returns what the handler is given in its place. */
 export type BodyCheck = (body: unknown, repository: ModelRepository) => unknown;
@@ -10,7 +16,8 @@ export type BodyCheck = (body: unknown, repository: ModelRepository) => unknown;
 const checked = new WeakMap<object, { body: unknown; result: unknown }>();
 
 /**
- * Makes the interceptor that checks a generated route's body before any pipe runs.
+ * Makes the interceptor that checks a generated route's body before any pipe runs: that it is JSON
+ * (`assertJsonBody`), then the library's own check.
  *
  * Nest runs interceptors before pipes, so the body is checked as the client sent it, whatever the
  * app's pipes would do to it: a global `ValidationPipe` with `whitelist` silently drops unknown
@@ -26,9 +33,17 @@ export function createBodyCheckInterceptor(name: string, repositoryToken: string
   class BodyCheckInterceptor implements NestInterceptor {
     constructor(@Inject(repositoryToken) private readonly repository: ModelRepository) {}
 
-    async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-      const request = context.switchToHttp().getRequest<{ body?: unknown }>();
-      checked.set(request, { body: request.body, result: await check(request.body, this.repository) });
+    intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+      const request = context.switchToHttp().getRequest<RequestLike>();
+      assertJsonBody(request.headers);
+      const result = check(request.body, this.repository);
+      // One interceptor, synchronous where the check is (a generated DTO's): each layer costs per request.
+      if (!(result instanceof Promise)) return this.handle(request, result, next);
+      return from(result).pipe(mergeMap((value) => this.handle(request, value, next)));
+    }
+
+    private handle(request: RequestLike, result: unknown, next: CallHandler): Observable<unknown> {
+      checked.set(request, { body: request.body, result });
       return next.handle();
     }
   }

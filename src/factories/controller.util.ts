@@ -1,6 +1,5 @@
 import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseInterceptors, type NestInterceptor, type Type } from '@nestjs/common';
 import { checkedBodyOf } from '../controllers/body-check.interceptor.js';
-import { JsonBodyInterceptor } from '../controllers/json-body.interceptor.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
@@ -89,7 +88,7 @@ export function defineGeneratedHandler(controller: Type, route: RouteDefinition,
   const types = row.params.map((source) => (source === 'body' ? (body?.dto ?? Object) : PARAM_TYPES[source]));
   Reflect.defineMetadata('design:paramtypes', types, prototype, route.handler);
   // First among the route's interceptors: a body that is not JSON, or not valid, never reaches the user's.
-  const checks = row.body ? [UseInterceptors(JsonBodyInterceptor, ...(body ? [body.check] : []))] : [];
+  const checks = body ? [UseInterceptors(body.check)] : [];
   for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...checks, ...(route.decorators ?? [])]) {
     decorate(prototype, route.handler, descriptor);
   }

@@ -9,12 +9,17 @@ const checkedBodies = new WeakSet<object>();
  * The whole check of a create or update body, in the order a client's mistakes are best told:
  * first which fields it may write at all (`checkWriteBody`: `MR_INVALID_BODY` for unknown, hidden
  * and protected fields), then their values with the route's DTO class (`MR_VALIDATION_FAILED`, one
- * detail per failed constraint). Returns the data to store, marked as checked.
+ * detail per failed constraint). Returns the data to store, marked as checked: at once for the
+ * library's own DTO classes, as a promise for a user's (whose rules may be asynchronous).
  */
-export async function checkWrite(body: unknown, rules: WriteRules, dto: Type | undefined): Promise<Record<string, unknown>> {
+export function checkWrite(body: unknown, rules: WriteRules, dto: Type | undefined): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (isCheckedWrite(body)) return body;
   const allowed = checkWriteBody(body, rules);
-  const data = dto ? await validateDto(dto, allowed) : allowed;
+  const data = dto ? validateDto(dto, allowed) : allowed;
+  return data instanceof Promise ? data.then(markChecked) : markChecked(data);
+}
+
+function markChecked(data: Record<string, unknown>): Record<string, unknown> {
   checkedBodies.add(data);
   return data;
 }

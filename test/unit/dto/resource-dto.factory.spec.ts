@@ -71,16 +71,26 @@ describe('the DTO classes generated from a schema', () => {
   });
 });
 
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('it did not throw');
+}
+
 describe("validateDto: the library's own validation", () => {
   const { dtos } = createResourceDefinition({ resource: Gadget });
 
   it('returns the data as plain objects, without properties left undefined', async () => {
-    const data = await validateDto(dtos.create, { name: 'abc', size: { unit: 'cm' }, lines: [{ sku: 'ab', qty: 1 }] });
+    const data = validateDto(dtos.create, { name: 'abc', size: { unit: 'cm' }, lines: [{ sku: 'ab', qty: 1 }] });
     expect(data).toStrictEqual({ name: 'abc', size: { unit: 'cm' }, lines: [{ sku: 'ab', qty: 1 }] });
   });
 
   it('answers one detail per failed constraint, a missing or mistyped value once, array elements by position', async () => {
-    await expect(validateDto(dtos.create, { score: 'x', tags: ['a', 1, 2], lines: [{ sku: 'ab', qty: 0 }] })).rejects.toMatchObject({
+    // Synchronous for a generated class (no async rule): it throws at once.
+    expect(thrown(() => validateDto(dtos.create, { score: 'x', tags: ['a', 1, 2], lines: [{ sku: 'ab', qty: 0 }] }))).toMatchObject({
       code: 'MR_VALIDATION_FAILED',
       message: 'Validation failed for name, score, tags.1, tags.2, lines.0.qty',
       details: [
