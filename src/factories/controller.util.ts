@@ -1,5 +1,5 @@
-import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseInterceptors, type NestInterceptor, type Type } from '@nestjs/common';
-import { checkedBodyOf } from '../controllers/body-check.interceptor.js';
+import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, type CanActivate, type Type } from '@nestjs/common';
+import { checkedBodyOf } from '../controllers/body-check.guard.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
@@ -59,18 +59,17 @@ const PARAM_TYPES: Record<Exclude<ParamSource, 'body'>, Function> = {
   response: Object,
 };
 
-/** The body of a generated route: its DTO class, and the interceptor that checks it before any pipe. */
+/** The body of a generated route: its DTO class, and the guard that checks it before any pipe. */
 export interface RouteBody {
   dto: Type;
-  check: Type<NestInterceptor>;
+  check: Type<CanActivate>;
 }
 
 /**
  * Defines the handler of one generated route on its controller, from its row in `ROUTE_ACTIONS`:
  * a new function object per class (route metadata lives on the function, so sharing one would
  * leak decorators between controllers), named after the action, with its parameters, its method,
- * path and status, the JSON-body check and the body check where it reads a body, and the
- * decorators of its options. Where it reads a body, `implementation` is given the body check's
+ * path and status, the decorators of its options, and the body check where it reads a body. Where it reads a body, `implementation` is given the body check's
  * result, or what the pipes made of the body where they changed it (see `checkedBodyOf`); its
  * answer leaves with identifiers as strings, whatever serializer the app uses (`withJsonValues`).
  */
@@ -87,9 +86,10 @@ export function defineGeneratedHandler(controller: Type, route: RouteDefinition,
   row.params.forEach((source, index) => parameterDecorator(source, names)(prototype, route.handler, index));
   const types = row.params.map((source) => (source === 'body' ? (body?.dto ?? Object) : PARAM_TYPES[source]));
   Reflect.defineMetadata('design:paramtypes', types, prototype, route.handler);
-  // First among the route's interceptors: a body that is not JSON, or not valid, never reaches the user's.
-  const checks = body ? [UseInterceptors(body.check)] : [];
-  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...checks, ...(route.decorators ?? [])]) {
+  // The route's last guard: your guards (authentication) answer first, and neither your interceptors
+  // nor any pipe see a body that is not JSON or not valid.
+  const checks = body ? [UseGuards(body.check)] : [];
+  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...(route.decorators ?? []), ...checks]) {
     decorate(prototype, route.handler, descriptor);
   }
 }

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { createBodyCheckInterceptor, type BodyCheck } from '../controllers/body-check.interceptor.js';
+import { createBodyCheckGuard, type BodyCheck } from '../controllers/body-check.guard.js';
 import { parseSearchBody } from '../query/search-params.parser.js';
 import { checkWrite } from '../write/write-check.util.js';
 import type { RouteBody } from './controller.util.js';
@@ -21,12 +21,11 @@ const CHECKS: Record<BodyKind, (dto: Type) => BodyCheck> = {
 };
 
 /**
- * The DTO class of a route's body and the interceptor that checks the body with it, before any
- * pipe, reading the definition of the repository `repositoryToken` names (so the search limits of
+ * The DTO class of a route's body and the guard that checks the body with it, before any pipe, reading the definition of the repository `repositoryToken` names (so the search limits of
  * `forRootAsync` are those in force).
  *
  * @param name the interceptor's class name, e.g. `CompanyCreateBodyCheck`
  */
 export function createRouteBody(kind: BodyKind, dto: Type, name: string, repositoryToken: string): RouteBody {
-  return { dto, check: createBodyCheckInterceptor(name, repositoryToken, CHECKS[kind](dto)) };
+  return { dto, check: createBodyCheckGuard(name, repositoryToken, CHECKS[kind](dto)) };
 }
