@@ -33,7 +33,7 @@ export interface RouteActionRow {
   status: 200 | 201;
   /**
    * The handler's arguments, in order. A route with a body takes its request too: the body its
-   * handler is given is the one the body check made of the request's (see `BodyCheckInterceptor`).
+   * handler is given is the one the body check made of the request's (see `createBodyCheckGuard`).
    */
   params: readonly ParamSource[];
   /** The body it reads: a document to create, changes to merge, or a search. */
