@@ -1,5 +1,13 @@
 import type { Type } from '@nestjs/common';
-import { generatedResourceDtos } from '../factories/resource-definition.factory.js';
+import type { Schema } from 'mongoose';
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+import { findReferences } from '../factories/field-rules.factory.js';
+import { resourceFieldRules, resourceMetadata } from '../factories/resource-fields.factory.js';
+import { createResourceSchema } from '../factories/schema.factory.js';
+import type { DtoOption, GeneratedResourceOptions } from '../interfaces/generated-resource-options.interface.js';
+import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
+import { createResourceDtos, type ResourceDtos } from './resource-dto.factory.js';
 
 /** The bodies a resource's routes take: `create` (`POST /company`), `update` (`PUT|PATCH`), `search` (`POST /companies`). */
 export type DtoKind = 'create' | 'update' | 'search';
@@ -21,5 +29,54 @@ export type DtoKind = 'create' | 'update' | 'search';
  * @param resource a class decorated with `@GeneratedResource()` and `@Schema()`
  */
 export function GeneratedDto(resource: Type, kind: DtoKind): Type {
-  return generatedResourceDtos(resource)[kind];
+  return generatedDtos(resource, () => {
+    const schema = createResourceSchema(resource);
+    return buildDtos(resource, schema, resourceFieldRules(resource, schema, resourceMetadata(resource)).fields);
+  })[kind];
+}
+
+/**
+ * The body classes of a resource's routes: the user's (`dto` option) where given, else those
+ * generated from its schema. Generated from the class's own schema (no `schema` registered with
+ * it), they are made once per class, so `GeneratedDto()` returns the very classes the routes use.
+ */
+export function resourceDtos(resource: Type, schema: Schema, fields: FieldRules, given: boolean, metadata: GeneratedResourceOptions): ResourceDtos {
+  const generated = given ? buildDtos(resource, schema, fields) : generatedDtos(resource, () => buildDtos(resource, schema, fields));
+  return {
+    create: userDto(resource, 'create', metadata.dto?.create) ?? generated.create,
+    update: userDto(resource, 'update', metadata.dto?.update) ?? generated.update,
+    search: generated.search,
+  };
+}
+
+const generatedByClass = new WeakMap<Type, ResourceDtos>();
+
+function generatedDtos(resource: Type, build: () => ResourceDtos): ResourceDtos {
+  let dtos = generatedByClass.get(resource);
+  if (!dtos) generatedByClass.set(resource, (dtos = build()));
+  return dtos;
+}
+
+function buildDtos(resource: Type, schema: Schema, fields: FieldRules): ResourceDtos {
+  // A reference to a resource identified by a slug may be written with the slug.
+  const references = new Map(
+    findReferences(schema, (field) => `${resource.name}.${field}`).map(({ field, targetName }) => {
+      const targetId = ResourceMetadataStorage.getByName(targetName)?.id;
+      return [field, { bySlug: targetId !== undefined && targetId !== '_id' }];
+    }),
+  );
+  return createResourceDtos({ name: resource.name, schema, fields, references });
+}
+
+/** The class of a `dto` option: given, or returned by an arrow function (which has no prototype). */
+function userDto(resource: Type, kind: string, option: DtoOption | undefined): Type | undefined {
+  if (option === undefined) return undefined;
+  const dto = typeof option === 'function' && !option.prototype ? (option as () => Type)() : option;
+  if (typeof dto !== 'function' || !dto.prototype) {
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `${resource.name}: @GeneratedResource({ dto: { ${kind} } }) must be a class, or an arrow function returning one.`,
+    );
+  }
+  return dto as Type;
 }

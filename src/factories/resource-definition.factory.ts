@@ -2,17 +2,15 @@ import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ModelRoutesModuleOptions, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
-import type { FieldRules, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../metadata/search-defaults.js';
 import type { RepositoryDefinition } from '../repository/model-repository.js';
-import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
-import { createResourceDtos, type ResourceDtos } from '../dto/resource-dto.factory.js';
-import type { DtoOption, GeneratedResourceOptions } from '../interfaces/generated-resource-options.interface.js';
-import { SerializationViews, excludedPaths } from '../serialization/serialization-views.js';
-import { createFieldRules, findReferences, type FieldOptions } from './field-rules.factory.js';
+import { resourceDtos } from '../dto/generated-dto.js';
+import { createFieldRules, findReferences } from './field-rules.factory.js';
+import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
 import { assertRouteNames } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
 
@@ -83,7 +81,6 @@ export function createResourceDefinition(
   }
   ensureUniqueIndex(schema, idField);
   const { fields, serialization } = resourceFieldRules(resource, schema, metadata);
-  const generated = given ? buildDtos(resource, schema, fields) : generatedDtos(resource, () => buildDtos(resource, schema, fields));
   return {
     target: resource,
     name: resource.name,
@@ -97,114 +94,13 @@ export function createResourceDefinition(
       // Completed by createResourceDefinitions(), which knows every resource.
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
     fields,
-    dtos: {
-      create: userDto(resource, 'create', metadata.dto?.create) ?? generated.create,
-      update: userDto(resource, 'update', metadata.dto?.update) ?? generated.update,
-      search: generated.search,
-    },
+    dtos: resourceDtos(resource, schema, fields, given !== undefined, metadata),
     serialization,
     search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
     ownSearch: metadata.search,
     routes: metadata.routes,
     referenceRoutes: metadata.references,
   };
-}
-
-function resourceMetadata(resource: Type): GeneratedResourceOptions {
-  const metadata = ResourceMetadataStorage.get(resource);
-  if (!metadata) {
-    throw new ModelRoutesConfigError(
-      'MR_CONFIG_NOT_A_RESOURCE',
-      `${resource.name} is listed in ModelRoutesModule.forRoot({ resources }) but has no @GeneratedResource(). ` +
-        `Add @GeneratedResource() above @Schema() on ${resource.name}.`,
-    );
-  }
-  return metadata;
-}
-
-/**
- * The schema's field rules with the resource's own lists (each field of which the schema must have)
- * and class-transformer's decorators (see `createSerializedFieldRules`).
- */
-function resourceFieldRules(resource: Type, schema: Schema, metadata: GeneratedResourceOptions): Pick<ResourceDefinition, 'fields' | 'serialization'> {
-  for (const option of ['hidden', 'readonly', 'writeOnly'] as const) {
-    for (const field of metadata[option] ?? []) {
-      if (!schema.path(field) && schema.pathType(field) !== 'nested') {
-        throw new ModelRoutesConfigError(
-          'MR_CONFIG_UNKNOWN_FIELD',
-          `${resource.name}: @GeneratedResource({ ${option}: ['${field}'] }) names a field the schema does not have. ` +
-            `Check the spelling, or remove it from ${option}.`,
-        );
-      }
-    }
-  }
-  return createSerializedFieldRules(resource, schema, { hidden: metadata.hidden, readonly: metadata.readonly, writeOnly: metadata.writeOnly });
-}
-
-/** The DTOs generated from each resource's own schema (no schema given), made once per class. */
-const generatedByClass = new WeakMap<Type, ResourceDtos>();
-
-function generatedDtos(resource: Type, build: () => ResourceDtos): ResourceDtos {
-  let dtos = generatedByClass.get(resource);
-  if (!dtos) generatedByClass.set(resource, (dtos = build()));
-  return dtos;
-}
-
-/**
- * The DTO classes generated from a resource's schema, as `SchemaFactory.createForClass()` builds
- * it: those `forRoot` uses when no schema is given with the resource, and no `dto` option replaces them.
- */
-export function generatedResourceDtos(resource: Type): ResourceDtos {
-  return generatedDtos(resource, () => {
-    const schema = createResourceSchema(resource);
-    return buildDtos(resource, schema, resourceFieldRules(resource, schema, resourceMetadata(resource)).fields);
-  });
-}
-
-function buildDtos(resource: Type, schema: Schema, fields: FieldRules): ResourceDtos {
-  // A reference to a resource identified by a slug may be written with the slug.
-  const references = new Map(
-    findReferences(schema, (field) => `${resource.name}.${field}`).map(({ field, targetName }) => {
-      const targetId = ResourceMetadataStorage.getByName(targetName)?.id;
-      return [field, { bySlug: targetId !== undefined && targetId !== '_id' }];
-    }),
-  );
-  return createResourceDtos({ name: resource.name, schema, fields, references });
-}
-
-/** The class of a `dto` option: given, or returned by an arrow function (which has no prototype). */
-function userDto(resource: Type, kind: string, option: DtoOption | undefined): Type | undefined {
-  if (option === undefined) return undefined;
-  const dto = typeof option === 'function' && !option.prototype ? (option as () => Type)() : option;
-  if (typeof dto !== 'function' || !dto.prototype) {
-    throw new ModelRoutesConfigError(
-      'MR_CONFIG_INVALID_OPTION',
-      `${resource.name}: @GeneratedResource({ dto: { ${kind} } }) must be a class, or an arrow function returning one.`,
-    );
-  }
-  return dto as Type;
-}
-
-/**
- * The field rules of a resource, with the paths that class-transformer leaves out for every group
- * (`@Exclude()`) hidden, and the views of the paths only some groups see (`@Expose({ groups })`).
- */
-function createSerializedFieldRules(resource: Type, schema: Schema, options: FieldOptions): Pick<ResourceDefinition, 'fields' | 'serialization'> {
-  const rules = createFieldRules(schema, options);
-  const excluded = excludedPaths(resource, schema, rules.readable);
-  const fields = excluded.length ? createFieldRules(schema, { ...options, hidden: [...(options.hidden ?? []), ...excluded] }) : rules;
-  const serialization = SerializationViews.of(resource, schema, fields);
-  for (const reference of findReferences(schema, (field) => `${resource.name}.${field}`)) {
-    if (serialization?.groupOnly.has(reference.field)) {
-      // Its reference routes would answer what the field holds, and the reverse routes filter on it.
-      throw new ModelRoutesConfigError(
-        'MR_CONFIG_INVALID_OPTION',
-        `${resource.name}.${reference.field}: a reference field cannot be shown to some groups only (@Expose({ groups })); ` +
-          `its reference routes would show it to every client. Hide it from all (@Exclude()), or expose it to all.`,
-      );
-    }
-  }
-  return { fields, serialization };
 }
 
 /**
