@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ModelRoutesModule } from '../../src/index.js';
 import { Company, Entrepreneur, Venture } from '../models.js';
-import { groupsOf, listen, settings, validationPipe } from './serve.js';
+import { createNestApp, groupsOf, listen, settings } from './serve.js';
 
 /** The library's generated routes. */
 @Module({
@@ -15,6 +14,4 @@ import { groupsOf, listen, settings, validationPipe } from './serve.js';
 })
 class GeneratedModule {}
 
-const app = await NestFactory.create(GeneratedModule, { logger: ['error'] });
-if (settings.pipes) app.useGlobalPipes(validationPipe());
-await listen(app);
+await listen(await createNestApp(GeneratedModule));

@@ -19,13 +19,12 @@ import {
   SerializeOptions,
   UseInterceptors,
 } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { InjectModel, MongooseModule, SchemaFactory } from '@nestjs/mongoose';
 import { Type } from 'class-transformer';
 import { IsMongoId, IsNumber, IsOptional, IsString } from 'class-validator';
 import { isValidObjectId, type Model } from 'mongoose';
 import { Company, Entrepreneur, Venture } from '../models.js';
-import { groupsOf, listen, settings, validationPipe } from './serve.js';
+import { createNestApp, groupsOf, listen, settings } from './serve.js';
 
 /**
  * What a careful user would write by hand instead of the library, for the same routes: the same
@@ -215,6 +214,4 @@ class VentureController {
 })
 class HandwrittenModule {}
 
-const app = await NestFactory.create(HandwrittenModule, { logger: ['error'] });
-if (settings.pipes) app.useGlobalPipes(validationPipe());
-await listen(app);
+await listen(await createNestApp(HandwrittenModule));

@@ -1,5 +1,7 @@
-import { ValidationPipe, type INestApplication } from '@nestjs/common';
+import { ValidationPipe, type INestApplication, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import mongoose, { type Connection } from 'mongoose';
 
 /** What every benchmark server reads from its environment. */
@@ -9,7 +11,24 @@ export const settings = {
   port: Number(process.env.BENCH_PORT ?? 0),
   /** A global `ValidationPipe`, as most Nest apps have (the scenarios with `setup: 'pipes'`). */
   pipes: process.env.BENCH_PIPES === '1',
+  /** The Nest servers' HTTP platform: `BENCH_ADAPTER=fastify`, or Express (the default). */
+  adapter: process.env.BENCH_ADAPTER === 'fastify' ? ('fastify' as const) : ('express' as const),
 };
+
+/**
+ * Fastify's limits set to Express's, as in the library's tests (`test/support/app.ts`): bodies up to
+ * 100 kB (Fastify's default is 1 MiB), path parameters of any length (Fastify's default is 100).
+ */
+const FASTIFY_OPTIONS = { bodyLimit: 100 * 1024, routerOptions: { maxParamLength: 64 * 1024 } };
+
+/** A Nest app of `module` on the platform `BENCH_ADAPTER` names, with the global pipe if `BENCH_PIPES=1`. */
+export async function createNestApp(module: Type): Promise<INestApplication> {
+  const options = { logger: ['error' as const] };
+  const app =
+    settings.adapter === 'fastify' ? await NestFactory.create(module, new FastifyAdapter(FASTIFY_OPTIONS), options) : await NestFactory.create(module, options);
+  if (settings.pipes) app.useGlobalPipes(validationPipe());
+  return app;
+}
 
 /** The pipe a Nest user installs app-wide, with the options the NestJS docs recommend. */
 export const validationPipe = () => new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true });
@@ -26,6 +45,9 @@ export async function listen(app: INestApplication | { listen(port: number, host
   const connection = 'getHttpServer' in app ? app.get<Connection>(getConnectionToken()) : mongoose.connection;
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
   if ('getHttpServer' in app) {
+    await app.init();
+    // Fastify registers its routes on ready(); listen() would too, but READY must mean ready.
+    if (settings.adapter === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
     await app.listen(settings.port, '127.0.0.1');
     process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
   } else {
