@@ -5,17 +5,21 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
-import { SCENARIOS, onlyArguments, selectScenarios, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
-import { median, validMeasure, type Measure } from './measure.js';
+import { SCENARIOS, SERVERS, onlyArguments, scenariosFor, selectScenarios, serverApp, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
+import { validMeasure, type Measure } from './measure.js';
+import { expressTable, fastifyTable, type Results } from './table.js';
 import { reset, seed } from './seed.js';
 
 /**
- * `npm run bench [-- --quick]`: one engine, one data set, three servers one after another (each
- * in its own process), autocannon driving load from this process. The servers take turns, round
+ * `npm run bench [-- --quick]`: one engine, one data set, five servers one after another (each
+ * in its own process): the generated routes and the hand-written controller on Express, the peer,
+ * and the two Nest apps again on Fastify (`BENCH_ADAPTER=fastify`; in `--quick` on a few scenarios,
+ * see `QUICK_FASTIFY_SCENARIOS`), autocannon driving load from this process. The servers take turns, round
  * after round (A B C A B C...), so that a noisy interval of the machine does not decide a ratio.
  * Prints, per scenario and server, the median requests/s with the spread of the rounds and the
  * p50/p99 latency of the median round, and the ratios of the medians generated/hand-written and
- * generated/peer. A scenario that completed no request, or met an error, a timeout or a non-2xx
+ * generated/peer; then a second table for Fastify: generated/hand-written there, and generated on
+ * Fastify / generated on Express. A scenario that completed no request, or met an error, a timeout or a non-2xx
  * answer, fails the run with its reason: no number is printed from an invalid run.
  * `--only <text>` (repeatable) runs the scenarios whose name contains one of the texts, and skips
  * the scale measures.
@@ -34,7 +38,6 @@ const plan = quick
 // FerretDB v1 filters in Go after reading every document (only _id lookups are pushed down), so a
 // search over 100k documents takes seconds there; that size is measured on a real MongoDB.
 const SIZES = quick ? [1000] : process.env.MONGODB_URI ? [1000, 10000, 100000] : [1000, 5000, 20000];
-const SERVERS: ServerName[] = ['generated', 'handwritten', 'peer'];
 // 100 per location: the serialization scenario's page is full.
 const VENTURES = 500;
 
@@ -44,23 +47,23 @@ const dbName = `bench_${Date.now().toString(36)}`;
 try {
   const data = await seed(engine.uri, dbName, scaleOnly ? 10 : plan.users, scaleOnly ? 10 : plan.companies, VENTURES);
   const ids = pick(data);
-  const results = new Map<string, Partial<Record<ServerName, Measure[]>>>();
+  const results: Results = new Map();
   for (let round = 1; round <= (scaleOnly ? 0 : plan.rounds); round++) {
     for (const server of SERVERS) {
       // One process per app setup: the scenarios that need a global ValidationPipe get their own.
       for (const setup of setups(scenarios)) {
-        const served = scenarios.filter((scenario) => scenario.setup === setup && scenario.request[server]);
+        const served = scenariosFor(server, scenarios, quick).filter((scenario) => scenario.setup === setup);
         if (served.length === 0) continue;
         await reset(engine.uri, dbName);
         const child = await startServer(server, engine.uri, dbName, setup);
         try {
           for (const scenario of served) {
-            const build = scenario.request[server]!;
+            const build = scenario.request[serverApp(server).app]!;
             const row = results.get(scenario.name) ?? {};
             const measured = await measure(child.port, () => build(ids), plan.load, plan.warmup, `${server} ${scenario.name}`);
             (row[server] ??= []).push(measured);
             results.set(scenario.name, row);
-            process.stderr.write(`round ${round} ${server.padEnd(11)} ${scenario.name.padEnd(32)} ${Math.round(measured.rps)} req/s\n`);
+            process.stderr.write(`round ${round} ${server.padEnd(19)} ${scenario.name.padEnd(32)} ${Math.round(measured.rps)} req/s\n`);
           }
         } finally {
           await stopServer(child.process);
@@ -164,8 +167,9 @@ function toRequest(call: BenchRequest) {
 
 async function startServer(name: ServerName, uri: string, db: string, setup?: Scenario['setup']): Promise<{ process: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(here, 'servers', `${name}.js`)], {
-    env: { ...process.env, BENCH_URI: uri, BENCH_DB: db, BENCH_PORT: String(port), BENCH_PIPES: setup === 'pipes' ? '1' : '' },
+  const { app, adapter } = serverApp(name);
+  const child = spawn(process.execPath, [join(here, 'servers', `${app}.js`)], {
+    env: { ...process.env, BENCH_URI: uri, BENCH_DB: db, BENCH_PORT: String(port), BENCH_PIPES: setup === 'pipes' ? '1' : '', BENCH_ADAPTER: adapter },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -194,26 +198,18 @@ function freePort(): Promise<number> {
   });
 }
 
-function print(results: Map<string, Partial<Record<ServerName, Measure[]>>>): void {
-  const cell = (measures?: Measure[]) => {
-    const m = median(measures);
-    return m ? `${Math.round(m.rps)} req/s (${Math.round(m.min)}–${Math.round(m.max)}), p50 ${m.p50} ms, p99 ${m.p99} ms` : 'no equivalent';
-  };
-  const ratio = (a?: Measure[], b?: Measure[]) => {
-    const [x, y] = [median(a), median(b)];
-    return x && y ? (x.rps / y.rps).toFixed(2) : '–';
-  };
+function print(results: Results): void {
   const lines = [
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
     `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${plan.rounds} rounds (servers alternating; median, with the range of the rounds)${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
     '',
-    '| scenario | generated | hand-written | express-restify-mongoose | generated / hand-written | generated / peer |',
-    '|---|---|---|---|---|---|',
+    'Express:',
+    '',
+    ...expressTable(scenarios, results),
+    '',
+    `Fastify (the two Nest apps on @nestjs/platform-fastify${quick ? '; --quick runs a few scenarios there' : ''}):`,
+    '',
+    ...fastifyTable(scenarios, results),
   ];
-  for (const scenario of scenarios) {
-    const row = results.get(scenario.name) ?? {};
-    const peer = row.peer ? cell(row.peer) + (scenario.peerNote ? ` (${scenario.peerNote})` : '') : (scenario.peerNote ?? 'no equivalent');
-    lines.push(`| ${scenario.name} | ${cell(row.generated)} | ${cell(row.handwritten)} | ${peer} | ${ratio(row.generated, row.handwritten)} | ${ratio(row.generated, row.peer)} |`);
-  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -2,7 +2,7 @@
 export interface Scenario {
   name: string;
   /** Builds the request for one call, given ids from the seeded data. */
-  request: Record<ServerName, ((ids: Ids) => BenchRequest) | undefined>;
+  request: Record<AppName, ((ids: Ids) => BenchRequest) | undefined>;
   /** What the peer does instead, when it differs. */
   peerNote?: string;
   /**
@@ -13,7 +13,36 @@ export interface Scenario {
   setup?: 'pipes';
 }
 
-export type ServerName = 'generated' | 'handwritten' | 'peer';
+/** The three apps: the library's generated routes, the hand-written controller, the peer. */
+export type AppName = 'generated' | 'handwritten' | 'peer';
+
+/** A server of the rotation: an app on a platform (the two Nest apps run on Express and on Fastify). */
+export type ServerName = AppName | 'generated-fastify' | 'handwritten-fastify';
+
+/** The rotation, in its order. */
+export const SERVERS: ServerName[] = ['generated', 'handwritten', 'peer', 'generated-fastify', 'handwritten-fastify'];
+
+/** The app a server runs (its `bench/servers/<app>.ts`) and its HTTP platform (`BENCH_ADAPTER`). */
+export function serverApp(server: ServerName): { app: AppName; adapter: 'express' | 'fastify' } {
+  return server.endsWith('-fastify') ? { app: server.replace('-fastify', '') as AppName, adapter: 'fastify' } : { app: server as AppName, adapter: 'express' };
+}
+
+/**
+ * The scenarios `--quick` runs on the Fastify servers: the harness's check in CI, not a measure, and
+ * two more servers over every scenario would make it minutes longer. A read, a search and a create
+ * (the hand-written one sets its Location header through `@Res({ passthrough: true })`), all on the
+ * plain apps (no second process per round). The full run measures every scenario on Fastify too.
+ */
+export const QUICK_FASTIFY_SCENARIOS = ['get one', 'search (POST, filter, limit 20)', 'create'];
+
+/**
+ * The scenarios `server` serves, in their order: those its app has a request for (the same request
+ * on both platforms), and on Fastify in `--quick` only `QUICK_FASTIFY_SCENARIOS`.
+ */
+export function scenariosFor(server: ServerName, scenarios: Scenario[], quick: boolean): Scenario[] {
+  const { app, adapter } = serverApp(server);
+  return scenarios.filter((scenario) => scenario.request[app] && !(quick && adapter === 'fastify' && !QUICK_FASTIFY_SCENARIOS.includes(scenario.name)));
+}
 
 export interface BenchRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH';

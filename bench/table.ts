@@ -1,0 +1,51 @@
+import { median, type Measure } from './measure.js';
+import type { Scenario, ServerName } from './scenarios.js';
+
+/** The measures of each scenario (by name), per server: one per round. */
+export type Results = Map<string, Partial<Record<ServerName, Measure[]>>>;
+
+/** The median round's requests/s with the range of the rounds and its latency, or `not run`. */
+export function cell(measures: Measure[] | undefined, absent = 'no equivalent'): string {
+  const m = median(measures);
+  return m ? `${Math.round(m.rps)} req/s (${Math.round(m.min)}–${Math.round(m.max)}), p50 ${m.p50} ms, p99 ${m.p99} ms` : absent;
+}
+
+/** The ratio of the medians' requests/s, `–` when either server did not run the scenario. */
+export function ratio(a?: Measure[], b?: Measure[]): string {
+  const [x, y] = [median(a), median(b)];
+  return x && y ? (x.rps / y.rps).toFixed(2) : '–';
+}
+
+/** Today's table: the three apps on Express, the peer included. */
+export function expressTable(scenarios: Scenario[], results: Results): string[] {
+  const lines = [
+    '| scenario | generated | hand-written | express-restify-mongoose | generated / hand-written | generated / peer |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const scenario of scenarios) {
+    const row = results.get(scenario.name) ?? {};
+    const peer = row.peer ? cell(row.peer) + (scenario.peerNote ? ` (${scenario.peerNote})` : '') : (scenario.peerNote ?? 'no equivalent');
+    lines.push(`| ${scenario.name} | ${cell(row.generated)} | ${cell(row.handwritten)} | ${peer} | ${ratio(row.generated, row.handwritten)} | ${ratio(row.generated, row.peer)} |`);
+  }
+  return lines;
+}
+
+/**
+ * The two Nest apps on Fastify: generated against hand-written on the same platform, and what a user
+ * of the generated routes gains by switching (generated on Fastify / generated on Express). A
+ * scenario not run on Fastify (`--quick` runs a few) says so.
+ */
+export function fastifyTable(scenarios: Scenario[], results: Results): string[] {
+  const lines = [
+    '| scenario | generated on Fastify | hand-written on Fastify | generated / hand-written (Fastify) | generated: Fastify / Express |',
+    '|---|---|---|---|---|',
+  ];
+  for (const scenario of scenarios) {
+    const row = results.get(scenario.name) ?? {};
+    if (!row['generated-fastify'] && !row['handwritten-fastify']) continue;
+    lines.push(
+      `| ${scenario.name} | ${cell(row['generated-fastify'], 'not run')} | ${cell(row['handwritten-fastify'], 'not run')} | ${ratio(row['generated-fastify'], row['handwritten-fastify'])} | ${ratio(row['generated-fastify'], row.generated)} |`,
+    );
+  }
+  return lines;
+}
