@@ -1,12 +1,10 @@
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
-import { SCENARIOS, SERVERS, onlyArguments, scenariosFor, selectScenarios, serverApp, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
-import { validMeasure, type Measure } from './measure.js';
+import { measure, pick, run, startServer, stopServer } from './harness.js';
+import { SCENARIOS, SERVERS, onlyArguments, scenariosFor, selectScenarios, serverApp, type Scenario, type ServerName } from './scenarios.js';
+import type { Measure } from './measure.js';
 import { expressTable, fastifyTable, type Results } from './table.js';
 import { reset, seed } from './seed.js';
 
@@ -35,14 +33,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const plan = quick
   ? { users: 200, companies: 2000, rounds: 2, warmup: { connections: 8, amount: 8 }, load: { connections: 8, amount: 24 } }
   : { users: 500, companies: 5000, rounds: 3, warmup: { connections: 8, duration: 3 }, load: { connections: 8, duration: 10 } };
-// FerretDB v1 filters in Go after reading every document (only _id lookups are pushed down), so a
-// search over 100k documents takes seconds there; that size is measured on a real MongoDB.
-const SIZES = quick ? [1000] : process.env.MONGODB_URI ? [1000, 10000, 100000] : [1000, 5000, 20000];
 // 100 per location: the serialization scenario's page is full.
 const VENTURES = 500;
 
-
 const engine = await startEngine();
+// FerretDB's SQLite backend filters in Go after reading every document (only _id lookups are
+// pushed down), so a search over 100k documents takes seconds there; PostgreSQL (and MongoDB) use
+// the index on `owner`, and are measured up to 100k.
+const SIZES = quick ? [1000] : /SQLite/.test(engine.description) ? [1000, 5000, 20000] : [1000, 10000, 100000];
 const dbName = `bench_${Date.now().toString(36)}`;
 try {
   const data = await seed(engine.uri, dbName, scaleOnly ? 10 : plan.users, scaleOnly ? 10 : plan.companies, VENTURES);
@@ -86,6 +84,8 @@ async function scale(uri: string): Promise<void> {
     lines.push(`| ${count} | ${result.bootMs} ms | ${result.rssMb} MiB | ${result.heapMb} MiB |`);
   }
   lines.push('', '| companies | scenario (one request at a time) | generated | hand-written | hand-written p50 / generated p50 |', '|---|---|---|---|---|');
+  /** The generated routes' p50 per scenario, size by size: how latency grows with the data. */
+  const growth = new Map<string, number[]>();
   for (const size of SIZES) {
     const db = `bench_size_${size}`;
     const data = await seed(uri, db, Math.max(10, size / 10), size);
@@ -103,7 +103,12 @@ async function scale(uri: string): Promise<void> {
       }
       const show = (m: Measure) => `p50 ${m.p50} ms, p99 ${m.p99} ms`;
       lines.push(`| ${size} | ${scenario.name} | ${show(row.generated!)} | ${show(row.handwritten!)} | ${(row.handwritten!.p50 / row.generated!.p50).toFixed(2)} |`);
+      growth.set(scenario.name, [...(growth.get(scenario.name) ?? []), row.generated!.p50]);
     }
+  }
+  lines.push('');
+  for (const [name, p50s] of growth) {
+    lines.push(`Generated ${name}: p50 at ${SIZES.at(-1)} companies / p50 at ${SIZES[0]} = ${(p50s.at(-1)! / Math.max(p50s[0]!, 1)).toFixed(2)}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -111,91 +116,6 @@ async function scale(uri: string): Promise<void> {
 /** The app setups the scenarios need, in the order they first appear (`undefined`: the plain apps). */
 function setups(list: Scenario[]): Array<Scenario['setup']> {
   return [...new Set(list.map((scenario) => scenario.setup))];
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
-  });
-}
-
-function pick(data: { users: string[]; companies: string[] }): Ids {
-  let u = 0;
-  let c = 0;
-  return {
-    user: () => data.users[u++ % data.users.length],
-    company: () => data.companies[(c += 7) % data.companies.length],
-  };
-}
-
-/** How a scenario is driven: a number of connections, for a duration (seconds) or a number of requests. */
-interface Load {
-  connections: number;
-  duration?: number;
-  amount?: number;
-}
-
-/**
- * A warm-up, then the measured run. One connection and an amount measure latency as the data grows
- * (a search that takes seconds would never finish in a timed run).
- */
-async function measure(port: number, next: () => BenchRequest, load: Load, warmup: Load, what: string): Promise<Measure> {
-  const run = ({ connections, duration, amount }: Load) =>
-    autocannon({
-      url: `http://127.0.0.1:${port}`,
-      connections,
-      ...(amount ? { amount } : { duration }),
-      // Searches over 100k documents on FerretDB take seconds; the default 10 s would count them as errors.
-      timeout: 60,
-      requests: [{ setupRequest: (request) => ({ ...request, ...toRequest(next()) }) }],
-    });
-  await run(warmup);
-  return validMeasure(await run(load), what);
-}
-
-function toRequest(call: BenchRequest) {
-  return {
-    method: call.method,
-    path: call.path,
-    headers: { 'content-type': 'application/json', ...call.headers },
-    body: call.body === undefined ? undefined : JSON.stringify(call.body),
-  };
-}
-
-async function startServer(name: ServerName, uri: string, db: string, setup?: Scenario['setup']): Promise<{ process: ChildProcess; port: number }> {
-  const port = await freePort();
-  const { app, adapter } = serverApp(name);
-  const child = spawn(process.execPath, [join(here, 'servers', `${app}.js`)], {
-    env: { ...process.env, BENCH_URI: uri, BENCH_DB: db, BENCH_PORT: String(port), BENCH_PIPES: setup === 'pipes' ? '1' : '', BENCH_ADAPTER: adapter },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('READY')) resolve();
-    });
-  });
-  return { process: child, port };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  // Let the last requests autocannon sent finish before the server closes its connections.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function print(results: Results): void {

@@ -613,7 +613,10 @@ async function launchPostgres(
   cleanup: string,
   temporary: boolean,
 ): Promise<Watched> {
-  const args = ['-D', clusterDir, '-p', String(port), '-k', socketDir, ...PG_SETTINGS.flatMap((setting) => ['-c', setting])];
+  // No autovacuum on a throw-away cluster: its ANALYZE would change what FerretDB answers to
+  // `$collStats` (PostgreSQL's row estimate) at a moment no test controls.
+  const settings = temporary ? [...PG_SETTINGS, 'autovacuum=off'] : PG_SETTINGS;
+  const args = ['-D', clusterDir, '-p', String(port), '-k', socketDir, ...settings.flatMap((setting) => ['-c', setting])];
   // A temporary cluster's watchdog removes `cleanup` (the cluster and its socket folder) once
   // postgres has exited; a kept cluster's, only the socket folder.
   const server = watch({

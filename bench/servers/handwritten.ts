@@ -74,11 +74,26 @@ class GroupsSerializerInterceptor extends ClassSerializerInterceptor {
 async function searchPage<T>(model: Model<T>, filter: Record<string, unknown>, limit: unknown, skip: unknown) {
   const page = paging(limit, skip);
   const [count, match, result] = await Promise.all([
-    model.estimatedDocumentCount(),
+    collectionSize(model),
     model.countDocuments(filter),
     model.find(filter).select('-__v').skip(page.skip).limit(page.limit).lean(),
   ]);
   return { status: { count, search_count: result.length, match_count: match, limit: page.limit, skip: page.skip }, result };
+}
+
+/**
+ * The collection's size from its metadata, as MongoDB's documentation advises and as the library
+ * reads it: `$collStats`, or the estimate where the stage answers no count.
+ */
+async function collectionSize<T>(model: Model<T>): Promise<number> {
+  const [stats] = await model.collection.aggregate<{ count?: number }>([{ $collStats: { count: {} } }]).toArray();
+  return typeof stats?.count === 'number' && stats.count >= 0 ? stats.count : model.estimatedDocumentCount();
+}
+
+/** The owner's condition AND the client's filter: one object where they share no key, else `$and` (the client's can never replace the owner's). */
+function ownedBy(id: string, filter: Record<string, unknown>): Record<string, unknown> {
+  const owner = objectId(id);
+  return 'owner' in filter ? { $and: [{ owner }, filter] } : { owner, ...filter };
 }
 
 function paging(limit: unknown, skip: unknown): { limit: number; skip: number } {
@@ -175,11 +190,11 @@ class CompanyController {
 
   @Get('user/:id/companies/owner') reverseGet(@Param('id') id: string, @Query() query: Record<string, string>) {
     const { limit, skip, ...filter } = query;
-    return this.service.search({ $and: [{ owner: objectId(id) }, checkFilter(filter)] }, limit, skip);
+    return this.service.search(ownedBy(id, checkFilter(filter)), limit, skip);
   }
 
   @Post('user/:id/companies/owner') @HttpCode(200) reversePost(@Param('id') id: string, @Body() body: { query?: unknown; limit?: unknown; skip?: unknown }) {
-    return this.service.search({ $and: [{ owner: objectId(id) }, checkFilter(body.query)] }, body.limit, body.skip);
+    return this.service.search(ownedBy(id, checkFilter(body.query)), body.limit, body.skip);
   }
 }
 

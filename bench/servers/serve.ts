@@ -2,6 +2,8 @@ import { ValidationPipe, type INestApplication, type Type } from '@nestjs/common
 import { NestFactory } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import mongoose, { type Connection } from 'mongoose';
 
 /** What every benchmark server reads from its environment. */
@@ -39,20 +41,48 @@ export function groupsOf(request: { headers: Record<string, string | string[] | 
   return typeof header === 'string' && header ? header.split(',') : [];
 }
 
+/**
+ * With `BENCH_PROFILE=<file>`: a CPU profile of the load only, not of the start-up. SIGUSR2 starts
+ * the sampling (the harness sends it after the warm-up); on SIGTERM the profile is written to the
+ * file before the server stops.
+ */
+async function loadProfiler(): Promise<{ start(): Promise<void>; stop(): Promise<void> } | undefined> {
+  const file = process.env.BENCH_PROFILE;
+  if (!file) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  let started = false;
+  return {
+    async start() {
+      await session.post('Profiler.start');
+      started = true;
+    },
+    async stop() {
+      if (!started) return;
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+    },
+  };
+}
+
 /** Listens, then tells the harness on stdout; stops on SIGTERM. */
 export async function listen(app: INestApplication | { listen(port: number, host: string, done: () => void): unknown; close?: () => unknown }): Promise<void> {
   // Indexes are built before the first request, so no scenario measures an index build.
   const connection = 'getHttpServer' in app ? app.get<Connection>(getConnectionToken()) : mongoose.connection;
+  const profiler = await loadProfiler();
+  process.on('SIGUSR2', () => void profiler?.start().then(() => process.stdout.write('PROFILING\n')));
+  const stopProfiler = () => profiler?.stop() ?? Promise.resolve();
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
   if ('getHttpServer' in app) {
     await app.init();
     // Fastify registers its routes on ready(); listen() would too, but READY must mean ready.
     if (settings.adapter === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
     await app.listen(settings.port, '127.0.0.1');
-    process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+    process.on('SIGTERM', () => void stopProfiler().then(() => app.close()).then(() => process.exit(0)));
   } else {
     await new Promise<void>((resolve) => app.listen(settings.port, '127.0.0.1', resolve));
-    process.on('SIGTERM', () => process.exit(0));
+    process.on('SIGTERM', () => void stopProfiler().then(() => process.exit(0)));
   }
   process.stdout.write(`READY ${settings.port}\n`);
 }

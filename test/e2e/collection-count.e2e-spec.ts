@@ -1,7 +1,10 @@
 /**
- * `status.count` (the documents in the collection) stays right as the collection changes. (On FerretDB
- * v1 with PostgreSQL, `$collStats` counts are PostgreSQL's row estimates: -1 until the table is analysed,
- * stale after; this test is what refuses them as `count`.)
+ * `status.count` (the documents in the collection) stays right as the collection changes. It comes
+ * from `$collStats` (collection metadata): exact on MongoDB and on FerretDB's SQLite backend. On
+ * FerretDB's PostgreSQL backend the stage answers PostgreSQL's row estimate, -1 until the table is
+ * first analysed: the library then asks `estimatedDocumentCount()` (exact there), and the test
+ * clusters run without autovacuum so that no ANALYZE turns that into a stale estimate mid-test.
+ * (The unit test `collection-count.spec.ts` covers the fallbacks one by one.)
  */
 import { ModelRoutesModule } from '../../src/index.js';
 import { Company, Entrepreneur } from '../fixtures/models.js';

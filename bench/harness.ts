@@ -1,0 +1,124 @@
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { validMeasure, type Measure } from './measure.js';
+import { serverApp, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
+
+/** What the benchmark scripts share: servers in their own processes, and autocannon driving them. */
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Runs a command to its end; its stdout, or an error naming its exit code. */
+export function run(command: string, args: string[], env: Record<string, string>): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+/** Ids from the seeded data, in turn: every request names another document. */
+export function pick(data: { users: string[]; companies: string[] }): Ids {
+  let u = 0;
+  let c = 0;
+  return {
+    user: () => data.users[u++ % data.users.length],
+    company: () => data.companies[(c += 7) % data.companies.length],
+  };
+}
+
+/** How a scenario is driven: a number of connections, for a duration (seconds) or a number of requests. */
+export interface Load {
+  connections: number;
+  duration?: number;
+  amount?: number;
+}
+
+/**
+ * A warm-up, then the measured run. One connection and an amount measure latency as the data grows
+ * (a search that takes seconds would never finish in a timed run).
+ */
+export async function measure(port: number, next: () => BenchRequest, load: Load, warmup: Load, what: string, afterWarmup?: () => Promise<void>): Promise<Measure> {
+  const run = ({ connections, duration, amount }: Load) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections,
+      ...(amount ? { amount } : { duration }),
+      // Searches over 100k documents on FerretDB take seconds; the default 10 s would count them as errors.
+      timeout: 60,
+      requests: [{ setupRequest: (request) => ({ ...request, ...toRequest(next()) }) }],
+    });
+  await run(warmup);
+  await afterWarmup?.();
+  return validMeasure(await run(load), what);
+}
+
+function toRequest(call: BenchRequest) {
+  return {
+    method: call.method,
+    path: call.path,
+    headers: { 'content-type': 'application/json', ...call.headers },
+    body: call.body === undefined ? undefined : JSON.stringify(call.body),
+  };
+}
+
+/**
+ * Starts a server of the rotation in its own process and waits for its READY line. `env` is added
+ * to its environment (the profile sets `BENCH_PROFILE` there).
+ */
+export async function startServer(
+  name: ServerName,
+  uri: string,
+  db: string,
+  setup?: Scenario['setup'],
+  env: Record<string, string> = {},
+): Promise<{ process: ChildProcess; port: number }> {
+  const port = await freePort();
+  const { app, adapter } = serverApp(name);
+  const child = spawn(process.execPath, [join(here, 'servers', `${app}.js`)], {
+    env: { ...process.env, ...env, BENCH_URI: uri, BENCH_DB: db, BENCH_PORT: String(port), BENCH_PIPES: setup === 'pipes' ? '1' : '', BENCH_ADAPTER: adapter },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('READY')) resolve();
+    });
+  });
+  return { process: child, port };
+}
+
+/** Starts the CPU profile of a server started with `BENCH_PROFILE` (see `bench/servers/serve.ts`). */
+export async function startProfiling(child: ChildProcess): Promise<void> {
+  const started = new Promise<void>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      if (!chunk.toString().includes('PROFILING')) return;
+      child.stdout!.off('data', onData);
+      resolve();
+    };
+    child.stdout!.on('data', onData);
+  });
+  child.kill('SIGUSR2');
+  await started;
+}
+
+/** Stops a server with SIGTERM, once its last requests are answered, and waits for its exit. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  // Let the last requests autocannon sent finish before the server closes its connections.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEngine } from '../scripts/mongo-engine.js';
+import { measure, pick, startProfiling, startServer, stopServer } from './harness.js';
+import { profileShares, type CpuProfile } from './profile-shares.js';
+import { SCENARIOS, type ServerName } from './scenarios.js';
+import { reset, seed } from './seed.js';
+
+/**
+ * `npm run bench:profile [-- --quick]`: where the generated routes' CPU goes under load. For each
+ * profiled scenario and platform, a server of its own is warmed up, then sampled (the V8 profiler,
+ * through `node:inspector`, started after the warm-up so start-up is not counted) while autocannon
+ * sends it the scenario's requests; the samples are then attributed to the library (its compiled
+ * `src/`), to each npm package, to Node, to the garbage collector, or to idle time.
+ *
+ * Printed per profile: the library's share of the busy samples (the process's own CPU time; the
+ * target is under 5% on get one and search) and the largest owners.
+ */
+const quick = process.argv.includes('--quick');
+const PROFILED = ['get one', 'search (POST, filter, limit 20)', 'search (GET, query string)', 'create'];
+const SERVERS: ServerName[] = ['generated', 'generated-fastify'];
+const plan = quick
+  ? { users: 200, companies: 2000, warmup: { connections: 8, amount: 20 }, load: { connections: 8, amount: 100 } }
+  : { users: 500, companies: 5000, warmup: { connections: 8, duration: 3 }, load: { connections: 8, duration: 10 } };
+const here = dirname(fileURLToPath(import.meta.url));
+/** Where the library's compiled code lies in this benchmark build (`dist-bench/src/`). */
+const LIBRARY_SOURCE = join(dirname(here), 'src') + '/';
+
+const engine = await startEngine();
+const dbName = `profile_${Date.now().toString(36)}`;
+const dir = mkdtempSync(join(process.env.TMPDIR ?? '/tmp', 'model-routes-profile-'));
+try {
+  const ids = pick(await seed(engine.uri, dbName, plan.users, plan.companies, 500));
+  const lines = [
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
+    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies; ${plan.load.connections} connections; sampled ${'amount' in plan.load ? `${plan.load.amount} requests` : `${plan.load.duration} s`} after the warm-up`,
+    '',
+    '| server | scenario | req/s | samples (busy) | library | largest owners (share of busy samples) |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const server of SERVERS) {
+    for (const scenario of SCENARIOS.filter((candidate) => PROFILED.includes(candidate.name))) {
+      await reset(engine.uri, dbName);
+      const file = join(dir, `${server}-${scenario.name.replace(/\W+/g, '-')}.cpuprofile`);
+      const child = await startServer(server, engine.uri, dbName, undefined, { BENCH_PROFILE: file });
+      let rps: number;
+      try {
+        const build = scenario.request.generated!;
+        const what = `${server} ${scenario.name} (profiled)`;
+        ({ rps } = await measure(child.port, () => build(ids), plan.load, plan.warmup, what, () => startProfiling(child.process)));
+      } finally {
+        await stopServer(child.process);
+      }
+      const { busy, shares } = profileShares(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, LIBRARY_SOURCE);
+      const percent = (share: number) => `${(100 * share).toFixed(1)}%`;
+      const library = shares.find((share) => share.owner === 'library');
+      const largest = shares
+        .filter((share) => share.owner !== 'idle')
+        .slice(0, 6)
+        .map((share) => `${share.owner.replace(/^package /, '')} ${percent(share.busyShare)}`)
+        .join(', ');
+      lines.push(`| ${server} | ${scenario.name} | ${Math.round(rps)} | ${busy} | **${percent(library?.busyShare ?? 0)}** | ${largest} |`);
+      process.stderr.write(`profiled ${server} ${scenario.name}: library ${percent(library?.busyShare ?? 0)} of ${busy} busy samples\n`);
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+  await engine.stop();
+}
