@@ -5,6 +5,8 @@ export interface Measure {
   rps: number;
   p50: number;
   p99: number;
+  /** Requests completed. */
+  requests: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export function validMeasure(
   ].filter(Boolean);
   if (problems.length) throw new Error(`benchmark ${what}: not a valid measure (${problems.join(', ')})`);
   // Requests over the run's own time: right for a timed run and for a fixed amount alike.
-  return { rps: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99 };
+  return { rps: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
 }
 
 /** The round of median requests/s (the lower middle one of an even count), and the range of all rounds. */

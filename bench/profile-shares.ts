@@ -3,6 +3,8 @@ export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string } }[];
   /** The node each sample was taken in (its self time). */
   samples: number[];
+  /** Microseconds between each sample and the one before it. */
+  timeDeltas?: number[];
 }
 
 /** Where a sample's time went. */
@@ -36,18 +38,22 @@ export interface Share {
 /**
  * The samples of a profile by owner, most first, with each owner's share of the busy samples
  * (those not idle: the share of the process's own CPU time). `idle` is listed with a share of 0.
+ * `busyMicros`: the time the busy samples stand for (from `timeDeltas`).
  */
-export function profileShares(profile: CpuProfile, librarySource: string): { total: number; busy: number; shares: Share[] } {
+export function profileShares(profile: CpuProfile, librarySource: string): { total: number; busy: number; busyMicros: number; shares: Share[] } {
   const owners = new Map(profile.nodes.map((node) => [node.id, ownerOf(node.callFrame, librarySource)]));
   const counts = new Map<Owner, number>();
-  for (const id of profile.samples) {
+  let busyMicros = 0;
+  profile.samples.forEach((id, index) => {
     const owner = owners.get(id) ?? 'other';
     counts.set(owner, (counts.get(owner) ?? 0) + 1);
-  }
+    // A sample stands for the time since the one before it.
+    if (owner !== 'idle') busyMicros += profile.timeDeltas?.[index] ?? 0;
+  });
   const total = profile.samples.length;
   const busy = total - (counts.get('idle') ?? 0);
   const shares = [...counts]
     .map(([owner, samples]) => ({ owner, samples, busyShare: owner === 'idle' || busy === 0 ? 0 : samples / busy }))
     .sort((a, b) => b.samples - a.samples);
-  return { total, busy, shares };
+  return { total, busy, busyMicros, shares };
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { measure, pick, startProfiling, startServer, stopServer } from './harness.js';
 import { profileShares, type CpuProfile } from './profile-shares.js';
-import { SCENARIOS, type ServerName } from './scenarios.js';
+import { SCENARIOS, serverApp, type ServerName } from './scenarios.js';
 import { reset, seed } from './seed.js';
 
 /**
@@ -15,12 +15,16 @@ import { reset, seed } from './seed.js';
  * sends it the scenario's requests; the samples are then attributed to the library (its compiled
  * `src/`), to each npm package, to Node, to the garbage collector, or to idle time.
  *
- * Printed per profile: the library's share of the busy samples (the process's own CPU time; the
- * target is under 5% on get one and search) and the largest owners.
+ * Printed per profile: the server's CPU time per request, the library's share of the busy samples
+ * (the process's own CPU time; the target is under 5% on get one and search) and the largest
+ * owners. The hand-written controller is profiled the same way, for comparison.
  */
 const quick = process.argv.includes('--quick');
+/** `--keep`: leave the `.cpuprofile` files (for Chrome DevTools or `--cpu-prof` tooling) and print where. */
+const keep = process.argv.includes('--keep');
 const PROFILED = ['get one', 'search (POST, filter, limit 20)', 'search (GET, query string)', 'create'];
-const SERVERS: ServerName[] = ['generated', 'generated-fastify'];
+// The hand-written controller for comparison: the CPU a request costs without the library.
+const SERVERS: ServerName[] = ['generated', 'handwritten', 'generated-fastify', 'handwritten-fastify'];
 const plan = quick
   ? { users: 200, companies: 2000, warmup: { connections: 8, amount: 20 }, load: { connections: 8, amount: 100 } }
   : { users: 500, companies: 5000, warmup: { connections: 8, duration: 3 }, load: { connections: 8, duration: 10 } };
@@ -37,23 +41,25 @@ try {
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
     `Data: ${plan.users} entrepreneurs, ${plan.companies} companies; ${plan.load.connections} connections; sampled ${'amount' in plan.load ? `${plan.load.amount} requests` : `${plan.load.duration} s`} after the warm-up`,
     '',
-    '| server | scenario | req/s | samples (busy) | library | largest owners (share of busy samples) |',
+    '| server | scenario | req/s | CPU per request | library | largest owners (share of busy samples) |',
     '|---|---|---|---|---|---|',
   ];
   for (const server of SERVERS) {
+    const app = serverApp(server).app as 'generated' | 'handwritten';
     for (const scenario of SCENARIOS.filter((candidate) => PROFILED.includes(candidate.name))) {
       await reset(engine.uri, dbName);
       const file = join(dir, `${server}-${scenario.name.replace(/\W+/g, '-')}.cpuprofile`);
       const child = await startServer(server, engine.uri, dbName, undefined, { BENCH_PROFILE: file });
       let rps: number;
+      let requests: number;
       try {
-        const build = scenario.request.generated!;
+        const build = scenario.request[app]!;
         const what = `${server} ${scenario.name} (profiled)`;
-        ({ rps } = await measure(child.port, () => build(ids), plan.load, plan.warmup, what, () => startProfiling(child.process)));
+        ({ rps, requests } = await measure(child.port, () => build(ids), plan.load, plan.warmup, what, () => startProfiling(child.process)));
       } finally {
         await stopServer(child.process);
       }
-      const { busy, shares } = profileShares(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, LIBRARY_SOURCE);
+      const { busyMicros, shares } = profileShares(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, LIBRARY_SOURCE);
       const percent = (share: number) => `${(100 * share).toFixed(1)}%`;
       const library = shares.find((share) => share.owner === 'library');
       const largest = shares
@@ -61,12 +67,14 @@ try {
         .slice(0, 6)
         .map((share) => `${share.owner.replace(/^package /, '')} ${percent(share.busyShare)}`)
         .join(', ');
-      lines.push(`| ${server} | ${scenario.name} | ${Math.round(rps)} | ${busy} | **${percent(library?.busyShare ?? 0)}** | ${largest} |`);
-      process.stderr.write(`profiled ${server} ${scenario.name}: library ${percent(library?.busyShare ?? 0)} of ${busy} busy samples\n`);
+      const cpu = `${Math.round(busyMicros / requests)} µs`;
+      lines.push(`| ${server} | ${scenario.name} | ${Math.round(rps)} | ${cpu} | **${percent(library?.busyShare ?? 0)}** | ${largest} |`);
+      process.stderr.write(`profiled ${server} ${scenario.name}: library ${percent(library?.busyShare ?? 0)} of ${cpu} of CPU per request\n`);
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (keep) process.stderr.write(`profiles kept in ${dir}\n`);
+  else rmSync(dir, { recursive: true, force: true });
   await engine.stop();
 }

@@ -82,12 +82,14 @@ export function GeneratedController<T>(
 
     async create(body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
       const { definition } = this.repository;
-      return this.repository.create(mergeData(await checkWrite(body, definition, definition.dtos?.create), serverFields));
+      const checked = checkWrite(body, definition, definition.dtos?.create);
+      return this.repository.create(mergeData(checked instanceof Promise ? await checked : checked, serverFields));
     }
 
     async update(id: string, body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
       const { definition } = this.repository;
-      const data = mergeData(await checkWrite(body, definition, definition.dtos?.update), serverFields);
+      const checked = checkWrite(body, definition, definition.dtos?.update);
+      const data = mergeData(checked instanceof Promise ? await checked : checked, serverFields);
       return this.found(await this.repository.update(id, data), id);
     }
 

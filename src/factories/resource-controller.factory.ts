@@ -92,8 +92,11 @@ interface HttpResponse {
 
 /** `POST /api/company` → `/api/company/<id>`: built from the request, so global prefixes hold. */
 function locationOf(request: HttpRequest, id: unknown): string {
-  const base = (request.originalUrl ?? request.url ?? '').split('?')[0].replace(/\/+$/, '');
-  return `${base}/${encodeURIComponent(String(id))}`;
+  const url = request.originalUrl ?? request.url ?? '';
+  const query = url.indexOf('?');
+  let end = query < 0 ? url.length : query;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f /* / */) end--;
+  return `${url.slice(0, end)}/${encodeURIComponent(String(id))}`;
 }
 
 /** Works with Express (`res.header`) and Fastify (`reply.header`) alike. */

@@ -86,7 +86,8 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */
   async create(data: Record<string, unknown>): Promise<PlainDocument<T>> {
     const values = withoutNulls(data, this.definition.fields);
-    await this.resolveReferences(nestedAccess(values));
+    const resolving = this.resolveReferences(nestedAccess(values));
+    if (resolving) await resolving;
     const doc = new this.model(values);
     try {
       await doc.save();
@@ -105,7 +106,8 @@ export class ModelRepository<T = Record<string, unknown>> {
   async update(id: string, data: Record<string, unknown>): Promise<PlainDocument<T> | null> {
     const update = toMergeUpdate(data, this.definition.fields);
     if (!update.$set && !update.$unset) return this.findOne(id);
-    if (update.$set) await this.resolveReferences(flatAccess(update.$set));
+    const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
+    if (resolving) await resolving;
     return this.findAndUpdate(id, update as Record<string, unknown>, update);
   }
 
@@ -224,7 +226,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     return this.definition.search.maxTimeMS;
   }
 
-  private resolveReferences(data: Parameters<typeof resolveReferences>[2]): Promise<void> {
+  private resolveReferences(data: Parameters<typeof resolveReferences>[2]): Promise<void> | undefined {
     return resolveReferences(this.model.db, this.definition.references, data, this.maxTimeMS);
   }
 

@@ -37,18 +37,22 @@ export function flatAccess(set: Record<string, unknown>): FieldAccess {
  * - one query per written reference field, none for a field whose values are all `_id`s and
  *   whose existence is not checked.
  *
+ * `undefined` (nothing to wait for) when the write names no reference.
+ *
  * Values that are not strings (or ObjectIds) are left to the schema's cast, which refuses them.
  */
-export async function resolveReferences(
+export function resolveReferences(
   connection: Connection,
   references: readonly ReferenceDefinition[],
   data: FieldAccess,
   maxTimeMS: number,
-): Promise<void> {
-  await Promise.all(
-    references.map(async (reference) => {
+): Promise<void> | undefined {
+  // Most writes name no reference: they cost no promise.
+  const written = references.filter((reference) => data.get(reference.field) != null);
+  if (written.length === 0) return undefined;
+  return Promise.all(
+    written.map(async (reference) => {
       const value = data.get(reference.field);
-      if (value === undefined || value === null) return;
       const values = reference.isArray && Array.isArray(value) ? value : [value];
       values.forEach((item, index) => {
         // `null` clears a single reference; in an array it would be an element that names nothing.
@@ -71,7 +75,7 @@ export async function resolveReferences(
       });
       data.set(reference.field, reference.isArray && Array.isArray(value) ? resolved : resolved[0]);
     }),
-  );
+  ).then(() => undefined);
 }
 
 function asKey(value: unknown): string | undefined {

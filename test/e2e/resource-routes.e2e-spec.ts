@@ -36,6 +36,11 @@ describe('POST /<model>', () => {
     expect(stored).toMatchObject({ niceName: 'Acme', employees: 12 });
   });
 
+  it('builds the Location header from the path alone: a query string of the request is not in it', async () => {
+    const response = await t.http().post('/company?source=signup&x=/').send({ niceName: 'Query' }).expect(201);
+    expect(response.headers.location).toBe(`/company/${response.body._id}`);
+  });
+
   it('returns dates as ISO 8601 strings and never the version key', async () => {
     const response = await t.http().post('/user').send({ niceName: 'Ada', birth: '1815-12-10' }).expect(201);
     expect(response.body).toEqual({ _id: expect.any(String), niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z' });

@@ -9,9 +9,9 @@ describe('validMeasure', () => {
   };
 
   it('gives requests/s over the run\'s own time, and its latency', () => {
-    expect(validMeasure(run(), 'generated get one')).toEqual({ rps: 50, p50: 4, p99: 9 });
+    expect(validMeasure(run(), 'generated get one')).toEqual({ rps: 50, p50: 4, p99: 9, requests: 100 });
     // A fixed amount that took less than a second.
-    expect(validMeasure(run({ total: 24, ms: 400 }), 'generated search')).toEqual({ rps: 60, p50: 4, p99: 9 });
+    expect(validMeasure(run({ total: 24, ms: 400 }), 'generated search')).toEqual({ rps: 60, p50: 4, p99: 9, requests: 24 });
   });
 
   it.each([
@@ -26,14 +26,14 @@ describe('validMeasure', () => {
 });
 
 describe('median', () => {
-  const m = (rps: number) => ({ rps, p50: rps, p99: rps });
+  const m = (rps: number) => ({ rps, p50: rps, p99: rps, requests: rps });
 
   it('takes the middle round, and the range of all', () => {
-    expect(median([m(30), m(10), m(20)])).toEqual({ rps: 20, p50: 20, p99: 20, min: 10, max: 30 });
+    expect(median([m(30), m(10), m(20)])).toEqual({ rps: 20, p50: 20, p99: 20, requests: 20, min: 10, max: 30 });
   });
 
   it('takes the lower middle of an even count, so that it is a measured round', () => {
-    expect(median([m(40), m(10)])).toEqual({ rps: 10, p50: 10, p99: 10, min: 10, max: 40 });
+    expect(median([m(40), m(10)])).toEqual({ rps: 10, p50: 10, p99: 10, requests: 10, min: 10, max: 40 });
   });
 
   it('is undefined without rounds', () => {

@@ -29,11 +29,12 @@ describe('profileShares', () => {
       { id: 4, callFrame: frame('(garbage collector)') },
     ],
     samples: [1, 1, 1, 1, 2, 3, 3, 3, 4, 1],
+    timeDeltas: [100, 100, 100, 100, 200, 200, 200, 200, 200, 100],
   };
 
   it('counts the samples by owner, most first, with shares of the busy samples (idle excluded)', () => {
-    const { total, busy, shares } = profileShares(profile, LIBRARY);
-    expect({ total, busy }).toEqual({ total: 10, busy: 5 });
+    const { total, busy, busyMicros, shares } = profileShares(profile, LIBRARY);
+    expect({ total, busy, busyMicros }).toEqual({ total: 10, busy: 5, busyMicros: 1000 });
     expect(shares).toEqual([
       { owner: 'idle', samples: 5, busyShare: 0 },
       { owner: 'package mongoose', samples: 3, busyShare: 0.6 },
@@ -43,8 +44,8 @@ describe('profileShares', () => {
   });
 
   it('gives no share (not NaN) when the process was idle throughout', () => {
-    const { busy, shares } = profileShares({ nodes: profile.nodes, samples: [1, 1] }, LIBRARY);
-    expect(busy).toBe(0);
+    const { busy, busyMicros, shares } = profileShares({ nodes: profile.nodes, samples: [1, 1], timeDeltas: [5, 5] }, LIBRARY);
+    expect({ busy, busyMicros }).toEqual({ busy: 0, busyMicros: 0 });
     expect(shares).toEqual([{ owner: 'idle', samples: 2, busyShare: 0 }]);
   });
 });

@@ -52,7 +52,7 @@ describe('scenariosFor', () => {
 });
 
 describe('the tables', () => {
-  const at = (rps: number): Measure[] => [{ rps, p50: 10, p99: 20 }];
+  const at = (rps: number): Measure[] => [{ rps, p50: 10, p99: 20, requests: 10 * rps }];
   const results: Results = new Map([
     ['get one', { generated: at(100), handwritten: at(80), peer: at(10), 'generated-fastify': at(150), 'handwritten-fastify': at(120) }],
     ['forward reference', { generated: at(50), handwritten: at(50) }],
