@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { measure, pick, run, startServer, stopServer } from './harness.js';
-import { SCENARIOS, SERVERS, onlyArguments, scenariosFor, selectScenarios, serverApp, type Scenario, type ServerName } from './scenarios.js';
+import { SCENARIOS, SERVERS, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, type Scenario, type ServerName } from './scenarios.js';
 import type { Measure } from './measure.js';
 import { expressTable, fastifyTable, type Results } from './table.js';
 import { reset, seed } from './seed.js';
@@ -20,7 +20,8 @@ import { reset, seed } from './seed.js';
  * Fastify / generated on Express. A scenario that completed no request, or met an error, a timeout or a non-2xx
  * answer, fails the run with its reason: no number is printed from an invalid run.
  * `--only <text>` (repeatable) runs the scenarios whose name contains one of the texts, and skips
- * the scale measures.
+ * the scale measures; `--rounds <n>` takes n rounds instead of 3, `--seconds <n>` measures each
+ * scenario n seconds instead of 10 (after n/3 of warm-up).
  */
 const quick = process.argv.includes('--quick');
 const scaleOnly = process.argv.includes('--scale-only');
@@ -33,6 +34,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const plan = quick
   ? { users: 200, companies: 2000, rounds: 2, warmup: { connections: 8, amount: 8 }, load: { connections: 8, amount: 24 } }
   : { users: 500, companies: 5000, rounds: 3, warmup: { connections: 8, duration: 3 }, load: { connections: 8, duration: 10 } };
+plan.rounds = countArgument(process.argv, 'rounds') ?? plan.rounds;
+const seconds = countArgument(process.argv, 'seconds');
+// A third of the measured time to warm up, as the plan's 3 s for 10 s.
+if (seconds && !quick) Object.assign(plan, { warmup: { connections: 8, duration: Math.ceil(seconds / 3) }, load: { connections: 8, duration: seconds } });
 // 100 per location: the serialization scenario's page is full.
 const VENTURES = 500;
 

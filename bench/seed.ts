@@ -1,4 +1,5 @@
 import mongoose, { Types } from 'mongoose';
+import { CREATED_NAMES } from './scenarios.js';
 
 const LOCATIONS = ['Paris', 'Lyon', 'London', 'Berlin', 'Madrid'];
 
@@ -60,9 +61,20 @@ async function refreshStatistics(db: NonNullable<mongoose.Connection['db']>): Pr
   for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) await db.command({ collStats: name });
 }
 
-/** Removes what the create scenario added, so each server starts from the same data. */
+/**
+ * Removes what the create scenarios added (tens of thousands of companies per server), so each
+ * server starts from the same data, and reclaims their space as autovacuum would (`compact`, which
+ * FerretDB runs as `VACUUM ANALYZE`): on a cluster without autovacuum, every server after the first
+ * would otherwise read a table and indexes full of dead rows (measured: get one fell from 1,228 to
+ * 119 requests/s over one round).
+ */
 export async function reset(uri: string, dbName: string): Promise<void> {
   const connection = await mongoose.createConnection(uri, { dbName }).asPromise();
-  await connection.db!.collection('companies').deleteMany({ niceName: 'bench-new' });
-  await connection.close();
+  try {
+    const companies = connection.db!.collection('companies');
+    for (const niceName of CREATED_NAMES) await companies.deleteMany({ niceName });
+    await connection.db!.command({ compact: 'companies' });
+  } finally {
+    await connection.close();
+  }
 }

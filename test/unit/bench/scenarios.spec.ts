@@ -1,4 +1,4 @@
-import { SCENARIOS, onlyArguments, selectScenarios } from '../../../bench/scenarios.js';
+import { SCENARIOS, onlyArguments, countArgument, selectScenarios } from '../../../bench/scenarios.js';
 
 /** `npm run bench -- --only <text>` runs a part of the scenarios (issue 11, item 5). */
 describe('onlyArguments', () => {
@@ -46,5 +46,17 @@ describe('SCENARIOS', () => {
     const groups = [1, 2, 3, 4].map(() => scenario.request.generated!(ids).headers?.['x-groups']);
     expect(new Set(groups)).toEqual(new Set(['admin', 'staff']));
     expect(groups[0]).not.toBe(groups[1]);
+  });
+});
+
+describe('--rounds and --seconds', () => {
+  it('are undefined when absent (the plan\'s then), the number given otherwise', () => {
+    expect(countArgument(['node', 'run.js'], 'rounds')).toBeUndefined();
+    expect(countArgument(['node', 'run.js', '--rounds', '2'], 'rounds')).toBe(2);
+    expect(countArgument(['node', 'run.js', '--rounds', '2', '--seconds', '6'], 'seconds')).toBe(6);
+  });
+
+  it.each([[['--rounds']], [['--rounds', '0']], [['--rounds', '1.5']], [['--rounds', '--quick']]])('refuses %j', (argv) => {
+    expect(() => countArgument(argv, 'rounds')).toThrow('--rounds needs a whole number, at least 1');
   });
 });
