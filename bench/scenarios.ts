@@ -129,7 +129,7 @@ export const SCENARIOS: Scenario[] = [
       ...ours((ids) => ({ method: 'PUT', path: `/company/${ids.company()}`, body: { owner: ids.user() } })),
       peer: (ids) => ({ method: 'PATCH', path: `/api/v1/Company/${ids.company()}`, body: { owner: ids.user() } }),
     },
-    peerNote: 'stores the id unchecked; the generated route checks that the user exists (one query)',
+    peerNote: 'stores the id unchecked; the generated and hand-written routes check that the user exists (one query)',
   },
   {
     name: 'create',
@@ -144,7 +144,7 @@ export const SCENARIOS: Scenario[] = [
       ...ours((ids) => ({ method: 'POST', path: '/company', body: { niceName: createdName(), employees: 3, owner: ids.user() } })),
       peer: (ids) => ({ method: 'POST', path: '/api/v1/Company', body: { niceName: createdName(), employees: 3, owner: ids.user() } }),
     },
-    peerNote: 'stores the id unchecked; the generated route checks that the user exists (one query)',
+    peerNote: 'stores the id unchecked; the generated and hand-written routes check that the user exists (one query)',
   },
   {
     name: 'create with DTO validation',

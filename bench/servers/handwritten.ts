@@ -28,8 +28,8 @@ import { createNestApp, groupsOf, listen, settings } from './serve.js';
 
 /**
  * What a careful user would write by hand instead of the library, for the same routes: the same
- * input checks (known fields, an operator allowlist, bounded limit/skip), the same envelope, lean
- * reads, counts issued concurrently with the find.
+ * input checks (known fields, an operator allowlist, bounded limit/skip, a written owner that must
+ * exist), the same envelope, lean reads, counts issued concurrently with the find.
  */
 const OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$options', '$and', '$or', '$nor', '$not', '$elemMatch', '$all', '$size']);
 const COMPANY_FIELDS = new Set(['_id', 'niceName', 'owner', 'employees', 'location']);
@@ -127,6 +127,7 @@ class CompanyService {
   }
 
   async create(body: Record<string, unknown>) {
+    await this.ownerExists(body);
     const doc = await this.companies.create(writable(body));
     const { __v, ...plain } = doc.toObject();
     void __v;
@@ -134,6 +135,7 @@ class CompanyService {
   }
 
   async update(id: string, body: Record<string, unknown>) {
+    await this.ownerExists(body);
     // No projection on findAndModify: FerretDB v1 does not implement one.
     const doc = await this.companies
       .findByIdAndUpdate(objectId(id), { $set: writable(body) }, { returnDocument: 'after', runValidators: true })
@@ -146,6 +148,12 @@ class CompanyService {
 
   search(filter: Record<string, unknown>, limit: unknown, skip: unknown) {
     return searchPage(this.companies, filter, limit, skip);
+  }
+
+  /** A written owner must name a user, as the library checks it: one lookup by `_id`. */
+  private async ownerExists(body: Record<string, unknown>): Promise<void> {
+    if (body?.owner === undefined || body.owner === null) return;
+    if (!(await this.users.exists({ _id: objectId(String(body.owner)) }))) throw new BadRequestException('no such owner');
   }
 
   async owner(id: string) {

@@ -102,6 +102,18 @@ describe('GET /user/:user_id/companies/owner', () => {
     expectError(await t.http().post(`/user/${MISSING_ID}/companies/owner`).send({}), 404, 'MR_NOT_FOUND');
   });
 
+  it('lists the companies that still reference a deleted user (dangling references), and is a 404 once none does', async () => {
+    const gone = (await t.http().post('/user').send({ niceName: 'Gone' }).expect(201)).body._id;
+    const orphan = (await t.http().post('/company').send({ niceName: 'Orphan', owner: gone }).expect(201)).body._id;
+    await t.http().delete(`/user/${gone}`).expect(200);
+    const listed = await t.http().get(`/user/${gone}/companies/owner`).expect(200);
+    expect(listed.body.result.map((c: { _id: string }) => c._id)).toEqual([orphan]);
+    // A filter that matches none of them: nothing tells the user existed, so "no such user".
+    expectError(await t.http().get(`/user/${gone}/companies/owner?niceName=Other`), 404, 'MR_NOT_FOUND');
+    await t.http().delete(`/company/${orphan}`).expect(200);
+    expectError(await t.http().get(`/user/${gone}/companies/owner`), 404, 'MR_NOT_FOUND');
+  });
+
   it('answers 400 for a malformed user id and for a bad parameter', async () => {
     expectError(await t.http().get('/user/xyz/companies/owner'), 400, 'MR_INVALID_ID');
     expectError(await t.http().get(`/user/${ada._id}/companies/owner?limit=0`), 400, 'MR_INVALID_QUERY');
