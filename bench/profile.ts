@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { measure, pick, startProfiling, startServer, stopServer } from './harness.js';
 import { profileShares, type CpuProfile } from './profile-shares.js';
-import { SCENARIOS, serverApp, type ServerName } from './scenarios.js';
+import { SCENARIOS, onlyArguments, selectScenarios, serverApp, type ServerName } from './scenarios.js';
 import { reset, seed } from './seed.js';
 
 /**
@@ -22,7 +22,9 @@ import { reset, seed } from './seed.js';
 const quick = process.argv.includes('--quick');
 /** `--keep`: leave the `.cpuprofile` files (for Chrome DevTools or `--cpu-prof` tooling) and print where. */
 const keep = process.argv.includes('--keep');
-const PROFILED = ['get one', 'search (POST, filter, limit 20)', 'search (GET, query string)', 'create'];
+const only = onlyArguments(process.argv);
+/** The scenarios profiled: `--only <text>` (repeatable) as for `npm run bench`, else the target's. */
+const PROFILED = only.length ? selectScenarios(SCENARIOS, only).map((scenario) => scenario.name) : ['get one', 'search (POST, filter, limit 20)', 'search (GET, query string)', 'create'];
 // The hand-written controller for comparison: the CPU a request costs without the library.
 const SERVERS: ServerName[] = ['generated', 'handwritten', 'generated-fastify', 'handwritten-fastify'];
 const plan = quick
@@ -49,7 +51,7 @@ try {
     for (const scenario of SCENARIOS.filter((candidate) => PROFILED.includes(candidate.name))) {
       await reset(engine.uri, dbName);
       const file = join(dir, `${server}-${scenario.name.replace(/\W+/g, '-')}.cpuprofile`);
-      const child = await startServer(server, engine.uri, dbName, undefined, { BENCH_PROFILE: file });
+      const child = await startServer(server, engine.uri, dbName, scenario.setup, { BENCH_PROFILE: file });
       let rps: number;
       let requests: number;
       try {

@@ -24,7 +24,7 @@ import { Type } from 'class-transformer';
 import { IsMongoId, IsNumber, IsOptional, IsString } from 'class-validator';
 import { isValidObjectId, type Model } from 'mongoose';
 import { Company, Entrepreneur, Venture } from '../models.js';
-import { createNestApp, groupsOf, listen, settings } from './serve.js';
+import { companySchema, createNestApp, groupsOf, listen, settings } from './serve.js';
 
 /**
  * What a careful user would write by hand instead of the library, for the same routes: the same
@@ -228,7 +228,7 @@ class VentureController {
     MongooseModule.forRoot(settings.uri, { dbName: settings.dbName }),
     MongooseModule.forFeature([
       { name: 'Entrepreneur', schema: SchemaFactory.createForClass(Entrepreneur) },
-      { name: 'Company', schema: SchemaFactory.createForClass(Company) },
+      { name: 'Company', schema: companySchema() },
       { name: 'Venture', schema: SchemaFactory.createForClass(Venture) },
     ]),
   ],

@@ -1,10 +1,11 @@
 import { ValidationPipe, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { getConnectionToken } from '@nestjs/mongoose';
+import { getConnectionToken, SchemaFactory } from '@nestjs/mongoose';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { Schema, type Connection } from 'mongoose';
+import { Company } from '../models.js';
 
 /** What every benchmark server reads from its environment. */
 export const settings = {
@@ -34,6 +35,21 @@ export async function createNestApp(module: Type): Promise<INestApplication> {
 
 /** The pipe a Nest user installs app-wide, with the options the NestJS docs recommend. */
 export const validationPipe = () => new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true });
+
+/**
+ * `Company`'s schema for the servers without the library, with `owner` declared as a user without
+ * the library declares it: a `Schema.Types.ObjectId` path. The fixture writes
+ * `@Prop({ type: Types.ObjectId, ref })`, which the library restores to an ObjectId path, but which
+ * `@nestjs/mongoose` alone makes Mixed: ids are then neither cast in queries (`{ owner: '<hex>' }`
+ * matches nothing) nor on write (stored as strings). Until 2026-11-24 the hand-written and peer
+ * servers ran with that Mixed path, so their reverse routes answered empty pages.
+ */
+export function companySchema(): Schema {
+  const schema = SchemaFactory.createForClass(Company);
+  schema.remove('owner');
+  schema.add({ owner: { type: Schema.Types.ObjectId, ref: 'Entrepreneur' } });
+  return schema;
+}
 
 /** The groups of a request, from its `x-groups` header (comma-separated), for both Nest servers. */
 export function groupsOf(request: { headers: Record<string, string | string[] | undefined> }): string[] {
