@@ -139,14 +139,14 @@ export const ROUTE_ACTIONS = {
     searchQuery: true, answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
     errors: [[400, `MR_INVALID_ID, ${SEARCH}`], [404, 'MR_NOT_FOUND']],
     summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name}`,
-    description: ({ field }) => `The query, if any, is ANDed with ${field} = the identifier in the path; no document with that identifier is a 404.`,
+    description: ({ field }) => `The query, if any, is ANDed with ${field} = the identifier in the path; an identifier that names no document, and that no document references, is a 404.`,
   },
   reversePost: {
     scope: 'reference', method: 'POST', path: reverse, status: 200, params: ['targetId', 'body', 'request'],
     body: 'search', answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
     errors: [[400, `MR_INVALID_ID, ${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], [404, 'MR_NOT_FOUND'], ...BODY_LIMITS],
     summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name} (flexible)`,
-    description: ({ field }) => `The body's query is ANDed with ${field} = the identifier in the path; no document with that identifier is a 404.`,
+    description: ({ field }) => `The body's query is ANDed with ${field} = the identifier in the path; an identifier that names no document, and that no document references, is a 404.`,
   },
   add: {
     scope: 'reference', method: 'POST', path: related, status: 200, params: ['id', 'relatedId'],
