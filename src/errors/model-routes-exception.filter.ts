@@ -3,6 +3,7 @@ import { ApplicationConfig, BaseExceptionFilter, HttpAdapterHost } from '@nestjs
 import { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
 import { AllowedMethods } from './allowed-methods.util.js';
 import { mapError, methodNotAllowed } from './error-response.mapper.js';
+import { ModelRoutesException, NotModifiedException } from './model-routes.exception.js';
 
 interface RequestLike {
   method?: string;
@@ -48,9 +49,17 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
       new BaseExceptionFilter(this.adapterHost.httpAdapter).catch(exception, host);
       return;
     }
-    let { body, unexpected } = mapError(exception);
     const response = http.getResponse();
     const { httpAdapter } = this.adapterHost;
+    if (exception instanceof NotModifiedException) {
+      httpAdapter.setHeader(response, 'ETag', exception.etag);
+      httpAdapter.reply(response, undefined, 304);
+      return;
+    }
+    let { body, unexpected } = mapError(exception);
+    if (exception instanceof ModelRoutesException && exception.headers) {
+      for (const [name, value] of Object.entries(exception.headers)) httpAdapter.setHeader(response, name, value);
+    }
     if (body.code === 'MR_ROUTE_NOT_FOUND') {
       if (methods().length) {
         ({ body, unexpected } = methodNotAllowed(request.method ?? '', methods()));

@@ -17,6 +17,8 @@ export class ModelRoutesException extends HttpException {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    /** Headers the response carries (the current `ETag` of a 412); `ModelRoutesExceptionFilter` sets them. */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(errorBody(code, ERROR_CODES[code].status, message, details), ERROR_CODES[code].status);
   }
@@ -31,6 +33,16 @@ export class ModelRoutesException extends HttpException {
     return new ModelRoutesException('MR_NOT_FOUND', `${resource} '${id}' not found`);
   }
 
+  /** 412: `If-Match` names no version the document has; `current` is its tag now. */
+  static preconditionFailed(resource: string, id: string, current: string | undefined): ModelRoutesException {
+    return new ModelRoutesException(
+      'MR_PRECONDITION_FAILED',
+      `${resource} '${id}' has changed since the ETag in If-Match was read: nothing was written`,
+      undefined,
+      current ? { ETag: current } : undefined,
+    );
+  }
+
   static invalidBody(path: string, message: string): ModelRoutesException {
     return new ModelRoutesException('MR_INVALID_BODY', message, [{ path, message }]);
   }
@@ -38,5 +50,16 @@ export class ModelRoutesException extends HttpException {
   /** A value of a body that its field refuses: `'meta' must be an object`. */
   static validationFailed(path: string, message: string): ModelRoutesException {
     return new ModelRoutesException('MR_VALIDATION_FAILED', `Validation failed for ${path}: ${message}`, [{ path, message }]);
+  }
+}
+
+/**
+ * A conditional `GET` whose `If-None-Match` names the document's current tag: answered `304 Not
+ * Modified` with that `ETag` and no body, by `ModelRoutesExceptionFilter` (how a Nest handler
+ * answers a status other than its route's).
+ */
+export class NotModifiedException extends HttpException {
+  constructor(readonly etag: string) {
+    super('Not Modified', 304);
   }
 }

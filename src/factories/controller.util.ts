@@ -1,4 +1,5 @@
 import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, type CanActivate, type Type } from '@nestjs/common';
+import { conditionalRoute } from '../concurrency/conditional-request.interceptor.js';
 import { checkedBodyOf } from '../controllers/body-check.guard.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
@@ -92,6 +93,8 @@ export function defineGeneratedHandler(controller: Type, route: RouteDefinition,
   for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...(route.decorators ?? []), ...checks]) {
     decorate(prototype, route.handler, descriptor);
   }
+  // Inside the route's own interceptors: they see the ETag header set, and a 304 or 412 as an error.
+  if (row.conditional) conditionalRoute(controller, route.handler, { kind: row.conditional, resource: names.source.name, idParam: names.source.idParam });
 }
 
 /** Puts a fresh function named `name` on the class's prototype, calling `implementation`. */

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { GeneratedController } from '../controllers/generated-controller.js';
+import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
@@ -85,11 +86,6 @@ interface HttpRequest {
   url?: string;
 }
 
-interface HttpResponse {
-  header?: (name: string, value: string) => unknown;
-  setHeader?: (name: string, value: string) => unknown;
-}
-
 /** `POST /api/company` → `/api/company/<id>`: built from the request, so global prefixes hold. */
 function locationOf(request: HttpRequest, id: unknown): string {
   const url = request.originalUrl ?? request.url ?? '';
@@ -97,10 +93,4 @@ function locationOf(request: HttpRequest, id: unknown): string {
   let end = query < 0 ? url.length : query;
   while (end > 0 && url.charCodeAt(end - 1) === 0x2f /* / */) end--;
   return `${url.slice(0, end)}/${encodeURIComponent(String(id))}`;
-}
-
-/** Works with Express (`res.header`) and Fastify (`reply.header`) alike. */
-function setHeader(response: HttpResponse, name: string, value: string): void {
-  if (typeof response.header === 'function') response.header(name, value);
-  else response.setHeader?.(name, value);
 }

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { ModelRoutesModuleOptions, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
+import type { ModelRoutesModuleOptions, ModelRoutesSettings, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
@@ -98,20 +98,24 @@ export function createResourceDefinition(
     serialization,
     search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
     ownSearch: metadata.search,
+    requireIfMatch: metadata.requireIfMatch ?? false,
+    ownRequireIfMatch: metadata.requireIfMatch,
     routes: metadata.routes,
     referenceRoutes: metadata.references,
   };
 }
 
 /**
- * The definitions with the search settings of `forRoot` (or of `forRootAsync`'s factory, known only
- * at startup) in force, under each resource's own `search` option: new objects, the given ones untouched.
+ * The definitions with the settings of `forRoot` (or of `forRootAsync`'s factory, known only at
+ * startup) in force, under each resource's own `search` and `requireIfMatch` options: new objects,
+ * the given ones untouched.
  */
-export function withSearchSettings(definitions: readonly ResourceDefinition[], search: SearchOptions | undefined): ResourceDefinition[] {
+export function withSettings(definitions: readonly ResourceDefinition[], { search, requireIfMatch }: ModelRoutesSettings): ResourceDefinition[] {
   const defaults = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, search, 'ModelRoutesModule settings { search }');
   return definitions.map((definition) => ({
     ...definition,
     search: resolveSearchOptions(defaults, definition.ownSearch, `${definition.name}: @GeneratedResource({ search })`),
+    requireIfMatch: definition.ownRequireIfMatch ?? requireIfMatch ?? false,
   }));
 }
 

@@ -39,6 +39,12 @@ export interface GeneratedResourceOptions {
   dto?: { create?: DtoOption; update?: DtoOption };
   /** Search limits of this resource, over those of `forRoot({ search })`. */
   search?: SearchOptions;
+  /**
+   * Refuse its writes (PUT, PATCH, DELETE, and the add/remove routes of its arrays of references)
+   * that carry no `If-Match`, with 428 `MR_PRECONDITION_REQUIRED`: no client can overwrite a change
+   * it has not seen. Over `forRoot({ requireIfMatch })`; default false.
+   */
+  requireIfMatch?: boolean;
   /** This resource's routes: disable one, guard one... Each key replaces `forRoot({ routes })`'s. */
   routes?: ResourceRoutesOptions;
   /** The reference routes of each reference field of this resource, by field name. */

@@ -19,6 +19,11 @@ export interface ResourceRegistration {
 export interface ModelRoutesSettings {
   /** Limits of the search routes, for every resource (a resource's own `search` option wins). */
   search?: SearchOptions;
+  /**
+   * Every resource's writes require `If-Match` (428 `MR_PRECONDITION_REQUIRED` without it); a
+   * resource's own `requireIfMatch` wins. Default false.
+   */
+  requireIfMatch?: boolean;
 }
 
 /** The synchronous part of the options: what decides which routes and controllers exist. */

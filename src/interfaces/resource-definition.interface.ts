@@ -44,6 +44,10 @@ export interface ResourceDefinition {
   search: ResolvedSearchOptions;
   /** `@GeneratedResource({ search })`. */
   ownSearch?: SearchOptions;
+  /** Whether its writes require `If-Match`: the resource's option, else the settings'. */
+  requireIfMatch: boolean;
+  /** `@GeneratedResource({ requireIfMatch })`. */
+  ownRequireIfMatch?: boolean;
   /** `@GeneratedResource({ routes })`. */
   routes?: ResourceRoutesOptions;
   /** `@GeneratedResource({ references })`, by field. */

@@ -1,3 +1,4 @@
+import type { ConditionalKind } from '../concurrency/conditional-request.interceptor.js';
 import type { RouteMethod } from '../interfaces/route-definition.interface.js';
 import { article } from '../utils/naming.util.js';
 
@@ -44,6 +45,8 @@ export interface RouteActionRow {
   answers: { shape: 'document' | 'list'; of: 'source' | 'target' };
   /** It answers `Location` with the created document's URL. */
   location?: true;
+  /** Its part in conditional requests (`ETag`, `If-None-Match`, `If-Match`): see `ConditionalKind`. */
+  conditional?: ConditionalKind;
   /** For reference fields: whether the route exists for this field. */
   appliesTo?(reference: { isArray: boolean; targetIsResource: boolean }): boolean;
   /** The errors it documents, by status: the codes each status carries. */
@@ -72,35 +75,35 @@ const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested objec
 export const ROUTE_ACTIONS = {
   findOne: {
     scope: 'resource', method: 'GET', path: one, status: 200, params: ['id'],
-    answers: { shape: 'document', of: 'source' },
+    conditional: 'read', answers: { shape: 'document', of: 'source' },
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
     summary: ({ source }) => `Get one ${source.name}`,
     description: ({ source }) => `The ${source.name} whose identifier is in the path.`,
   },
   create: {
     scope: 'resource', method: 'POST', path: ({ source }) => `/${source.path}`, status: 201, params: ['body', 'request', 'response'],
-    body: 'create', answers: { shape: 'document', of: 'source' }, location: true,
+    body: 'create', conditional: 'tag', answers: { shape: 'document', of: 'source' }, location: true,
     errors: [[400, WRITE], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Create ${an(source.name)}`,
     description: ({ source }) => `Creates ${an(source.name)}; answers the document and its URL in Location. Unknown fields are refused; references must name existing documents.`,
   },
   update: {
     scope: 'resource', method: 'PUT', path: one, status: 200, params: ['id', 'body', 'request'],
-    body: 'update', answers: { shape: 'document', of: 'source' },
+    body: 'update', conditional: 'write', answers: { shape: 'document', of: 'source' },
     errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)}`,
     description: () => MERGE_TEXT,
   },
   patch: {
     scope: 'resource', method: 'PATCH', path: one, status: 200, params: ['id', 'body', 'request'],
-    body: 'update', answers: { shape: 'document', of: 'source' },
+    body: 'update', conditional: 'write', answers: { shape: 'document', of: 'source' },
     errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)} (same as PUT)`,
     description: () => MERGE_TEXT,
   },
   delete: {
     scope: 'resource', method: 'DELETE', path: one, status: 200, params: ['id'],
-    answers: { shape: 'document', of: 'source' },
+    conditional: 'write', answers: { shape: 'document', of: 'source' },
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
     summary: ({ source }) => `Delete ${an(source.name)}`,
     description: ({ source }) => `Deletes the ${source.name} and answers it.`,
@@ -121,7 +124,7 @@ export const ROUTE_ACTIONS = {
   },
   find: {
     scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id'],
-    answers: { shape: 'document', of: 'target' }, appliesTo: ({ isArray }) => !isArray,
+    conditional: 'read', answers: { shape: 'document', of: 'target' }, appliesTo: ({ isArray }) => !isArray,
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND, MR_REFERENCE_UNSET, MR_REFERENCE_BROKEN']],
     summary: ({ source, field }) => `Get the ${field} of ${an(source.name)}`,
     description: ({ source, field, target }) => `The ${target!.name} that ${source.name}.${field} points to.`,
@@ -150,14 +153,14 @@ export const ROUTE_ACTIONS = {
   },
   add: {
     scope: 'reference', method: 'POST', path: related, status: 200, params: ['id', 'relatedId'],
-    answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray, targetIsResource }) => isArray && targetIsResource,
+    conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray, targetIsResource }) => isArray && targetIsResource,
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
     summary: ({ source, field, target }) => `Add ${an(target!.name)} to the ${field} of ${an(source.name)}`,
     description: ({ source }) => `Adds the identifier once (no duplicates); answers the ${source.name}.`,
   },
   remove: {
     scope: 'reference', method: 'DELETE', path: related, status: 200, params: ['id', 'relatedId'],
-    answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray, targetIsResource }) => isArray && targetIsResource,
+    conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray, targetIsResource }) => isArray && targetIsResource,
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
     summary: ({ source, field, target }) => `Remove ${an(target!.name)} from the ${field} of ${an(source.name)}`,
     description: ({ source }) => `Removes the identifier; answers the ${source.name}.`,

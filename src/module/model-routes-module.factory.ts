@@ -4,7 +4,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { ModelRoutesExceptionFilter, type ErrorFilterScope } from '../errors/model-routes-exception.filter.js';
 import { MODEL_ROUTES_REGISTRATION, ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { createControllers } from '../factories/controllers.factory.js';
-import { withSearchSettings } from '../factories/resource-definition.factory.js';
+import { withSettings } from '../factories/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
 import { createRepositoryProviders } from '../repository/model-repository.providers.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
@@ -54,7 +54,7 @@ function registrationProvider(plan: ModelRoutesPlan, controllers: Type[], connec
     provide: MODEL_ROUTES_REGISTRATION,
     useFactory: (settings: ModelRoutesSettings): ModelRoutesRegistration => ({
       connectionName,
-      definitions: withSearchSettings(plan.definitions, settings.search),
+      definitions: withSettings(plan.definitions, settings),
       routes: plan.table,
       controllers: new Map(controllers.map((controller) => [controller.name, controller])),
     }),

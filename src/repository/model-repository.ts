@@ -1,4 +1,6 @@
-import { Types, type Model, type ToObjectOptions } from 'mongoose';
+import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
+import { attachEtag, contentTag, etagOf, matchesStrongly, parseEntityTags, parseVersionTag, versionTag } from '../concurrency/entity-tag.js';
+import { takePrecondition } from '../concurrency/request-precondition.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
@@ -13,11 +15,26 @@ import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js'
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */
 export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
-  Partial<Pick<ResourceDefinition, 'dtos'>>;
+  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch'>>;
 
 /** A document as the routes return it: plain data, without the version key and hidden fields. */
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
 
+
+/** Options of a repository write. */
+export interface WriteOptions {
+  /**
+   * Entity tags (an `If-Match` header's value, `etagOf(doc)`, or several): write only if the
+   * document is still at one of these versions, checked in the write's own filter; otherwise
+   * nothing is written and a 412 `MR_PRECONDITION_FAILED` is thrown. `'*'`: any version.
+   * Without it, a write made while a generated route's request is handled takes that request's
+   * `If-Match` when it writes the route's own document (once per request).
+   */
+  ifMatch?: string | readonly string[];
+}
+
+/** What a conditional write filters on, or `null` when the condition can match no version (it names another document). */
+type WriteFilter = { filter: Record<string, unknown> } | null;
 
 /** One queue per process: two repositories of one collection (two modules) share it. */
 const serializer = new WriteSerializer();
@@ -32,7 +49,11 @@ const serializer = new WriteSerializer();
  *   that they exist (`MR_REFERENCE_NOT_FOUND`), per reference field;
  * - merge updates at every depth (`null` removes a field; arrays are replaced whole);
  * - run one after the other per document on engines whose single-document writes are not atomic;
+ * - increment the document's version key, so that its `ETag` changes with every write;
+ * - apply an `If-Match` condition in the write's own filter (`WriteOptions.ifMatch`);
  * - answer failures about the values written as `MR_VALIDATION_FAILED` and `MR_DUPLICATE_KEY`.
+ *
+ * The single documents it answers carry their entity tag: `etagOf(doc)`.
  *
  * Every query carries `maxTimeMS` (`search.maxTimeMS` of the resource).
  */
@@ -67,7 +88,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Finds the document whose `id` field (default `_id`) equals `id`; `null` when none does. */
   async findOne(id: string): Promise<PlainDocument<T> | null> {
     const doc = await this.model.findOne(this.idFilter(id)).maxTimeMS(this.maxTimeMS).lean().exec();
-    return doc && this.toPlain(doc);
+    return doc && this.tagged(doc);
   }
 
   /** The document whose `id` field equals `id`; a 404 `MR_NOT_FOUND` (an `HttpException`) when none does. */
@@ -80,7 +101,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Finds a document by its `_id`, whatever the resource's `id` field: how references are stored. */
   async findByObjectId(objectId: Types.ObjectId | string): Promise<PlainDocument<T> | null> {
     const doc = await this.model.findOne({ _id: objectId }).maxTimeMS(this.maxTimeMS).lean().exec();
-    return doc && this.toPlain(doc);
+    return doc && this.tagged(doc);
   }
 
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */
@@ -96,61 +117,157 @@ export class ModelRepository<T = Record<string, unknown>> {
     }
     // `_id` first, as in the documents every other route answers.
     const { _id, ...rest } = (this.plainOptions ? doc.toObject(this.plainOptions) : doc.toObject()) as Record<string, unknown>;
-    return this.toPlain({ _id, ...rest });
+    return this.tagged({ _id, ...rest });
   }
 
   /**
    * Merges `data` into the document (see `toMergeUpdate`): only the fields it names change, at
    * every depth; their validators run. Returns the updated document, or `null` when none has this id.
    */
-  async update(id: string, data: Record<string, unknown>): Promise<PlainDocument<T> | null> {
+  async update(id: string, data: Record<string, unknown>, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const update = toMergeUpdate(data, this.definition.fields);
-    if (!update.$set && !update.$unset) return this.findOne(id);
+    const ifMatch = this.ifMatchOf(id, options);
+    if (!update.$set && !update.$unset) return this.unwritten(id, ifMatch, true);
     const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
     if (resolving) await resolving;
-    return this.findAndUpdate(id, update as Record<string, unknown>, update);
+    return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, ifMatch });
   }
 
   /**
    * Adds one identifier to an array of references, once; the document, or `null`. Adding an
-   * identifier that is there already writes nothing (timestamps included).
+   * identifier that is there already writes nothing (timestamps and version included).
    */
-  async addReference(id: string, field: string, objectId: Types.ObjectId): Promise<PlainDocument<T> | null> {
-    return (await this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, undefined, { [field]: { $ne: objectId } })) ?? this.findOne(id);
+  addReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    return this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, ifMatch: this.ifMatchOf(id, options) });
   }
 
   /** Removes one identifier from an array of references; the document, or `null`. Removing one that is not there writes nothing. */
-  async removeReference(id: string, field: string, objectId: Types.ObjectId): Promise<PlainDocument<T> | null> {
-    return (await this.findAndUpdate(id, { $pull: { [field]: objectId } }, undefined, { [field]: objectId })) ?? this.findOne(id);
+  removeReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    return this.findAndUpdate(id, { $pull: { [field]: objectId } }, { condition: { [field]: objectId }, ifMatch: this.ifMatchOf(id, options) });
   }
 
   /** Deletes the document with this id and returns it, or `null` when none has this id. */
-  delete(id: string): Promise<PlainDocument<T> | null> {
-    const filter = this.idFilter(id);
+  delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    const ifMatch = this.ifMatchOf(id, options);
     return this.serialized(id, async () => {
-      const doc = await this.model.findOneAndDelete(filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec();
-      return doc && this.toPlain(doc as object);
+      const target = await this.writeFilter(id, ifMatch);
+      const doc = target && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
+      return doc ? this.toPlain(doc as object) : this.unwritten(id, ifMatch, false);
     });
   }
 
-  /** The update of the document `id` names, where `condition` (if any) holds too; `null` when none matches. */
-  private findAndUpdate(id: string, update: Record<string, unknown>, merge?: MergeUpdate, condition?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
-    const filter = { ...this.idFilter(id), ...condition };
+  /**
+   * The update of the document `id` names, where `condition` (if any) and `ifMatch` hold too, with
+   * its version incremented. Where it matches nothing: `null` if no document has this id, a 412
+   * if `ifMatch` names another version, else (the `condition` failed: nothing to change) the document.
+   */
+  private findAndUpdate(
+    id: string,
+    update: Record<string, unknown>,
+    { merge, condition, ifMatch }: { merge?: MergeUpdate; condition?: Record<string, unknown>; ifMatch?: string[] },
+  ): Promise<PlainDocument<T> | null> {
+    const { versionKey } = this.definition.fields;
+    const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
     return this.serialized(id, async () => {
+      const target = await this.writeFilter(id, ifMatch, condition);
       try {
         // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
         // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
-        const doc = await this.model
-          .findOneAndUpdate(filter, update, { returnDocument: 'after', runValidators: true, context: 'query' })
-          .select(this.revealHidden)
-          .maxTimeMS(this.maxTimeMS)
-          .lean()
-          .exec();
-        return doc && this.toPlain(doc as object);
+        const doc =
+          target &&
+          (await this.model
+            .findOneAndUpdate(target.filter, versioned, { returnDocument: 'after', runValidators: true, context: 'query' })
+            .select(this.revealHidden)
+            .maxTimeMS(this.maxTimeMS)
+            .lean()
+            .exec());
+        return doc ? this.tagged(doc as object) : this.unwritten(id, ifMatch, condition !== undefined);
       } catch (error) {
         throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
       }
     });
+  }
+
+  /** The `If-Match` of a write: the one given, else the request's for this document. `'*'` and none alike check nothing. */
+  private ifMatchOf(id: string, options: WriteOptions | undefined): string[] | undefined {
+    const given = options?.ifMatch;
+    const condition = given !== undefined ? parseEntityTags(given) : takePrecondition(this.definition.name, id);
+    return condition === '*' ? undefined : condition;
+  }
+
+  /**
+   * The filter of a write to the document `id` names, with `condition` and `ifMatch`. With a version
+   * key, `ifMatch` is a condition on it (and on `_id` where the id field is another one); without
+   * (`versionKey: false`), the document is read, its content tag compared (a 412 if it differs),
+   * and the write filters on every top-level field of what was read: a compare-and-swap of the
+   * whole content.
+   */
+  private async writeFilter(id: string, ifMatch: string[] | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
+    const filter = { ...this.idFilter(id), ...condition };
+    if (!ifMatch) return { filter };
+    if (this.definition.fields.versionKey) {
+      const versions = this.versionCondition(id, ifMatch);
+      return versions && { filter: { ...filter, ...versions } };
+    }
+    const raw = await this.model.findOne(this.idFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec();
+    if (!raw) return null;
+    const current = this.tagged(mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw)));
+    if (!matchesStrongly(ifMatch, etagOf(current)!)) throw ModelRoutesException.preconditionFailed(this.definition.name, id, etagOf(current));
+    return { filter: { ...this.sameContent(raw as Record<string, unknown>), ...condition } };
+  }
+
+  /** `{ __v: 3 }`, `{ $or: [...] }` for several tags, or `null` when no tag names this document. */
+  private versionCondition(id: string, tags: readonly string[]): Record<string, unknown> | null {
+    const versionKey = this.definition.fields.versionKey!;
+    const byIdField = this.definition.idField === '_id';
+    const alternatives: Record<string, unknown>[] = [];
+    for (const tag of tags) {
+      const named = parseVersionTag(tag);
+      if (!named) continue;
+      // A document written before versioning (or by other code) may have no version key: version 0.
+      const version = named.version === 0 ? { $in: [0, null] } : named.version;
+      if (byIdField) {
+        if (named.id === String(this.castId(id))) alternatives.push({ [versionKey]: version });
+      } else {
+        const objectId = this.castTagId(named.id);
+        if (objectId !== undefined) alternatives.push({ _id: objectId, [versionKey]: version });
+      }
+    }
+    if (alternatives.length === 0) return null;
+    return alternatives.length === 1 ? alternatives[0] : { $or: alternatives };
+  }
+
+  /** The `_id` of a tag, cast to the schema's type; `undefined` when it cannot be one. */
+  private castTagId(id: string): unknown {
+    try {
+      return this.model.schema.path('_id').cast(id, undefined, false);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A filter that only the document with exactly this content matches: each field's value, and no other top-level field. */
+  private sameContent(raw: Record<string, unknown>): Record<string, unknown> {
+    const filter: Record<string, unknown> = { ...raw };
+    for (const path of Object.keys(this.model.schema.paths)) {
+      const top = path.split('.')[0];
+      if (!(top in filter)) filter[top] = { $exists: false };
+    }
+    return filter;
+  }
+
+  /**
+   * Why a write matched nothing: `null` when no document has this id; a 412 when `ifMatch` names
+   * another version; otherwise the document, unchanged, where the write was `conditional` (an add
+   * of an identifier already there), or a 412 where it was not (another writer got in between).
+   */
+  private async unwritten(id: string, ifMatch: string[] | undefined, conditional: boolean): Promise<PlainDocument<T> | null> {
+    if (!ifMatch && !conditional) return null;
+    const current = await this.findOne(id);
+    if (!current || !ifMatch) return current;
+    const tag = etagOf(current)!;
+    if (!conditional || !matchesStrongly(ifMatch, tag)) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag);
+    return current;
   }
 
   /**
@@ -211,6 +328,18 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Casts a path identifier to the type of the `id` field; a 400 `MR_INVALID_ID` when it cannot be. */
   castId(id: string): unknown {
     return castPathId(id, this.definition);
+  }
+
+  /** `toPlain`, with the document's entity tag attached (see `etagOf`): its version, or a hash of its content without a version key. */
+  private tagged(doc: object): PlainDocument<T> {
+    const { versionKey } = this.definition.fields;
+    if (!versionKey) {
+      const plain = this.toPlain(doc);
+      return attachEtag(plain, contentTag(plain));
+    }
+    const raw = doc as Record<string, unknown>;
+    const tag = versionTag(raw._id, raw[versionKey]); // before toPlain() drops the version key
+    return attachEtag(this.toPlain(doc), tag);
   }
 
   /** Removes the version key and hidden fields from a raw document. */

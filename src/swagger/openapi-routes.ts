@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type RouteActionName, type RouteActionRow } from '../metadata/route-actions.js';
@@ -64,7 +64,8 @@ function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName:
     ...pathParameters(route, byName),
     ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!) : []),
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
-    ...responses(row, route, byName),
+    ...conditionalHeaders(row, owner),
+    ...responses(row, route, owner, byName),
   ];
 }
 
@@ -114,7 +115,35 @@ function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
 /** Errors any route may answer, beside those of its row. */
 const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY_TIMEOUT'], [500, 'MR_INTERNAL'], [503, 'MR_DATABASE_UNAVAILABLE']];
 
-function responses(row: RouteActionRow, route: RouteDefinition, byName: Definitions): MethodDecorator[] {
+const ETAG_HEADER = { ETag: { description: "The document's entity tag: send it in If-Match to write only this version, or in If-None-Match to be answered 304 while it is current.", schema: { type: 'string' } } };
+
+/** `If-None-Match` on a route that reads a document, `If-Match` on one that writes it (required with `requireIfMatch`). */
+function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): MethodDecorator[] {
+  if (row.conditional === 'read') {
+    return [ApiHeader({ name: 'If-None-Match', required: false, description: 'ETags (or `*`): 304 Not Modified, without a body, when the document still has one of them.' })];
+  }
+  if (row.conditional !== 'write') return [];
+  return [
+    ApiHeader({
+      name: 'If-Match',
+      required: owner.requireIfMatch,
+      description: `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing written.${owner.requireIfMatch ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`,
+    }),
+  ];
+}
+
+/** The statuses of conditional requests a route answers, beside those of its row. */
+function conditionalStatuses(row: RouteActionRow, owner: ResourceDefinition): MethodDecorator[] {
+  if (row.conditional === 'read') return [ApiResponse({ status: 304, description: 'Not Modified: the document still has an ETag of If-None-Match (no body)', headers: ETAG_HEADER })];
+  if (row.conditional !== 'write') return [];
+  const error = ref(componentName.error) as never;
+  return [
+    ApiResponse({ status: 412, description: 'Error; code: MR_PRECONDITION_FAILED (ETag: the current one)', schema: error, headers: ETAG_HEADER }),
+    ...(owner.requireIfMatch ? [ApiResponse({ status: 428, description: 'Error; code: MR_PRECONDITION_REQUIRED', schema: error })] : []),
+  ];
+}
+
+function responses(row: RouteActionRow, route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): MethodDecorator[] {
   const known = byName.has(route.resource);
   const document = known ? ref(componentName.document(route.resource)) : { type: 'object' };
   const list = route.action === 'list'
@@ -128,10 +157,20 @@ function responses(row: RouteActionRow, route: RouteDefinition, byName: Definiti
       status: row.status,
       description: row.location ? `${description}; its URL is in the Location header` : description,
       schema: schema as never,
-      ...(row.location ? { headers: { Location: { description: 'URL of the created document', schema: { type: 'string' } } } } : {}),
+      ...headers(row),
     }),
+    ...conditionalStatuses(row, owner),
     ...[...row.errors, ...COMMON_ERRORS].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never })),
   ];
+}
+
+/** The headers of a success: `Location` of a create, `ETag` of a document (a delete's is gone). */
+function headers(row: RouteActionRow): { headers?: Record<string, object> } {
+  const headers: Record<string, object> = {
+    ...(row.location && { Location: { description: 'URL of the created document', schema: { type: 'string' } } }),
+    ...(row.conditional && row.method !== 'DELETE' && ETAG_HEADER),
+  };
+  return Object.keys(headers).length ? { headers } : {};
 }
 
 export type ControllerMap = ReadonlyMap<string, Type>;

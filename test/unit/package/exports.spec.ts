@@ -20,6 +20,7 @@ const PUBLIC_VALUES = [
   'ModelRoutesExplorer',
   'ModelRoutesModule',
   'checkWriteBody',
+  'etagOf',
   'formatRouteTable',
   'getModelRepositoryToken',
   'parseSearchBody',
