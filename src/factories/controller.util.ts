@@ -1,5 +1,6 @@
 import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, type CanActivate, type Type } from '@nestjs/common';
-import { conditionalRoute } from '../concurrency/conditional-request.interceptor.js';
+import { handleConditionally, type ConditionalRequest, type ConditionalRoute } from '../concurrency/conditional-request.js';
+import type { HttpResponse } from '../controllers/http-response.util.js';
 import { checkedBodyOf } from '../controllers/body-check.guard.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
@@ -70,22 +71,39 @@ export interface RouteBody {
  * Defines the handler of one generated route on its controller, from its row in `ROUTE_ACTIONS`:
  * a new function object per class (route metadata lives on the function, so sharing one would
  * leak decorators between controllers), named after the action, with its parameters, its method,
- * path and status, the decorators of its options, and the body check where it reads a body. Where it reads a body, `implementation` is given the body check's
- * result, or what the pipes made of the body where they changed it (see `checkedBodyOf`); its
- * answer leaves with identifiers as strings, whatever serializer the app uses (`withJsonValues`).
+ * path and status, the decorators of its options, and the body check where it reads a body. Where
+ * it reads a body, `implementation` is given the body check's result, or what the pipes made of
+ * the body where they changed it (see `checkedBodyOf`). Where it answers one document, it takes
+ * part in conditional requests (`ETag`, `If-Match`, `If-None-Match`; see `handleConditionally`),
+ * through a request and a response parameter of its own after those of its row. Its answer leaves
+ * with identifiers as strings, whatever serializer the app uses (`withJsonValues`).
+ *
+ * @param requiresIfMatch whether the writes of the route's resource need `If-Match`, read from a controller instance
  */
-export function defineGeneratedHandler(controller: Type, route: RouteDefinition, names: RouteNames, implementation: Handler, body?: RouteBody): void {
+export function defineGeneratedHandler(
+  controller: Type,
+  route: RouteDefinition,
+  names: RouteNames,
+  implementation: Handler,
+  body?: RouteBody,
+  requiresIfMatch: (instance: any) => boolean = () => false,
+): void {
   const row = routeAction(route.action as RouteActionName);
   const bodyIndex = row.params.indexOf('body');
   const requestIndex = row.params.indexOf('request');
+  const conditional: ConditionalRoute | undefined = row.conditional && { kind: row.conditional, resource: names.source.name, idParam: names.source.idParam, requiresIfMatch };
+  const params: readonly ParamSource[] = conditional ? [...row.params, 'request', 'response'] : row.params;
   defineMethod(controller, route.handler, async function (this: unknown, ...args: unknown[]) {
     if (bodyIndex >= 0) args[bodyIndex] = checkedBodyOf(args[requestIndex] as object, args[bodyIndex], body?.dto);
-    return withJsonValues(await implementation.apply(this, args));
+    const [request, response] = conditional ? (args.splice(row.params.length, 2) as [ConditionalRequest?, HttpResponse?]) : [];
+    // Without a request, the handler was called by code (a generated `patch` calls `update`): the caller's request governs.
+    if (!request || !response) return withJsonValues(await implementation.apply(this, args));
+    return withJsonValues(await handleConditionally(conditional!, this, request, response, () => implementation.apply(this, args) as Promise<unknown>));
   });
   const prototype = controller.prototype;
   const descriptor = Object.getOwnPropertyDescriptor(prototype, route.handler)!;
-  row.params.forEach((source, index) => parameterDecorator(source, names)(prototype, route.handler, index));
-  const types = row.params.map((source) => (source === 'body' ? (body?.dto ?? Object) : PARAM_TYPES[source]));
+  params.forEach((source, index) => parameterDecorator(source, names)(prototype, route.handler, index));
+  const types = params.map((source) => (source === 'body' ? (body?.dto ?? Object) : PARAM_TYPES[source]));
   Reflect.defineMetadata('design:paramtypes', types, prototype, route.handler);
   // The route's last guard: your guards (authentication) answer first, and neither your interceptors
   // nor any pipe see a body that is not JSON or not valid.
@@ -93,8 +111,6 @@ export function defineGeneratedHandler(controller: Type, route: RouteDefinition,
   for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...(route.decorators ?? []), ...checks]) {
     decorate(prototype, route.handler, descriptor);
   }
-  // Inside the route's own interceptors: they see the ETag header set, and a 304 or 412 as an error.
-  if (row.conditional) conditionalRoute(controller, route.handler, { kind: row.conditional, resource: names.source.name, idParam: names.source.idParam });
 }
 
 /** Puts a fresh function named `name` on the class's prototype, calling `implementation`. */

@@ -25,6 +25,9 @@ interface ReferenceController {
   readonly target: ModelRepository;
 }
 
+/** The setting in force for the source resource's writes (the add and remove routes). */
+const requiresIfMatch = (controller: ReferenceController) => controller.source.definition.requireIfMatch === true;
+
 type Handlers = Record<ReferenceActionName, (this: ReferenceController, ...args: any[]) => Promise<unknown>>;
 
 /**
@@ -54,7 +57,8 @@ export function createReferenceController(
   const searchName = `${source.name}${pascalCase(field)}Search`;
   const search = createRouteBody('search', createSearchDto(source.name, `${searchName}Dto`, source.dtos.search), `${searchName}BodyCheck`, sourceToken);
   for (const route of routes) {
-    defineGeneratedHandler(controller, route, names, handlers[route.action as ReferenceActionName], routeAction(route.action as ReferenceActionName).body ? search : undefined);
+    const action = route.action as ReferenceActionName;
+    defineGeneratedHandler(controller, route, names, handlers[action], routeAction(action).body ? search : undefined, requiresIfMatch);
     serializeRoute(controller, route, source, target);
   }
   return controller;

@@ -5,6 +5,7 @@ import { withJsonValues } from '../controllers/json-output.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type RouteActionName } from '../metadata/route-actions.js';
+import type { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { createControllerClass, defineGeneratedHandler, defineMethod, type RouteBody } from './controller.util.js';
 import { createRouteBody, type BodyKind } from './route-body.factory.js';
@@ -14,6 +15,9 @@ import { routeNames } from './route-table.factory.js';
 import { pascalCase } from '../utils/naming.util.js';
 
 type Methods = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
+
+/** The setting in force, on the repository the controller was given (`forRootAsync`'s settings included). */
+const requiresIfMatch = (controller: { repository: ModelRepository }) => controller.repository.definition.requireIfMatch === true;
 
 /**
  * Builds the controller Nest serves for one resource: a subclass of the user's controller (or
@@ -39,7 +43,7 @@ export function createResourceController(definition: ResourceDefinition, routes:
   for (const route of routes) {
     if (route.action !== 'custom') {
       const row = routeAction(route.action as RouteActionName);
-      defineGeneratedHandler(controller, route, names, generatedHandler(route.action, inherited, definition.idField), row.body && bodies[row.body]);
+      defineGeneratedHandler(controller, route, names, generatedHandler(route.action, inherited, definition.idField), row.body && bodies[row.body], requiresIfMatch);
       serializeRoute(controller, route, definition);
       continue;
     }

@@ -1,4 +1,4 @@
-import type { ConditionalKind } from '../concurrency/conditional-request.interceptor.js';
+import type { ConditionalKind } from '../concurrency/conditional-request.js';
 import type { RouteMethod } from '../interfaces/route-definition.interface.js';
 import { article } from '../utils/naming.util.js';
 
