@@ -30,6 +30,10 @@ export { checkWriteBody } from './write/write-body.validator.js';
 // Validation
 export { GeneratedDto, type DtoKind } from './dto/generated-dto.js';
 
+// Liveness and readiness routes (opt-in)
+export { ModelRoutesHealthModule } from './health/model-routes-health.module.js';
+export type { HealthBody, ModelRoutesHealthOptions, ReadyBody } from './health/health-options.interface.js';
+
 // Errors
 export { ModelRoutesException } from './errors/model-routes.exception.js';
 export type { ErrorDetail, ErrorResponseBody } from './errors/error-body.util.js';

@@ -1,7 +1,10 @@
 import type { INestApplication, Type } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { SwaggerModule, type OpenAPIObject, type SwaggerDocumentOptions } from '@nestjs/swagger';
 import { ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
+import { healthRegistrations } from '../health/health.registration.js';
 import { describeDto } from './openapi-dtos.js';
+import { decorateHealthRoutes } from './openapi-health.js';
 import { bodyDto, componentName, decorateRoutes } from './openapi-routes.js';
 import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
 
@@ -10,8 +13,9 @@ export { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema };
 
 /**
  * The OpenAPI document of an app, with every generated route documented as it behaves: its
- * parameters, bodies, responses (documents, envelopes, errors) and a stable operationId. Your own
- * routes are documented by your own `@nestjs/swagger` decorators, side by side.
+ * parameters, bodies, responses (documents, envelopes, errors) and a stable operationId; and the
+ * routes of `ModelRoutesHealthModule`, if the app has them. Your own routes are documented by your
+ * own `@nestjs/swagger` decorators, side by side.
  *
  * @example
  * ```ts
@@ -30,6 +34,7 @@ export function createModelRoutesDocument(
     decorateRoutes(registration);
     describeBodies(registration, generated);
   }
+  for (const registration of healthRegistrations(app.get(ModulesContainer))) decorateHealthRoutes(registration);
   // Tags come from the resources (one each), not from controller class names.
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false, ...options });
   const schemas = { ...document.components?.schemas, ...componentSchemas(registrations.flatMap((registration) => registration.definitions)) } as Record<string, OpenApiSchema>;

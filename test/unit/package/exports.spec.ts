@@ -18,6 +18,7 @@ const PUBLIC_VALUES = [
   'ModelRoutesException',
   'ModelRoutesExceptionFilter',
   'ModelRoutesExplorer',
+  'ModelRoutesHealthModule',
   'ModelRoutesModule',
   'checkWriteBody',
   'etagOf',

@@ -1,0 +1,29 @@
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+import type { HealthSettings, ModelRoutesHealthOptions } from './health-options.interface.js';
+
+export const DEFAULT_READY_TIMEOUT_MS = 1000;
+
+/** The options with their defaults, or the configuration error that names the option and the fix. */
+export function healthSettings(options: ModelRoutesHealthOptions = {}): HealthSettings {
+  const healthPath = routePath('healthPath', options.healthPath ?? 'health');
+  const readyPath = routePath('readyPath', options.readyPath ?? 'ready');
+  if (healthPath === readyPath) throw invalid(`healthPath and readyPath are both '${healthPath}'; give them different paths.`);
+  const readyTimeoutMS = options.readyTimeoutMS ?? DEFAULT_READY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(readyTimeoutMS) || readyTimeoutMS < 1) {
+    throw invalid(`readyTimeoutMS is ${String(readyTimeoutMS)}; give a whole number of milliseconds, 1 or more (default ${DEFAULT_READY_TIMEOUT_MS}).`);
+  }
+  return { healthPath, readyPath, readyTimeoutMS, connectionName: options.connectionName };
+}
+
+/** A literal path without its outer slashes: no parameter, wildcard or empty segment, which would make a probe match other requests. */
+function routePath(option: string, value: string): string {
+  const path = typeof value === 'string' ? value.replace(/^\/+|\/+$/g, '') : '';
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(path)) {
+    throw invalid(`${option} is '${String(value)}'; give a literal path such as 'health' or 'status/ready' (letters, digits, '.', '_', '~', '-' and '/').`);
+  }
+  return path;
+}
+
+function invalid(message: string): ModelRoutesConfigError {
+  return new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesHealthModule.forRoot(): ${message}`);
+}
