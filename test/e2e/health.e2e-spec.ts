@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { DocumentBuilder } from '@nestjs/swagger';
 import type { Response } from 'supertest';
+import { MongooseModule } from '@nestjs/mongoose';
 import { ModelRoutesHealthModule, ModelRoutesModule, type ModelRoutesHealthOptions } from '../../src/index.js';
 import { createModelRoutesDocument } from '../../src/swagger/index.js';
 import { Company, Entrepreneur } from '../fixtures/models.js';
@@ -8,6 +9,7 @@ import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoRoute } from '../support/expect-error.js';
 import { OpenApiContract } from '../support/openapi-contract.js';
+import { startStallingProxy, type StallingProxy } from '../support/tcp-proxy.js';
 
 /** ModelRoutesHealthModule: liveness and readiness routes, opt-in, in the library's error shape. */
 
@@ -98,6 +100,52 @@ describe('readiness while the database is down', () => {
     } finally {
       await engine.get().resume!();
     }
+    const deadline = Date.now() + 20000;
+    let response = await t.http().get('/ready');
+    while (response.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      response = await t.http().get('/ready');
+    }
+    expectReady(response);
+  }, 60000);
+});
+
+// The proxy forwards to the one host of an engine this process started; a MONGODB_URI may name
+// a replica set or an SRV record, which one TCP proxy cannot stand in front of.
+const itOnLocalEngine = process.env.MONGODB_URI ? it.skip : it;
+
+describe('readiness while the database does not answer (connections open, no reply)', () => {
+  let t: TestApp | undefined;
+  let proxy: StallingProxy | undefined;
+  afterAll(async () => {
+    proxy?.resume();
+    await t?.close();
+    await proxy?.close();
+  });
+
+  itOnLocalEngine('GET /ready answers 503 after readyTimeoutMS, not after the driver\'s 30 s, and recovers', async () => {
+    const readyTimeoutMS = 1000;
+    proxy = await startStallingProxy(engine.get().uri);
+    const { uri } = proxy;
+    t = await bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+      imports: ({ dbName }) => [MongooseModule.forRoot(uri, { dbName, serverSelectionTimeoutMS: 30000 }), ModelRoutesHealthModule.forRoot({ readyTimeoutMS })],
+      mongoose: false,
+    });
+    expectReady(await t.http().get('/ready'));
+
+    proxy.stall();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const started = Date.now();
+      const response = await t.http().get('/ready');
+      const elapsed = Date.now() - started;
+      expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+      expect(response.body.message).toBe('The database did not answer a ping within 1000 ms');
+      expect(elapsed).toBeLessThan(readyTimeoutMS + 2000);
+      await t.http().get('/health').expect(200);
+    }
+
+    proxy.resume();
     const deadline = Date.now() + 20000;
     let response = await t.http().get('/ready');
     while (response.status !== 200 && Date.now() < deadline) {
