@@ -18,7 +18,8 @@ export function healthSettings(options: ModelRoutesHealthOptions = {}): HealthSe
 /** A literal path without its outer slashes: no parameter, wildcard or empty segment, which would make a probe match other requests. */
 function routePath(option: string, value: string): string {
   const path = typeof value === 'string' ? value.replace(/^\/+|\/+$/g, '') : '';
-  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(path)) {
+  const literal = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(path) && !path.split('/').some((segment) => /^\.+$/.test(segment));
+  if (!literal) {
     throw invalid(`${option} is '${String(value)}'; give a literal path such as 'health' or 'status/ready' (letters, digits, '.', '_', '~', '-' and '/').`);
   }
   return path;

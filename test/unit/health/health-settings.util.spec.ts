@@ -15,7 +15,7 @@ describe('healthSettings', () => {
     });
   });
 
-  it.each(['', '/', ':id', 'status/*', 'a//b', 'health?x=1', 'santé'])('refuses the path %j, naming the option', (path) => {
+  it.each(['', '/', ':id', 'status/*', 'a//b', 'health?x=1', 'santé', '..', 'status/./ready'])('refuses the path %j, naming the option', (path) => {
     expect(() => healthSettings({ readyPath: path })).toThrow(ModelRoutesConfigError);
     expect(() => healthSettings({ readyPath: path })).toThrow(/ModelRoutesHealthModule\.forRoot\(\): readyPath is .*\[MR_CONFIG_INVALID_OPTION\]$/);
   });
