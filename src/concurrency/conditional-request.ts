@@ -1,7 +1,7 @@
 import { ModelRoutesException, NotModifiedException } from '../errors/model-routes.exception.js';
 import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
 import { etagOf, matchesWeakly, parseEntityTags } from './entity-tag.js';
-import { runWithPrecondition } from './request-precondition.js';
+import { runInRouteContext } from './route-context.js';
 
 /**
  * How a generated route takes part in conditional requests: `read` answers a document's `ETag`
@@ -53,7 +53,7 @@ export async function handleConditionally<R>(
     }
     result = ifMatch === undefined
       ? await handle()
-      : await runWithPrecondition({ resource: route.resource, id: request.params?.[route.idParam] ?? '', condition: parseEntityTags(ifMatch), used: false }, handle);
+      : await runInRouteContext({ precondition: { resource: route.resource, id: request.params?.[route.idParam] ?? '', condition: parseEntityTags(ifMatch), used: false } }, handle);
   } else {
     result = await handle();
   }

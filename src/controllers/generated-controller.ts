@@ -81,16 +81,11 @@ export function GeneratedController<T>(
     }
 
     async create(body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
-      const { definition } = this.repository;
-      const checked = checkWrite(body, definition, definition.dtos?.create);
-      return this.repository.create(mergeData(checked instanceof Promise ? await checked : checked, serverFields));
+      return this.repository.create(await this.checked(body, 'create', serverFields));
     }
 
     async update(id: string, body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
-      const { definition } = this.repository;
-      const checked = checkWrite(body, definition, definition.dtos?.update);
-      const data = mergeData(checked instanceof Promise ? await checked : checked, serverFields);
-      return this.found(await this.repository.update(id, data), id);
+      return this.found(await this.repository.update(id, await this.checked(body, 'update', serverFields)), id);
     }
 
     patch(id: string, body: unknown): Promise<PlainDocument<T>> {
@@ -107,6 +102,14 @@ export function GeneratedController<T>(
 
     searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>> {
       return this.repository.search(parseSearchBody(body, this.repository.definition));
+    }
+
+    /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */
+    private checked(body: unknown, kind: 'create' | 'update', serverFields?: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>> {
+      const { definition } = this.repository;
+      const checked = checkWrite(body, definition, definition.dtos?.[kind]);
+      // A generated DTO's check is synchronous: no promise (and no await) for it.
+      return checked instanceof Promise ? checked.then((data) => mergeData(data, serverFields)) : mergeData(checked, serverFields);
     }
 
     private found<D>(doc: D | null, id: string): D {

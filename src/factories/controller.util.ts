@@ -1,6 +1,7 @@
 import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, type CanActivate, type Type } from '@nestjs/common';
 import { handleConditionally, type ConditionalRequest, type ConditionalRoute } from '../concurrency/conditional-request.js';
 import type { HttpResponse } from '../controllers/http-response.util.js';
+import { runInRouteContext, type RouteContext } from '../concurrency/route-context.js';
 import { checkedBodyOf } from '../controllers/body-check.guard.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
@@ -92,13 +93,16 @@ export function defineGeneratedHandler(
   const bodyIndex = row.params.indexOf('body');
   const requestIndex = row.params.indexOf('request');
   const conditional: ConditionalRoute | undefined = row.conditional && { kind: row.conditional, resource: names.source.name, idParam: names.source.idParam, requiresIfMatch };
+  const { readPreference } = route;
   const params: readonly ParamSource[] = conditional ? [...row.params, 'request', 'response'] : row.params;
   defineMethod(controller, route.handler, async function (this: unknown, ...args: unknown[]) {
     if (bodyIndex >= 0) args[bodyIndex] = checkedBodyOf(args[requestIndex] as object, args[bodyIndex], body?.dto);
     const [request, response] = conditional ? (args.splice(row.params.length, 2) as [ConditionalRequest?, HttpResponse?]) : [];
+    let handle = () => implementation.apply(this, args) as Promise<unknown>;
+    if (readPreference) handle = inRouteContext({ readPreference }, handle);
     // Without a request, the handler was called by code (a generated `patch` calls `update`): the caller's request governs.
-    if (!request || !response) return withJsonValues(await implementation.apply(this, args));
-    return withJsonValues(await handleConditionally(conditional!, this, request, response, () => implementation.apply(this, args) as Promise<unknown>));
+    if (!request || !response) return withJsonValues(await handle());
+    return withJsonValues(await handleConditionally(conditional!, this, request, response, handle));
   });
   const prototype = controller.prototype;
   const descriptor = Object.getOwnPropertyDescriptor(prototype, route.handler)!;
@@ -111,6 +115,11 @@ export function defineGeneratedHandler(
   for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...(route.decorators ?? []), ...checks]) {
     decorate(prototype, route.handler, descriptor);
   }
+}
+
+/** `work`, run with `context` in force for the repository calls it makes. */
+function inRouteContext<R>(context: RouteContext, work: () => R): () => R {
+  return () => runInRouteContext(context, work);
 }
 
 /** Puts a fresh function named `name` on the class's prototype, calling `implementation`. */

@@ -1,13 +1,16 @@
 import { UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
-import { actionsOf, type RouteActionName } from '../metadata/route-actions.js';
+import type { ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
+import { actionsOf, routeAction, type RouteActionName } from '../metadata/route-actions.js';
 
-/** A route option, resolved: whether the route exists, and what decorates its handler. */
+/** A route option, resolved: whether the route exists, what decorates its handler, where it reads. */
 export interface ResolvedRoute {
   enabled: boolean;
   decorators: MethodDecorator[];
+  readPreference?: ReadPreferenceMode;
 }
+
+const READ_PREFERENCES: readonly ReadPreferenceMode[] = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'];
 
 /** Keys of `ReferenceRoutesOptions` that are settings of the field, not routes. */
 const REFERENCE_SETTINGS = ['checkExists'];
@@ -28,6 +31,7 @@ function toResolved(option: RouteOptions | undefined): ResolvedRoute {
   if (option === false) return { enabled: false, decorators: [] };
   return {
     enabled: option.enabled !== false,
+    ...(option.readPreference && { readPreference: option.readPreference }),
     decorators: [
       ...(option.guards?.length ? [UseGuards(...option.guards)] : []),
       ...(option.interceptors?.length ? [UseInterceptors(...option.interceptors)] : []),
@@ -57,5 +61,19 @@ export function assertRouteNames(
         `${where}: there is no route '${name}'. The ${kind} routes are ${known.join(', ')}.`,
       );
     }
+    assertReadPreference(name as RouteActionName, value as RouteOptions, where);
+  }
+}
+
+/** A `readPreference` is one of MongoDB's modes, on a route that only reads. */
+function assertReadPreference(action: RouteActionName, option: RouteOptions, where: string): void {
+  const mode = typeof option === 'object' ? option.readPreference : undefined;
+  if (mode === undefined) return;
+  if (!READ_PREFERENCES.includes(mode)) {
+    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${action}.readPreference must be one of ${READ_PREFERENCES.join(', ')}.`);
+  }
+  const row = routeAction(action);
+  if (row.method !== 'GET' && row.body !== 'search') {
+    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${action} writes; only the routes that read take a readPreference (writes go to the primary).`);
   }
 }

@@ -66,9 +66,9 @@ function resourceRoutes(definition: ResourceDefinition, options: RouteTableOptio
   const taken = new Set(custom.map((route) => route.handler));
   const names = routeNames(definition);
   const generated = actionsOf('resource').map((action): TableRow => {
-    const { enabled, decorators } = resolveRoute(action, definition.routes, options.routes);
+    const { enabled, decorators, readPreference } = resolveRoute(action, definition.routes, options.routes);
     const { method, path } = ROUTE_ACTIONS[action];
-    return { action, method, path: path(names), resource: definition.name, controller, handler: action, decorators, enabled };
+    return { action, method, path: path(names), resource: definition.name, controller, handler: action, decorators, enabled, ...(readPreference && { readPreference }) };
   });
   // A handler the user decorated with a route of its own replaces the generated route of that name.
   return [...generated.filter((row) => !taken.has(row.handler)), ...custom];
@@ -117,9 +117,9 @@ function referenceRoutes(
     .filter((action) => routeAction(action).appliesTo?.(applies) ?? true)
     .map((action): TableRow => {
       const row = routeAction(action);
-      const { enabled, decorators } = resolveRoute(action, source.referenceRoutes?.[field], options.references);
+      const { enabled, decorators, readPreference } = resolveRoute(action, source.referenceRoutes?.[field], options.references);
       const resource = row.answers.of === 'target' ? targetName : source.name;
-      return { action, method: row.method, path: row.path(names), resource, controller, handler: action, reference, decorators, enabled };
+      return { action, method: row.method, path: row.path(names), resource, controller, handler: action, reference, decorators, enabled, ...(readPreference && { readPreference }) };
     });
 }
 

@@ -1,3 +1,4 @@
+import type { ReadPreferenceMode } from './route-options.interface.js';
 import type { RouteActionName } from '../metadata/route-actions.js';
 
 /** The generated route actions (one row each in `ROUTE_ACTIONS`), and `custom` for your own routes. */
@@ -21,4 +22,6 @@ export interface RouteDefinition {
   reference?: { source: string; field: string; target: string };
   /** Guards, interceptors, pipes and decorators from the route options, for generated routes. */
   decorators?: MethodDecorator[];
+  /** Where a generated read route's queries read (its `readPreference` option); the connection's when absent. */
+  readPreference?: ReadPreferenceMode;
 }

@@ -21,7 +21,18 @@ export type RouteOptions =
       pipes?: Array<Type<PipeTransform> | PipeTransform>;
       /** Any method decorators: `UseGuards(...)`, `Header(...)`, `applyDecorators(...)`, Swagger's... */
       decorators?: MethodDecorator[];
+      /**
+       * Where the route's queries read, on a replica set: `'secondaryPreferred'` spreads the reads of
+       * a search over the secondaries, at the price of answers up to their replication lag behind
+       * the writes (a document just created may be missing; `count` may lag). Read routes only
+       * (`findOne`, `search`, `searchPost`, `find`, `list`, `reverse`, `reversePost`); default: the
+       * connection's (the primary, unless the URI says otherwise).
+       */
+      readPreference?: ReadPreferenceMode;
     };
+
+/** A MongoDB read preference mode. */
+export type ReadPreferenceMode = 'primary' | 'primaryPreferred' | 'secondary' | 'secondaryPreferred' | 'nearest';
 
 /**
  * The routes of a resource, by their one name (the handler you override, the operationId's end):

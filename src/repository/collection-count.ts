@@ -1,3 +1,5 @@
+import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
+
 /**
  * Server error codes meaning "this deployment will not run `$collStats` for you", whatever the
  * request: no `collStats` privilege (13 Unauthorized), an engine without the stage (40324
@@ -9,12 +11,12 @@
 export const COLL_STATS_REFUSED = new Set([13, 59, 115, 166, 238, 40324]);
 const NAMESPACE_NOT_FOUND = 26;
 
-/** How a collection's size is read: what the engine answers to each, as plain functions. */
+/** How a collection's size is read: what the engine answers to each, as plain functions, read where `readPreference` says (the connection's default when absent). */
 export interface CountSources {
   /** The documents of `aggregate([{ $collStats: { count: {} } }])`: one per shard on a sharded cluster. */
-  collStats(): Promise<readonly { count?: unknown }[]>;
+  collStats(readPreference?: ReadPreferenceMode): Promise<readonly { count?: unknown }[]>;
   /** `estimatedDocumentCount()`. */
-  estimated(): Promise<number>;
+  estimated(readPreference?: ReadPreferenceMode): Promise<number>;
 }
 
 /**
@@ -31,20 +33,21 @@ export class CollectionCount {
 
   constructor(private readonly sources: CountSources) {}
 
-  async read(): Promise<number> {
-    if (this.refused) return this.sources.estimated();
+  /** @param readPreference where to read (a search route's `readPreference`) */
+  async read(readPreference?: ReadPreferenceMode): Promise<number> {
+    if (this.refused) return this.sources.estimated(readPreference);
     let shards: readonly { count?: unknown }[];
     try {
-      shards = await this.sources.collStats();
+      shards = await this.sources.collStats(readPreference);
     } catch (error) {
       const code = (error as { code?: unknown }).code as number;
-      if (code === NAMESPACE_NOT_FOUND) return this.sources.estimated();
+      if (code === NAMESPACE_NOT_FOUND) return this.sources.estimated(readPreference);
       if (!COLL_STATS_REFUSED.has(code)) throw error;
       this.refused = true;
-      return this.sources.estimated();
+      return this.sources.estimated(readPreference);
     }
     const total = shards.reduce((sum, shard) => sum + (isCount(shard.count) ? shard.count : Number.NaN), 0);
-    return shards.length > 0 && Number.isFinite(total) ? total : this.sources.estimated();
+    return shards.length > 0 && Number.isFinite(total) ? total : this.sources.estimated(readPreference);
   }
 }
 

@@ -1,6 +1,6 @@
 import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
 import { attachEtag, contentTag, etagOf, matchesStrongly, parseEntityTags, parseVersionTag, versionTag } from '../concurrency/entity-tag.js';
-import { takePrecondition } from '../concurrency/request-precondition.js';
+import { routeReadPreference, takePrecondition } from '../concurrency/route-context.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
@@ -80,14 +80,17 @@ export class ModelRepository<T = Record<string, unknown>> {
     if (definition.schema.get('toObject')) this.plainOptions = { virtuals: false, getters: false, transform: false };
     this.collectionCount = new CollectionCount({
       // The driver's collection: a Mongoose aggregate may put a stage before `$collStats`, which must be first.
-      collStats: () => model.collection.aggregate<{ count?: unknown }>([{ $collStats: { count: {} } }], { maxTimeMS: this.maxTimeMS }).toArray(),
-      estimated: () => model.estimatedDocumentCount().maxTimeMS(this.maxTimeMS).exec(),
+      collStats: (readPreference) => model.collection.aggregate<{ count?: unknown }>([{ $collStats: { count: {} } }], { maxTimeMS: this.maxTimeMS, readPreference }).toArray(),
+      estimated: (readPreference) => {
+        const query = model.estimatedDocumentCount().maxTimeMS(this.maxTimeMS);
+        return (readPreference ? query.read(readPreference) : query).exec();
+      },
     });
   }
 
   /** Finds the document whose `id` field (default `_id`) equals `id`; `null` when none does. */
   async findOne(id: string): Promise<PlainDocument<T> | null> {
-    const doc = await this.model.findOne(this.idFilter(id)).maxTimeMS(this.maxTimeMS).lean().exec();
+    const doc = await this.reading(this.model.findOne(this.idFilter(id))).maxTimeMS(this.maxTimeMS).lean().exec();
     return doc && this.tagged(doc);
   }
 
@@ -100,7 +103,7 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** Finds a document by its `_id`, whatever the resource's `id` field: how references are stored. */
   async findByObjectId(objectId: Types.ObjectId | string): Promise<PlainDocument<T> | null> {
-    const doc = await this.model.findOne({ _id: objectId }).maxTimeMS(this.maxTimeMS).lean().exec();
+    const doc = await this.reading(this.model.findOne({ _id: objectId })).maxTimeMS(this.maxTimeMS).lean().exec();
     return doc && this.tagged(doc);
   }
 
@@ -280,14 +283,14 @@ export class ModelRepository<T = Record<string, unknown>> {
     const projection = params.select && Object.fromEntries(params.select.map((field) => [field, 1]));
     // A tie-breaker on _id makes paging through equal sort keys deterministic.
     const sort = params.sort && { ...params.sort, ...(params.sort._id ? {} : { _id: 1 as const }) };
-    const query = this.model.find(filter, projection).skip(params.skip).limit(params.limit).maxTimeMS(this.maxTimeMS).lean();
+    const query = this.reading(this.model.find(filter, projection)).skip(params.skip).limit(params.limit).maxTimeMS(this.maxTimeMS).lean();
     if (sort) query.sort(sort);
     // Without a filter, every document matches: one count serves for both figures.
     const unfiltered = Object.keys(filter).length === 0;
     try {
       const [matchCount, count, docs] = await Promise.all([
-        this.model.countDocuments(filter).maxTimeMS(this.maxTimeMS).exec(),
-        unfiltered ? undefined : this.collectionCount.read(),
+        this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS).exec(),
+        unfiltered ? undefined : this.collectionCount.read(routeReadPreference()),
         query.exec(),
       ]);
       const result = (docs as object[]).map((doc) => this.toPlain(doc));
@@ -305,7 +308,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Of these `_id`s, those that name no document (dangling references). */
   async missingObjectIds(objectIds: readonly Types.ObjectId[]): Promise<Types.ObjectId[]> {
     if (objectIds.length === 0) return [];
-    const found = await this.model.find({ _id: { $in: objectIds } }, { _id: 1 }).maxTimeMS(this.maxTimeMS).lean().exec();
+    const found = await this.reading(this.model.find({ _id: { $in: objectIds } }, { _id: 1 })).maxTimeMS(this.maxTimeMS).lean().exec();
     const existing = new Set(found.map((doc) => String((doc as unknown as { _id: unknown })._id)));
     return objectIds.filter((objectId) => !existing.has(String(objectId)));
   }
@@ -321,7 +324,7 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** The `_id` of the document a path identifier names, `null` when none exists (always a query). */
   async existingObjectId(id: string): Promise<Types.ObjectId | null> {
-    const doc = await this.model.findOne(this.idFilter(id)).select('_id').maxTimeMS(this.maxTimeMS).lean().exec();
+    const doc = await this.reading(this.model.findOne(this.idFilter(id))).select('_id').maxTimeMS(this.maxTimeMS).lean().exec();
     return (doc?._id as Types.ObjectId | undefined) ?? null;
   }
 
@@ -349,6 +352,12 @@ export class ModelRepository<T = Record<string, unknown>> {
     if (versionKey) delete plain[versionKey];
     for (const path of this.hiddenPaths) deletePath(plain, path);
     return plain as PlainDocument<T>;
+  }
+
+  /** The query, reading where the generated route in progress says (its `readPreference` option), if it says. */
+  private reading<Q extends { read(mode: string): Q }>(query: Q): Q {
+    const mode = routeReadPreference();
+    return mode ? query.read(mode) : query;
   }
 
   private get maxTimeMS(): number {

@@ -5,7 +5,8 @@
  * If-None-Match on a read answers 304; requireIfMatch answers a write without If-Match with 428.
  */
 import { Controller, Headers, Param, Post } from '@nestjs/common';
-import { Prop, Schema } from '@nestjs/mongoose';
+import { Prop, Schema, raw } from '@nestjs/mongoose';
+import { Types } from 'mongoose';
 import { GeneratedController, GeneratedResource, etagOf } from '../../src/index.js';
 import { Company, Entrepreneur, Team } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -19,6 +20,9 @@ import { MISSING_ID } from '../support/ids.js';
 class Note {
   @Prop({ required: true }) text!: string;
   @Prop() pinned?: boolean;
+  @Prop(raw({ color: { type: String }, size: { type: Number } })) style?: { color?: string; size?: number };
+  @Prop({ type: [String] }) tags?: string[];
+  @Prop() at?: Date;
   @Prop({ select: false }) secret?: string;
 }
 
@@ -275,6 +279,30 @@ describe('a schema without a version key (a content hash)', () => {
     expectError(await t.http().put(`/note/${id}`).set('If-Match', read.headers.etag).send({ text: 'stale' }), 412, 'MR_PRECONDITION_FAILED');
     expect((await t.http().get(`/note/${id}`)).body).toMatchObject({ text: 'hello', pinned: true });
     await t.http().delete(`/note/${id}`).set('If-Match', put.headers.etag).expect(200);
+  });
+
+  it('compares nested objects, arrays, dates and a hidden field the client never sees', async () => {
+    const created = await t.http().post('/note').send({ text: 'rich', style: { color: 'red', size: 2 }, tags: ['a', 'b'], at: '2026-01-02T03:04:05.000Z' }).expect(201);
+    const id = created.body._id;
+    // A field the routes hide, written by other code: the tag (of what a client sees) does not change.
+    await t.connection.collection('notes').updateOne({ _id: new Types.ObjectId(id) }, { $set: { secret: 's' } });
+    const read = await t.http().get(`/note/${id}`).expect(200);
+    expect(read.headers.etag).toBe(created.headers.etag);
+    const put = await t.http().put(`/note/${id}`).set('If-Match', read.headers.etag).send({ style: { size: 3 } }).expect(200);
+    expect(put.body.style).toEqual({ color: 'red', size: 3 });
+    expectError(await t.http().put(`/note/${id}`).set('If-Match', read.headers.etag).send({ tags: ['stale'] }), 412, 'MR_PRECONDITION_FAILED');
+    expect((await t.connection.collection('notes').findOne({ _id: new Types.ObjectId(id) }))?.secret).toBe('s');
+  });
+});
+
+describe('a document written without a version key (by other code)', () => {
+  it('has version 0, and If-Match with that tag writes', async () => {
+    const { insertedId } = await t.connection.collection('companies').insertOne({ niceName: 'Legacy', employees: 1 });
+    const read = await t.http().get(`/company/${insertedId}`).expect(200);
+    expect(read.headers.etag).toBe(`"${insertedId}-0"`);
+    const put = await t.http().put(`/company/${insertedId}`).set('If-Match', read.headers.etag).send({ employees: 2 }).expect(200);
+    expect(put.headers.etag).toBe(`"${insertedId}-1"`);
+    expectError(await t.http().put(`/company/${insertedId}`).set('If-Match', read.headers.etag).send({ employees: 3 }), 412, 'MR_PRECONDITION_FAILED');
   });
 });
 

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { attachEtag, contentTag, etagOf, matchesStrongly, matchesWeakly, parseEntityTags, parseVersionTag, versionTag } from '../../../src/concurrency/entity-tag.js';
-import { runWithPrecondition, takePrecondition } from '../../../src/concurrency/request-precondition.js';
+import { runInRouteContext, takePrecondition } from '../../../src/concurrency/route-context.js';
 
 describe('version tags', () => {
   const id = new Types.ObjectId('6b02c1f0a4e3d2b1c0f9e8d7');
@@ -67,7 +67,7 @@ describe('etagOf', () => {
 describe('the request precondition', () => {
   it('goes to the first write of the route\'s document only', async () => {
     const precondition = { resource: 'Company', id: 'c1', condition: ['"c1-2"'], used: false };
-    await runWithPrecondition(precondition, async () => {
+    await runInRouteContext({ precondition }, async () => {
       await Promise.resolve();
       expect(takePrecondition('Company', 'other')).toBeUndefined();
       expect(takePrecondition('User', 'c1')).toBeUndefined();

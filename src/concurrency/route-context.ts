@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { EntityTagCondition } from './entity-tag.js';
 
 /** The `If-Match` of a generated write route's request, for the document its path names. */
@@ -12,11 +13,21 @@ export interface RequestPrecondition {
   used: boolean;
 }
 
-const storage = new AsyncLocalStorage<RequestPrecondition>();
+/**
+ * What a generated route hands to the repository calls its handler makes, without a parameter of
+ * the overridable methods (`findOne(id)`, `update(id, body)`) having to carry it: the request's
+ * `If-Match`, and the route's `readPreference`. Only set for the requests that have one of them.
+ */
+export interface RouteContext {
+  precondition?: RequestPrecondition;
+  readPreference?: ReadPreferenceMode;
+}
 
-/** Runs `work` with `precondition` in force for the writes it makes through a repository. */
-export function runWithPrecondition<R>(precondition: RequestPrecondition, work: () => R): R {
-  return storage.run(precondition, work);
+const storage = new AsyncLocalStorage<RouteContext>();
+
+/** Runs `work` with `context` in force for the repository calls it makes. */
+export function runInRouteContext<R>(context: RouteContext, work: () => R): R {
+  return storage.run(context, work);
 }
 
 /**
@@ -26,8 +37,13 @@ export function runWithPrecondition<R>(precondition: RequestPrecondition, work: 
  * conditional, while writes to other documents made by the same request are not.
  */
 export function takePrecondition(resource: string, id: string): EntityTagCondition | undefined {
-  const precondition = storage.getStore();
+  const precondition = storage.getStore()?.precondition;
   if (!precondition || precondition.used || precondition.resource !== resource || precondition.id !== id) return undefined;
   precondition.used = true;
   return precondition.condition;
+}
+
+/** The read preference of the generated route in progress (`routes: { search: { readPreference } }`), if it has one. */
+export function routeReadPreference(): ReadPreferenceMode | undefined {
+  return storage.getStore()?.readPreference;
 }
