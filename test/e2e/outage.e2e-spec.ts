@@ -1,7 +1,10 @@
 import { Company, Entrepreneur } from '../fixtures/models.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ModelRoutesModule } from '../../src/index.js';
+import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { startStallingProxy } from '../support/tcp-proxy.js';
 
 const engine = useEngine();
 let t: TestApp | undefined;
@@ -51,3 +54,45 @@ async function expectUnavailable(id: string): Promise<void> {
     expect(response.body.message).toBe('The database is unavailable; try again later');
   }
 }
+
+/**
+ * A server that stops answering on open connections (a frozen process, a partition) is never
+ * refused: without a socket timeout the driver would wait on it for good, as `maxTimeMS` is
+ * enforced by the silent server itself. With `socketTimeoutMS` and `connectTimeoutMS` (what "Running
+ * in production" recommends: a retried read opens a new connection, whose handshake would otherwise
+ * wait 30 s), every route answers 503 once they have elapsed, and serves again when the server does.
+ */
+itStopsTheEngine('answers 503 within socketTimeoutMS when the server stops answering on open connections, then recovers', async () => {
+  const SOCKET_TIMEOUT_MS = 1500;
+  const proxy = await startStallingProxy(engine.get().uri);
+  const { uri } = proxy;
+  try {
+    t = await bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+      imports: ({ dbName }) => [MongooseModule.forRoot(uri, { dbName, socketTimeoutMS: SOCKET_TIMEOUT_MS, connectTimeoutMS: 1000, serverSelectionTimeoutMS: 1000, heartbeatFrequencyMS: 500 })],
+      mongoose: false,
+    });
+    const id = (await t.http().post('/company').send({ niceName: 'Acme' }).expect(201)).body._id;
+    proxy.stall();
+    for (const request of [() => t!.http().get(`/company/${id}`), () => t!.http().get('/companies'), () => t!.http().put(`/company/${id}`).send({ employees: 4 })]) {
+      const started = Date.now();
+      const response = await request();
+      const elapsed = Date.now() - started;
+      expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+      // A bound, not a measure: the socket timeout, a retried read's connection timeout (1000 ms), and a margin for a loaded machine.
+      expect(elapsed).toBeLessThan(SOCKET_TIMEOUT_MS + 1000 + 3000);
+    }
+    proxy.resume();
+    const deadline = Date.now() + 20000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await t.http().get(`/company/${id}`)).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(status).toBe(200);
+  } finally {
+    await t?.close();
+    t = undefined;
+    await proxy.close();
+  }
+}, 60000);
