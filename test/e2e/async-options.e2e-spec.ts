@@ -123,5 +123,12 @@ describe('ModelRoutesModule.forRootAsync', () => {
     await http().get(`/gadget/${String(gadget!._id)}`).expect(200);
     expect(await connection.model('Gadget').countDocuments()).toBe(2);
   });
+
+  it('requireIfMatch from the factory: a write without If-Match is a 428, with it a 200', async () => {
+    const { http } = await start(ModelRoutesModule.forRootAsync({ resources: [Gadget], useFactory: async () => ({ requireIfMatch: true }) }));
+    const created = await http().post('/gadget').send({ name: 'g', rank: 1 }).expect(201);
+    expectError(await http().put(`/gadget/${created.body._id}`).send({ rank: 2 }), 428, 'MR_PRECONDITION_REQUIRED');
+    await http().put(`/gadget/${created.body._id}`).set('If-Match', created.headers.etag).send({ rank: 2 }).expect(200);
+  });
 });
 
