@@ -87,11 +87,11 @@ export function logMark(app: SampleApp): number {
   return statSync(app.logFile).size;
 }
 
-/** The first line of every error the app logged after `mark` (Nest's `ERROR [Context] Name: message`). */
+/** The first line of every error the app logged after `mark` (Nest's `ERROR [Context] Name: message`), whole. */
 export function loggedErrors(app: SampleApp, mark: number): string[] {
   const text = readFileSync(app.logFile).subarray(mark).toString();
   return text
     .split('\n')
     .filter((entry) => /\bERROR \[/.test(entry))
-    .map((entry) => entry.replace(/^.*?\bERROR /, '').slice(0, 300));
+    .map((entry) => entry.replace(/^.*?\bERROR /, ''));
 }

@@ -108,7 +108,7 @@ function reportOutage(o: OutageResult, errors: string[]): void {
   // FerretDB, stopped, answers the queries it is running "context canceled"; any other error the app logged is a failure.
   const cancels = errors.filter((entry) => /context canceled/.test(entry));
   const others = errors.filter((entry) => !/context canceled/.test(entry));
-  for (const entry of others) line(`  logged by the app: ${entry}`);
+  for (const entry of others) line(`  logged by the app: ${entry.slice(0, 300)}`);
   const internal = o.cancelledByEngine.filter((item) => item.startsWith('500')).length;
   check(o.unexpectedCount === 0, 'every request sent while the engine was down or after it answered 2xx or 503 MR_DATABASE_UNAVAILABLE, no socket error', `${o.unexpectedCount} others`);
   check(
