@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { startEngine } from '../scripts/mongo-engine.js';
 
 /**
- * `node dist-bench/bench/soak-reconnect.js [runs] [recovery seconds]`: the soak's outage with
+ * `node dist-bench/bench/soak-reconnect.js [runs] [recovery seconds] [connectTimeoutMS]`: the soak's outage with
  * Mongoose alone (no Nest, no library): 16 workers query and insert without pause, the embedded
  * FerretDB is suspended for 7 s and resumed, and each run says whether the connection came back.
  * It exists because the soak saw the app's connection stay down after the database had returned,
@@ -10,11 +10,18 @@ import { startEngine } from '../scripts/mongo-engine.js';
  */
 const runs = Number(process.argv[2] ?? 5);
 const recoverySeconds = Number(process.argv[3] ?? 15);
+/** The driver's connectTimeoutMS, which also bounds a monitor's check (default 30000). */
+const connectTimeoutMS = process.argv[4] ? Number(process.argv[4]) : undefined;
 
 for (let run = 1; run <= runs; run++) {
   const engine = await startEngine({ log: () => undefined });
-  const connection = await mongoose.createConnection(engine.uri, { dbName: 'reconnect', serverSelectionTimeoutMS: 3000 }).asPromise();
+  const connection = await mongoose.createConnection(engine.uri, { dbName: 'reconnect', serverSelectionTimeoutMS: 3000, ...(connectTimeoutMS ? { connectTimeoutMS } : {}) }).asPromise();
   try {
+    // The driver's monitoring, to tell a stuck monitor from one that sees the server and is not believed.
+    const heartbeats: string[] = [];
+    for (const event of ['serverHeartbeatStarted', 'serverHeartbeatSucceeded', 'serverHeartbeatFailed'] as const) {
+      connection.getClient().on(event, () => heartbeats.push(`${Math.round(performance.now())} ${event}`));
+    }
     const Item = connection.model('Item', new mongoose.Schema({ n: Number }));
     await Item.insertMany(Array.from({ length: 100 }, (_, n) => ({ n })));
     let running = true;
@@ -40,6 +47,7 @@ for (let run = 1; run <= runs; run++) {
     await Promise.all(workers);
     const first = successes.find((at) => at > up);
     process.stdout.write(`run ${run}: ${first === undefined ? `no success within ${recoverySeconds} s of the resume (readyState ${connection.readyState})` : `first success ${Math.round(first - up)} ms after the resume`}\n`);
+    if (first === undefined) process.stdout.write(`  resumed at ${Math.round(up)}; last heartbeat events: ${heartbeats.slice(-6).join(', ')}\n`);
   } finally {
     await connection.close();
     await engine.stop();
