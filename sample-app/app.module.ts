@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { MongooseModule, type MongooseModuleOptions } from '@nestjs/mongoose';
 import { ModelRoutesModule, type ModelRoutesModuleOptions } from '../src/index.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { CompanyController } from './company.controller.js';
@@ -16,12 +16,13 @@ export const modelRoutesOptions: ModelRoutesModuleOptions = {
 export class AppModule {
   /**
    * The sample app on the database at `uri` (a MongoDB URI; the database name is `dbName`).
-   * An empty database gets the example data at startup, unless `SAMPLE_SEED=0`.
+   * An empty database gets the example data at startup, unless `SAMPLE_SEED=0`. `connection` adds
+   * Mongoose's connection options (timeouts, pool size).
    */
-  static forDatabase(uri: string, dbName = 'model_routes_sample'): DynamicModule {
+  static forDatabase(uri: string, dbName = 'model_routes_sample', connection: MongooseModuleOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [MongooseModule.forRoot(uri, { dbName }), ModelRoutesModule.forRoot(modelRoutesOptions)],
+      imports: [MongooseModule.forRoot(uri, { ...connection, dbName }), ModelRoutesModule.forRoot(modelRoutesOptions)],
       providers: [ApiKeyGuard, SeedService],
     };
   }

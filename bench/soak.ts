@@ -1,0 +1,163 @@
+import { cpus } from 'node:os';
+import { startEngine } from '../scripts/mongo-engine.js';
+import { killSampleApp, loggedErrors, logMark, rssMiB, startSampleApp, type Adapter, type SampleApp } from './soak-app.js';
+import { outage, type OutageResult } from './soak-outage.js';
+import { shutdown, type ShutdownResult } from './soak-shutdown.js';
+import { drive, random, seed, type TrafficResult } from './soak-traffic.js';
+
+/**
+ * `npm run soak [-- --quick] [--adapter fastify] [--connections n] [--seconds n] [--seed n]`:
+ * the sample app in its own process, against an embedded FerretDB this script starts, driven by
+ * autocannon with a mix of reads, searches and writes that are all meant to succeed; then two
+ * faults on the same app: the database stopped and started again under load, and SIGTERM with
+ * requests in flight. Prints every figure and the bound it is checked against, and exits with 1
+ * when a check fails.
+ */
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const adapter: Adapter = option('adapter') === 'fastify' ? 'fastify' : 'express';
+const randomSeed = number('seed') ?? 13;
+const plan = {
+  connections: number('connections') ?? (quick ? 50 : 200),
+  seconds: number('seconds') ?? (quick ? 8 : 60),
+  warmupSeconds: quick ? 3 : 10,
+  settleSeconds: quick ? 3 : 10,
+  users: quick ? 20 : 50,
+  companies: quick ? 300 : 1000,
+  // The sample's default is 5 s; --quick takes 3 s so that CI's outage is short.
+  selectionTimeoutMs: quick ? 3000 : 5000,
+  outage: { workers: 16, beforeSeconds: 1, downSeconds: quick ? 7 : 15, recoverySeconds: 30 },
+  inFlight: quick ? 40 : 100,
+};
+/** The bounds checked, stated up front (see BENCHMARKS.md for why these values). */
+const BOUNDS = {
+  rssGrowthMiB: 64,
+  // Server selection gives up after selectionTimeoutMS; the margin covers a loaded 2-core machine.
+  unavailableWithinMs: plan.selectionTimeoutMs + 5000,
+  recoveredWithinMs: plan.outage.recoverySeconds * 1000,
+  shutdownWithinMs: 10000,
+};
+
+const failures: string[] = [];
+const next = random(randomSeed);
+const engine = await startEngine();
+let app: SampleApp | undefined;
+try {
+  app = await startSampleApp(engine.uri, adapter, plan.selectionTimeoutMs);
+  const started = app;
+  header();
+  line(`the app's output: ${started.logFile}`);
+  const data = await seed(started.url, plan.users, plan.companies, next);
+  line(`seeded ${data.users.length} users and ${data.companies.length} companies through the app`);
+  await drive(started.url, data, plan.connections, plan.warmupSeconds, next);
+  const rssWarm = rssMiB(started.process.pid!);
+  const traffic = await drive(started.url, data, plan.connections, plan.seconds, next);
+  const rssLoaded = rssMiB(started.process.pid!);
+  await sleep(plan.settleSeconds * 1000);
+  const rssSettled = rssMiB(started.process.pid!);
+  reportSoak(traffic, rssWarm, rssLoaded, rssSettled);
+  const mark = logMark(started);
+  const outcome = await outage(started.url, engine, data, plan.outage, next, () => started.process.exitCode === null);
+  reportOutage(outcome, loggedErrors(started, mark));
+  reportShutdown(await shutdown(started, plan.inFlight));
+} catch (error) {
+  failures.push(`the run broke: ${error instanceof Error ? error.stack : String(error)}`);
+} finally {
+  if (app) killSampleApp(app);
+  await engine.stop();
+}
+line('');
+if (failures.length) {
+  line(`FAILED (${failures.length}):`);
+  for (const failure of failures) line(`  - ${failure}`);
+  process.exitCode = 1;
+} else {
+  line('all checks passed');
+}
+
+function header(): void {
+  line(`Soak of the sample app on ${adapter === 'fastify' ? 'Fastify' : 'Express'}${quick ? ' (--quick)' : ''}; seed ${randomSeed}`);
+  line(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`);
+  line(`Load: ${plan.connections} connections, ${plan.seconds} s after ${plan.warmupSeconds} s of warm-up; mix per connection: 6 reads, 3 searches, 3 writes (create, modify, delete of its own company)`);
+}
+
+function reportSoak(t: TrafficResult, rssWarm: number, rssLoaded: number, rssSettled: number): void {
+  line('');
+  line('== soak');
+  line(`requests ${t.requests} (${Math.round(t.rps)} req/s); status codes ${JSON.stringify(t.statusCodes)}; socket errors ${t.errors}, timeouts ${t.timeouts}, non-2xx ${t.non2xx}`);
+  line(`latency p50 ${t.p50} ms, p99 ${t.p99} ms, max ${t.max} ms`);
+  for (const [kind, counts] of Object.entries(t.byKind)) line(`  ${kind.padEnd(16)} ${JSON.stringify(counts)}`);
+  for (const sample of t.samples) line(`  non-2xx: ${sample}`);
+  line(`app RSS: ${rssWarm} MiB after warm-up, ${rssLoaded} MiB after the load, ${rssSettled} MiB after ${plan.settleSeconds} s idle`);
+  const fivexx = Object.entries(t.statusCodes).filter(([code]) => code.startsWith('5')).reduce((sum, [, count]) => sum + count, 0);
+  check(t.requests > 0, 'the soak completed requests', `${t.requests}`);
+  check(t.non2xx === 0, 'no answer other than 2xx (every request of the mix is meant to succeed)', `${t.non2xx} non-2xx, of which ${fivexx} 5xx`);
+  check(t.errors === 0 && t.timeouts === 0, 'no socket error or timeout (10 s)', `${t.errors} errors, ${t.timeouts} timeouts`);
+  const growth = Math.max(rssLoaded, rssSettled) - rssWarm;
+  check(growth < BOUNDS.rssGrowthMiB, `RSS growth from after warm-up below ${BOUNDS.rssGrowthMiB} MiB`, `${growth} MiB`);
+}
+
+function reportOutage(o: OutageResult, errors: string[]): void {
+  line('');
+  line(`== fault: database stopped under load (${plan.outage.workers} clients, ${plan.outage.downSeconds} s down, serverSelectionTimeoutMS ${plan.selectionTimeoutMs})`);
+  line(`requests ${o.requests}; answers ${JSON.stringify(o.answers)}`);
+  line(`suspend() took ${o.suspendMs} ms; first 503 MR_DATABASE_UNAVAILABLE ${o.firstUnavailableMs ?? '-'} ms after suspend() was called; ${o.sentWhileDown} requests sent while down: p99 ${o.downP99Ms} ms, max ${o.downMaxMs} ms`);
+  line(`after the resume: first 2xx in ${o.firstSuccessMs ?? '-'} ms, 20 in a row in ${o.twentySuccessesMs ?? '-'} ms; app process alive: ${o.appAlive}`);
+  for (const item of o.cancelledByEngine) line(`  in flight as the engine stopped: ${item}`);
+  for (const item of o.unexpected) line(`  unexpected: ${item}`);
+  // FerretDB, stopped, answers the queries it is running "context canceled"; any other error the app logged is a failure.
+  const cancels = errors.filter((entry) => /context canceled/.test(entry));
+  const others = errors.filter((entry) => !/context canceled/.test(entry));
+  for (const entry of others) line(`  logged by the app: ${entry.slice(0, 300)}`);
+  const internal = o.cancelledByEngine.filter((item) => item.startsWith('500')).length;
+  check(o.unexpectedCount === 0, 'every request sent while the engine was down or after it answered 2xx or 503 MR_DATABASE_UNAVAILABLE, no socket error', `${o.unexpectedCount} others`);
+  check(
+    others.length === 0 && internal <= cancels.length,
+    'requests in flight as the engine stopped: every 500 is FerretDB\'s own "context canceled" answer, and the app logged no other error',
+    `${o.cancelledByEngine.length} such answers (${internal} 500s), ${cancels.length} "context canceled" and ${others.length} other errors logged`,
+  );
+  check(o.firstUnavailableMs !== undefined, 'clients were told the database is unavailable', `${o.answers['503 MR_DATABASE_UNAVAILABLE'] ?? 0} answers 503 MR_DATABASE_UNAVAILABLE`);
+  check(o.sentWhileDown > 0 && o.downMaxMs <= BOUNDS.unavailableWithinMs, `every request sent while down answered within ${BOUNDS.unavailableWithinMs} ms (serverSelectionTimeoutMS + 5 s)`, `max ${o.downMaxMs} ms over ${o.sentWhileDown}`);
+  check(o.appAlive, 'the app process survived the outage', String(o.appAlive));
+  check(o.twentySuccessesMs !== undefined && o.twentySuccessesMs <= BOUNDS.recoveredWithinMs, `20 successes in a row within ${BOUNDS.recoveredWithinMs} ms of the resume, without restarting the app`, `${o.twentySuccessesMs ?? 'never'} ms`);
+}
+
+function reportShutdown(s: ShutdownResult): void {
+  line('');
+  line(`== fault: SIGTERM with ${s.inFlight} slow searches in flight and one idle keep-alive connection`);
+  line(`in flight: ${s.completed} completed, ${s.failed.length} failed; last answer ${s.lastAnsweredMs} ms after SIGTERM`);
+  line(`idle keep-alive connection closed by the server ${s.idleClosedMs ?? 'never'} ms after SIGTERM`);
+  line(`new connections: ${JSON.stringify(s.probes)}; first refused ${s.firstRefusedMs ?? '-'} ms after SIGTERM; answered after a refusal: ${s.answeredAfterRefused}`);
+  line(`exit: code ${s.exitCode}, signal ${s.exitSignal}, ${s.shutdownMs} ms after SIGTERM`);
+  for (const item of s.failed.slice(0, 10)) line(`  failed: ${item}`);
+  check(s.failed.length === 0, 'every request in flight at SIGTERM got a complete 2xx answer', `${s.completed}/${s.inFlight}`);
+  check(s.answeredAfterRefused === 0 && (s.probes.ECONNREFUSED ?? 0) > 0, 'new connections are refused once the server stops listening', `${s.probes.ECONNREFUSED ?? 0} refused, ${s.answeredAfterRefused} answered after a refusal`);
+  check(s.exitCode === 0, 'the process exits with code 0', `code ${s.exitCode}, signal ${s.exitSignal}`);
+  check(s.shutdownMs <= BOUNDS.shutdownWithinMs, `it exits within ${BOUNDS.shutdownWithinMs} ms of SIGTERM`, `${s.shutdownMs} ms`);
+}
+
+function check(ok: boolean, what: string, measured: string): void {
+  line(`  [${ok ? 'ok' : 'FAIL'}] ${what}: ${measured}`);
+  if (!ok) failures.push(`${what}: ${measured}`);
+}
+
+function option(name: string): string | undefined {
+  const index = argv.indexOf(`--${name}`);
+  return index < 0 ? undefined : argv[index + 1];
+}
+
+function number(name: string): number | undefined {
+  const text = option(name);
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} needs a whole number, at least 1`);
+  return value;
+}
+
+function line(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
