@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePorts } from '../scripts/mongo-engine.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validMeasure, type Measure } from './measure.js';
@@ -114,11 +114,8 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/** A free port for a server, outside the ephemeral range (see `freePorts` in scripts/mongo-engine.ts: no client can connect to itself there). */
+export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
+  return port!;
 }

@@ -48,6 +48,11 @@ export interface OutagePlan {
   downSeconds: number;
   /** Seconds after the resume within which 20 successes in a row must come. */
   recoverySeconds: number;
+  /**
+   * How the engine stops: killed (SIGKILL, a crash), or stopped (SIGTERM: FerretDB drains for about
+   * 3 s). After a drained stop the driver's monitor sometimes never reconnects (see BENCHMARKS.md).
+   */
+  crash: boolean;
 }
 
 /** Runs the outage against the app at `url`; `alive` says whether the app's process still runs. */
@@ -60,7 +65,7 @@ export async function outage(url: string, engine: Engine, data: Seeded, plan: Ou
   });
   await sleep(plan.beforeSeconds * 1000);
   const stopping = performance.now();
-  await engine.suspend();
+  await engine.suspend({ crash: plan.crash });
   const down = performance.now();
   await sleep(plan.downSeconds * 1000);
   await engine.resume();

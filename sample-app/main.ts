@@ -72,12 +72,14 @@ function closeConnectionsOnceIdle(server: Server): void {
 }
 
 /**
- * Mongoose's connection options: a short server selection timeout, so that a request answers
- * 503 MR_DATABASE_UNAVAILABLE within about that time when the database cannot be reached
- * (the driver's default is 30 s). `MONGODB_SERVER_SELECTION_TIMEOUT_MS` changes it.
+ * Mongoose's connection options, as the README's "Running in production" gives them: a short
+ * server selection timeout, so that a request answers 503 MR_DATABASE_UNAVAILABLE within about
+ * that time when the database cannot be reached (the driver's default is 30 s;
+ * `MONGODB_SERVER_SELECTION_TIMEOUT_MS` changes it), and socket and connection timeouts, so that a
+ * server that stops answering on open connections cannot hold a request for good.
  */
 function connectionOptions(): MongooseModuleOptions {
-  return { serverSelectionTimeoutMS: Number(process.env.MONGODB_SERVER_SELECTION_TIMEOUT_MS ?? 5000) };
+  return { serverSelectionTimeoutMS: Number(process.env.MONGODB_SERVER_SELECTION_TIMEOUT_MS ?? 5000), socketTimeoutMS: 10000, connectTimeoutMS: 5000 };
 }
 
 main().catch((error) => {

@@ -55,8 +55,11 @@ export interface Engine {
   /** A line for logs: which engine, where. */
   description: string;
   stop(): Promise<void>;
-  /** FerretDB only: stops the server but keeps its port and data, to test outages. */
-  suspend?(): Promise<void>;
+  /**
+   * FerretDB only: stops the server but keeps its port and data, to test outages: with SIGTERM (it
+   * drains for about 3 s, as a database shut down by its operator), or, with `crash`, SIGKILL.
+   */
+  suspend?(options?: { crash?: boolean }): Promise<void>;
   /** FerretDB only: starts a suspended server again, on the same port with the same data. */
   resume?(): Promise<void>;
 }
@@ -247,8 +250,8 @@ async function startFerretDbOnSqlite(binary: string, reason: string, keptDir?: s
       server = undefined;
       if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
     },
-    async suspend() {
-      await server?.kill();
+    async suspend(options) {
+      await server?.kill(options?.crash);
       server = undefined;
     },
     async resume() {
@@ -361,8 +364,8 @@ async function launchOnPostgres(launch: PostgresLaunch): Promise<Engine> {
         server = undefined;
         cleanUp();
       },
-      async suspend() {
-        await server?.kill();
+      async suspend(options) {
+        await server?.kill(options?.crash);
         server = undefined;
       },
       async resume() {
@@ -654,7 +657,8 @@ function postgresReady(clusterDir: string, port: number): boolean {
 // Processes
 
 interface Watched {
-  kill(): Promise<void>;
+  /** Stops the server with its signal (SIGTERM: FerretDB drains its queries for about 3 s), or with SIGKILL when `crash`. */
+  kill(crash?: boolean): Promise<void>;
   exitCode(): number | null;
   stderr(): string;
 }
@@ -697,7 +701,7 @@ interface WatchOptions {
  */
 const WATCHDOG =
   'trap "" INT; exec 3<&0; sig=$1; dir=$2; shift 2; "$@" </dev/null & pid=$!; ' +
-  '(cat <&3 >/dev/null; kill -$sig $pid 2>/dev/null) & wait $pid; status=$?; ' +
+  '(read -r how <&3; [ "$how" = crash ] && sig=KILL; cat <&3 >/dev/null; kill -$sig $pid 2>/dev/null) & wait $pid; status=$?; ' +
   '[ -z "$dir" ] || rm -rf "$dir" 2>/dev/null; exit $status';
 
 function watch(options: WatchOptions): Watched {
@@ -723,7 +727,9 @@ function watch(options: WatchOptions): Watched {
   (child.stderr as unknown as { unref?: () => void })?.unref?.();
 
   return {
-    async kill() {
+    async kill(crash = false) {
+      // The watchdog signals the server when its stdin ends: with SIGKILL after a line `crash`.
+      if (crash) child.stdin?.write('crash\n');
       child.stdin?.end();
       // At most 10 s; the timer is cleared as soon as the server exits, so it holds nothing open.
       await new Promise<void>((resolve) => {
@@ -773,8 +779,62 @@ function freePort(): Promise<number> {
   return freePorts(1).then(([port]) => port!);
 }
 
-/** `count` distinct free ports of 127.0.0.1 (held together while they are picked). */
-async function freePorts(count: number): Promise<number[]> {
+/** Lowest port of the servers' range: above the well-known and most registered services' ports. */
+const SERVER_PORTS_FROM = 10000;
+let portProbe = 0;
+
+/**
+ * `count` distinct free ports of 127.0.0.1 (held together while they are picked), below the
+ * kernel's ephemeral range (`ip_local_port_range`, 32768 and up by default), where `listen(0)` would
+ * pick them. A client's own end of a connection takes its port from that range, and a connection
+ * to a port of it on which nothing listens (an engine stopped by a test, in the seconds before it
+ * is started again) can be given that very port as its own: the socket connects to itself (TCP
+ * simultaneous open). The driver's monitor then waits, for ever, for the answer to a `hello` that
+ * it reads back as its own request, and the connection never comes back up although the engine
+ * does (seen about once in 18 outages of the soak). A server port outside the range cannot be
+ * any client's. The first candidate depends on the process id, so that concurrent processes
+ * (Jest workers) probe different ports; an occupied candidate is skipped.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const ephemeralFrom = ephemeralPortsFrom();
+  const span = ephemeralFrom - SERVER_PORTS_FROM;
+  if (span < 1000) return listenedPorts(count);
+  const held: ReturnType<typeof createServer>[] = [];
+  try {
+    for (let attempt = 0; held.length < count && attempt < 500; attempt++) {
+      const candidate = SERVER_PORTS_FROM + ((process.pid * 7919 + portProbe++ * 104729) % span);
+      const server = await listenOn(candidate);
+      if (server) held.push(server);
+    }
+    if (held.length < count) throw new Error(`no ${count} free ports between ${SERVER_PORTS_FROM} and ${ephemeralFrom}`);
+    return held.map((server) => (server.address() as { port: number }).port);
+  } finally {
+    await Promise.all(held.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  }
+}
+
+/** The first port of the kernel's ephemeral range (32768 where it cannot be read). */
+function ephemeralPortsFrom(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 0 ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** A server listening on `port` of 127.0.0.1, or `undefined` when the port is taken. */
+function listenOn(port: number): Promise<ReturnType<typeof createServer> | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** Ports the kernel picks (`listen(0)`): where no range below the ephemeral one is left. */
+async function listenedPorts(count: number): Promise<number[]> {
   const servers = Array.from({ length: count }, () => createServer());
   try {
     return await Promise.all(

@@ -35,6 +35,16 @@ const UNAVAILABLE = new Set([
   'MongoClientClosedError',
 ]);
 
+/**
+ * MongoDB server codes that mean "this server cannot serve you now, another (or the same, soon)
+ * will": ShutdownInProgress (91), InterruptedAtShutdown (11600), InterruptedDueToReplStateChange
+ * (11602), PrimarySteppedDown (189), NotWritablePrimary (10107), NotPrimaryNoSecondaryOk (13435),
+ * NotPrimaryOrSecondary (13436). The driver retries some of them once; what is left is a 503.
+ */
+const UNAVAILABLE_SERVER_CODES = new Set([91, 11600, 11602, 189, 10107, 13435, 13436]);
+/** Node's socket errors, which the driver may throw as they are when a server goes away mid-request. */
+const SOCKET_ERROR_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 /** MongoDB server codes that mean a value sent is unusable: BadValue, FailedToParse, bad regex. */
 const BAD_QUERY_SERVER_CODES = new Set([2, 9, 51091]);
 /** MongoDB's NotImplemented: a compatible engine (FerretDB v1) lacks a feature, e.g. `$options: 'x'`. */
@@ -81,7 +91,12 @@ export function mapError(error: unknown): MappedError {
     const field = misuse[2] ? `a field of type ${misuse[2]}` : 'this field';
     return known('MR_INVALID_QUERY', `Operator ${misuse[1]} cannot be used on ${field}`);
   }
-  if ((name && UNAVAILABLE.has(name)) || (name === 'MongooseError' && /buffering timed out/.test(message ?? ''))) {
+  if (
+    (name && UNAVAILABLE.has(name)) ||
+    (name === 'MongooseError' && /buffering timed out/.test(message ?? '')) ||
+    (name === 'MongoServerError' && UNAVAILABLE_SERVER_CODES.has(code as number)) ||
+    (typeof code === 'string' && SOCKET_ERROR_CODES.has(code))
+  ) {
     return known('MR_DATABASE_UNAVAILABLE', 'The database is unavailable; try again later');
   }
   return { body: errorBody('MR_INTERNAL', 500, 'Internal server error'), unexpected: true };

@@ -264,6 +264,24 @@ describe('mapError: MongoDB driver errors', () => {
     expect(JSON.stringify(body)).not.toContain('10.0.0.7');
   });
 
+  it.each([91, 11600, 11602, 189, 10107, 13435, 13436])('maps a MongoServerError with code %p (a server shutting down or stepping down) to 503', (code) => {
+    const { body, unexpected } = mapError({ name: 'MongoServerError', code, message: 'interrupted at shutdown' });
+    expect(unexpected).toBe(false);
+    expect(body.code).toBe('MR_DATABASE_UNAVAILABLE');
+  });
+
+  it.each(['EPIPE', 'ECONNRESET'])('maps a socket error %s thrown as it is (a server gone mid-request) to 503', (code) => {
+    const error = Object.assign(new Error('This socket has been ended by the other party'), { code });
+    const { body, unexpected } = mapError(error);
+    expect(unexpected).toBe(false);
+    expect(body).toStrictEqual({ statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database is unavailable; try again later' });
+  });
+
+  it('leaves a MongoServerError of another code, and an error with another code, a 500', () => {
+    expect(mapError({ name: 'MongoServerError', code: 1, message: 'context canceled' }).body.code).toBe('MR_INTERNAL');
+    expect(mapError(Object.assign(new Error('x'), { code: 'ENOENT' })).body.code).toBe('MR_INTERNAL');
+  });
+
   it('maps a Mongoose buffering timeout to 503', () => {
     const error = new mongoose.Error('Operation `companies.find()` buffering timed out after 10000ms');
     expect(mapError(error).body.statusCode).toBe(503);
