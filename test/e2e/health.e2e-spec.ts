@@ -9,6 +9,7 @@ import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoRoute } from '../support/expect-error.js';
 import { OpenApiContract } from '../support/openapi-contract.js';
+import { pollUntil } from '../support/poll.js';
 import { startStallingProxy, type StallingProxy } from '../support/tcp-proxy.js';
 
 /** ModelRoutesHealthModule: liveness and readiness routes, opt-in, in the library's error shape. */
@@ -100,13 +101,7 @@ describe('readiness while the database is down', () => {
     } finally {
       await engine.get().resume!();
     }
-    const deadline = Date.now() + 20000;
-    let response = await t.http().get('/ready');
-    while (response.status !== 200 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      response = await t.http().get('/ready');
-    }
-    expectReady(response);
+    expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
   }, 60000);
 });
 
@@ -146,13 +141,7 @@ describe('readiness while the database does not answer (connections open, no rep
     }
 
     proxy.resume();
-    const deadline = Date.now() + 20000;
-    let response = await t.http().get('/ready');
-    while (response.status !== 200 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      response = await t.http().get('/ready');
-    }
-    expectReady(response);
+    expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
   }, 60000);
 });
 

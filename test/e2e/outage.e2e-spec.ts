@@ -4,6 +4,7 @@ import { ModelRoutesModule } from '../../src/index.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { pollUntil } from '../support/poll.js';
 import { startStallingProxy } from '../support/tcp-proxy.js';
 
 const engine = useEngine();
@@ -28,13 +29,7 @@ itStopsTheEngine('answers 503 while the database is down, then recovers without 
   } finally {
     await engine.get().resume!();
   }
-  const deadline = Date.now() + 20000;
-  let status = 0;
-  while (Date.now() < deadline && status !== 200) {
-    status = (await t.http().get('/companies')).status;
-    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  expect(status).toBe(200);
+  expect((await pollUntil(() => t!.http().get('/companies'), (response) => response.status === 200)).status).toBe(200);
   const after = await t.http().get(`/company/${created.body._id}`).expect(200);
   expect(after.body).toMatchObject({ niceName: 'Acme', employees: 3 });
 }, 60000);
@@ -83,13 +78,7 @@ itStopsTheEngine('answers 503 within socketTimeoutMS when the server stops answe
       expect(elapsed).toBeLessThan(SOCKET_TIMEOUT_MS + 1000 + 3000);
     }
     proxy.resume();
-    const deadline = Date.now() + 20000;
-    let status = 0;
-    while (Date.now() < deadline && status !== 200) {
-      status = (await t.http().get(`/company/${id}`)).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(status).toBe(200);
+    expect((await pollUntil(() => t!.http().get(`/company/${id}`), (response) => response.status === 200)).status).toBe(200);
   } finally {
     await t?.close();
     t = undefined;
