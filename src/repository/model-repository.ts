@@ -9,7 +9,7 @@ import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-d
 import { CollectionCount } from './collection-count.js';
 import { castPathId, deletePath } from './document-path.util.js';
 import { flatAccess, nestedAccess, resolveReferences } from './reference-resolver.js';
-import { searchError } from './search-error.util.js';
+import { searchError, timeLimitAmong } from './search-error.util.js';
 import { writeError } from './write-error.util.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
 
@@ -287,12 +287,13 @@ export class ModelRepository<T = Record<string, unknown>> {
     if (sort) query.sort(sort);
     // Without a filter, every document matches: one count serves for both figures.
     const unfiltered = Object.keys(filter).length === 0;
+    const operations = [
+      this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS).exec(),
+      unfiltered ? undefined : this.collectionCount.read(routeReadPreference()),
+      query.exec(),
+    ] as const;
     try {
-      const [matchCount, count, docs] = await Promise.all([
-        this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS).exec(),
-        unfiltered ? undefined : this.collectionCount.read(routeReadPreference()),
-        query.exec(),
-      ]);
+      const [matchCount, count, docs] = await Promise.all(operations);
       const result = (docs as object[]).map((doc) => this.toPlain(doc));
       return {
         // Metadata may lag behind the writes (FerretDB on PostgreSQL reads the planner's estimate),
@@ -301,7 +302,8 @@ export class ModelRepository<T = Record<string, unknown>> {
         result,
       };
     } catch (error) {
-      throw searchError(error, params.filter) ?? error;
+      const cause = await timeLimitAmong(operations, error);
+      throw searchError(cause, params.filter) ?? cause;
     }
   }
 

@@ -14,6 +14,23 @@ export function searchError(error: unknown, filter: Record<string, unknown>): Mo
   return new ModelRoutesException('MR_INVALID_VALUE', `Invalid value for '${field}': ${message}`, [{ path, message }]);
 }
 
+
+/** MongoDB's MaxTimeMSExpired: the server gave up on an operation after its `maxTimeMS`. */
+const MAX_TIME_MS_EXPIRED = 50;
+
+/**
+ * The failure to answer for a search whose parallel operations failed (`first` is the first to):
+ * a time limit, if any of them reached one, else `first`. One cancelled query can fail the others of
+ * its request otherwise: FerretDB answers a query stopped at its `maxTimeMS` with MaxTimeMSExpired
+ * here and with an InternalError there, and the request should say why it failed, not which
+ * operation lost the race (a 422 `MR_QUERY_TIMEOUT`, not a 500).
+ */
+export async function timeLimitAmong(operations: readonly unknown[], first: unknown): Promise<unknown> {
+  const settled = await Promise.allSettled(operations);
+  const timeLimit = settled.find((result) => result.status === 'rejected' && (result.reason as { code?: unknown })?.code === MAX_TIME_MS_EXPIRED);
+  return timeLimit ? (timeLimit as PromiseRejectedResult).reason : first;
+}
+
 /** The path, in a filter, of the first condition on `field`, down to the operand equal to `cast` (the value Mongoose could not cast). */
 function locate(value: unknown, field: string, path: string, cast: unknown): string | undefined {
   if (Array.isArray(value)) {
