@@ -21,11 +21,14 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
    * computes (`super.create(body, { createdBy: user.id })`).
    */
   create(body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<PlainDocument<T>>;
-  /** `PUT /company/:company_id`: merges `body`, then `serverFields` (as for `create`). */
+  /**
+   * `PUT /company/:company_id`: merges `body`, then `serverFields` (as for `create`). The request's
+   * `If-Match`, if any, applies to this write (the first repository write of the route's document).
+   */
   update(id: string, body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<PlainDocument<T>>;
   /** `PATCH /company/:company_id`: the same merge; calls `update`, so an override of `update` serves both. */
   patch(id: string, body: unknown): Promise<PlainDocument<T>>;
-  /** `DELETE /company/:company_id` */
+  /** `DELETE /company/:company_id`; the request's `If-Match`, if any, applies to the delete. */
   delete(id: string): Promise<PlainDocument<T>>;
   /** `GET /companies` */
   search(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>>;
