@@ -26,6 +26,7 @@ export const ERROR_CODES = Object.freeze({
   MR_REFERENCE_BROKEN: { status: 404, description: 'The reference field points to a document that no longer exists.' },
   MR_METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but does not serve this method; the `Allow` header lists those it serves.' },
   MR_DUPLICATE_KEY: { status: 409, description: 'A unique index refused the value; `details` names the field(s).' },
+  MR_REFERENCED: { status: 409, description: 'The document cannot be deleted: reference fields declared `onDelete: \'restrict\'` still name it. `details` has one entry per field (`Company.owner`) with its count; nothing was deleted. Remove or change those references, then delete again.' },
   MR_PRECONDITION_FAILED: { status: 412, description: 'The document changed since the `ETag` sent in `If-Match` was read (or the tag names another document): nothing was written. The response\'s `ETag` is the current one; read the document again and retry.' },
   MR_PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than the configured limit.' },
   MR_UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request has a body that is not JSON (`Content-Type` other than `application/json`); the routes take JSON only.' },

@@ -7,7 +7,7 @@ export const CONFIG_ERROR_CODES = Object.freeze({
   MR_CONFIG_UNKNOWN_FIELD: 'The `hidden`, `readonly` or `writeOnly` option names a field the schema does not have.',
   MR_CONFIG_UNKNOWN_ROUTE: 'A route option names a route, or a reference field, that does not exist.',
   MR_CONFIG_INVALID_CONTROLLER: 'A class in `controllers` does not extend `GeneratedController(...)` of a listed resource, gives its own path, or shares its resource with another.',
-  MR_CONFIG_INVALID_OPTION: 'An option has a value the library cannot use (a path that is not one URL segment, a bad limit, a `ref` that cannot be resolved).',
+  MR_CONFIG_INVALID_OPTION: 'An option has a value the library cannot use (a path that is not one URL segment, a bad limit, a `ref` that cannot be resolved, an `onDelete` that does not fit its field).',
 } as const);
 
 export type ConfigErrorCode = keyof typeof CONFIG_ERROR_CODES;

@@ -104,19 +104,23 @@ export function findReferences(schema: Schema, describe: (field: string) => stri
   const references: FoundReference[] = [];
   schema.eachPath((field, type) => {
     if (type.options?.select === false) return;
-    if (type.instance === 'ObjectId' && type.options?.ref && field !== '_id') {
-      references.push({ field, targetName: resolveRef(type.options.ref, describe(field)), isArray: false });
-    }
-    const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
-    const arrayRef = element?.options?.ref ?? type.options?.ref; // `[{ type, ref }]` or `{ type: [ObjectId], ref }`
-    if (type.instance === 'Array' && element?.instance === 'ObjectId' && arrayRef) {
-      references.push({ field, targetName: resolveRef(arrayRef, describe(field)), isArray: true });
-    }
+    const reference = referenceOf(field, type);
+    if (reference) references.push({ field, targetName: resolveRef(reference.ref, describe(field)), isArray: reference.isArray });
   });
   return references;
 }
 
-function resolveRef(ref: unknown, where: string): string {
+/** The `ref` of a path that is a reference (`{ type: ObjectId, ref }`, or an array of them), else `undefined`. */
+export function referenceOf(field: string, type: SchemaType): { ref: unknown; isArray: boolean; element?: SchemaType } | undefined {
+  if (type.instance === 'ObjectId' && type.options?.ref && field !== '_id') return { ref: type.options.ref, isArray: false };
+  const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
+  const arrayRef = element?.options?.ref ?? type.options?.ref; // `[{ type, ref }]` or `{ type: [ObjectId], ref }`
+  if (type.instance === 'Array' && element?.instance === 'ObjectId' && arrayRef) return { ref: arrayRef, isArray: true, element };
+  return undefined;
+}
+
+/** The model name a `ref` gives; `where` (`Company.owner`) names it in the error of one that gives none. */
+export function resolveRef(ref: unknown, where: string): string {
   let value = ref;
   if (typeof value === 'function' && !isModel(value) && !isClass(value)) {
     try {

@@ -9,6 +9,7 @@ import { DEFAULT_SEARCH_OPTIONS } from '../metadata/search-defaults.js';
 import type { RepositoryDefinition } from '../repository/model-repository.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { resourceDtos } from '../dto/generated-dto.js';
+import { findDeleteRules } from './delete-rules.factory.js';
 import { createFieldRules, findReferences } from './field-rules.factory.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
 import { assertRouteNames } from './route-options.util.js';
@@ -80,6 +81,9 @@ export function createResourceDefinition(
     );
   }
   ensureUniqueIndex(schema, idField);
+  // Checked here, so that a wrong `onDelete` fails forRoot(); the rules themselves are read from
+  // every model of the connection when the app initialises (DeleteCascades).
+  findDeleteRules(schema, resource.name);
   const { fields, serialization } = resourceFieldRules(resource, schema, metadata);
   return {
     target: resource,

@@ -104,7 +104,7 @@ export const ROUTE_ACTIONS = {
   delete: {
     scope: 'resource', method: 'DELETE', path: one, status: 200, params: ['id'],
     conditional: 'write', answers: { shape: 'document', of: 'source' },
-    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND'], [409, 'MR_REFERENCED']],
     summary: ({ source }) => `Delete ${an(source.name)}`,
     description: ({ source }) => `Deletes the ${source.name} and answers it.`,
   },

@@ -5,13 +5,15 @@ import type { ResourceDefinition } from '../interfaces/resource-definition.inter
 import { MODEL_ROUTES_REGISTRATION, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { ModelRepository } from './model-repository.js';
 import { getModelRepositoryToken } from './model-repository.token.js';
+import { DeleteCascades } from './delete-cascade.js';
 import { ReferenceTargets } from './reference-targets.js';
 
 /**
  * One `ModelRepository` provider per resource, built from its model, and the `ReferenceTargets`
  * that reference controllers read their target from: the same resource repositories, and those of
  * the models a reference names that are not resources, built from the connection when the app
- * initialises (a model registered nowhere stops the start).
+ * initialises (a model registered nowhere stops the start); and the `onDelete` rules of every model
+ * on the connection, read when the app initialises too.
  */
 export function createRepositoryProviders(definitions: ResourceDefinition[], connectionName?: string): Provider[] {
   const resources = new Set(definitions.map((definition) => definition.name));
@@ -34,5 +36,6 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
       useFactory: (connection: Connection, ...repositories: ModelRepository[]) => new ReferenceTargets(repositories, connection, registered),
       inject: [getConnectionToken(connectionName), ...tokens],
     },
+    { provide: DeleteCascades, useFactory: (connection: Connection) => new DeleteCascades(connection), inject: [getConnectionToken(connectionName)] },
   ];
 }

@@ -7,6 +7,7 @@ import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
 import { CollectionCount } from './collection-count.js';
+import { releaseReferences } from './delete-cascade.js';
 import { castPathId, deletePath } from './document-path.util.js';
 import { flatAccess, nestedAccess, resolveReferences } from './reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
@@ -51,6 +52,7 @@ const serializer = new WriteSerializer();
  * - run one after the other per document on engines whose single-document writes are not atomic;
  * - increment the document's version key, so that its `ETag` changes with every write;
  * - apply an `If-Match` condition in the write's own filter (`WriteOptions.ifMatch`);
+ * - on delete, apply the `onDelete` rules of the fields that reference the document (`DeleteCascade`);
  * - answer failures about the values written as `MR_VALIDATION_FAILED` and `MR_DUPLICATE_KEY`.
  *
  * The single documents it answers carry their entity tag: `etagOf(doc)`.
@@ -149,12 +151,17 @@ export class ModelRepository<T = Record<string, unknown>> {
     return this.findAndUpdate(id, { $pull: { [field]: objectId } }, { condition: { [field]: objectId }, ifMatch: this.ifMatchOf(id, options) });
   }
 
-  /** Deletes the document with this id and returns it, or `null` when none has this id. */
+  /**
+   * Deletes the document with this id and returns it, or `null` when none has this id. First, the
+   * `onDelete` rules of the fields that reference it apply (see `DeleteCascade`): a 409
+   * `MR_REFERENCED` while a `restrict` field references it, then `nullify` and `pull`.
+   */
   delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const ifMatch = this.ifMatchOf(id, options);
     return this.serialized(id, async () => {
       const target = await this.writeFilter(id, ifMatch);
-      const doc = target && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
+      const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
+      const doc = released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
       return doc ? this.toPlain(doc as object) : this.unwritten(id, ifMatch, false);
     });
   }
