@@ -14,13 +14,14 @@ export class Entrepreneur {
 
 /**
  * The spec's referencing model, served at `/company/:company_id` and `/companies`.
- * Deleting a company needs the API key (header `x-api-key`).
+ * Deleting a company needs the API key (header `x-api-key`). A user who owns a company cannot be
+ * deleted (`onDelete: 'restrict'`: a 409 `MR_REFERENCED`).
  */
 @GeneratedResource({ routes: { delete: { guards: [ApiKeyGuard], decorators: [ApiSecurity('api-key')] } } })
 @Schema()
 export class Company {
   @Prop({ required: true }) niceName!: string;
-  @Prop({ type: Types.ObjectId, ref: 'Entrepreneur' }) owner!: Types.ObjectId;
+  @Prop({ type: Types.ObjectId, ref: 'Entrepreneur', onDelete: 'restrict' }) owner!: Types.ObjectId;
   @Prop() employees!: number;
   @Prop() location?: string;
 }

@@ -121,6 +121,23 @@ describe('GET /company/stats', () => {
   });
 });
 
+describe('a user who owns companies', () => {
+  let sample: SampleApp;
+  beforeAll(async () => {
+    sample = await bootSample(engine.dbName('sample_restrict'));
+  });
+  afterAll(() => sample?.close());
+
+  it("cannot be deleted while she owns them (Company.owner: onDelete 'restrict'), and can be once she owns none", async () => {
+    const [ada] = (await sample.http().get('/users').expect(200)).body.result;
+    const refused = await sample.http().delete(`/user/${ada._id}`).expect(409);
+    expect(refused.body).toMatchObject({ code: 'MR_REFERENCED', details: [{ path: 'Company.owner', message: '2 Company documents reference it' }] });
+    await sample.http().get(`/user/${ada._id}`).expect(200);
+    await sample.connection.model('Company').deleteMany({});
+    await sample.http().delete(`/user/${ada._id}`).expect(200);
+  });
+});
+
 describe('X-Powered-By', () => {
   let sample: SampleApp;
   beforeAll(async () => {
