@@ -13,6 +13,7 @@ export type {
 } from './interfaces/model-routes-options.interface.js';
 export type { ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from './interfaces/route-options.interface.js';
 export type { SearchOptions } from './interfaces/search-options.interface.js';
+export type { OnDelete } from './interfaces/on-delete.interface.js';
 export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
 
 // Extending the generated routes

@@ -1,17 +1,7 @@
 import type { Schema, SchemaType } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+import type { OnDelete } from '../interfaces/on-delete.interface.js';
 import { referenceOf, resolveRef } from './field-rules.factory.js';
-
-/**
- * What deleting a document does to the documents whose reference field names it, declared per
- * field next to its `ref`: `@Prop({ type: Types.ObjectId, ref: 'Entrepreneur', onDelete: 'restrict' })`.
- *
- * - `'ignore'` (the default): nothing; the reference dangles (its routes answer `MR_REFERENCE_BROKEN`).
- * - `'restrict'`: the delete is refused with a 409 `MR_REFERENCED` while any document references it.
- * - `'nullify'`: the field is set to `null` (a single reference that is not `required`).
- * - `'pull'`: the identifier is removed from the array (an array of references).
- */
-export type OnDelete = 'ignore' | 'restrict' | 'nullify' | 'pull';
 
 const MODES: readonly OnDelete[] = ['ignore', 'restrict', 'nullify', 'pull'];
 
