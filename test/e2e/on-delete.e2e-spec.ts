@@ -184,12 +184,13 @@ describe("onDelete: 'nullify' and 'pull'", () => {
   it("nullify sets the field to null and changes the referencing document's version (ETag)", async () => {
     const project = await post(t, '/project', { name: 'Engine', lead: ada, members: [] });
     const other = await post(t, '/project', { name: 'Loom', lead: bob });
-    const before = (await t.http().get(`/project/${project}`).expect(200)).headers.etag;
+    const { headers: { etag: before }, body: { updatedAt } } = await t.http().get(`/project/${project}`).expect(200);
     const untouched = (await t.http().get(`/project/${other}`).expect(200)).headers.etag;
     await t.http().delete(`/user/${ada}`).expect(200);
     const after = await t.http().get(`/project/${project}`).expect(200);
     expect(after.body.lead).toBeNull();
     expect(after.headers.etag).not.toBe(before);
+    expect(after.body.updatedAt > updatedAt).toBe(true);
     // The old tag no longer matches a write: a client holding it reads the document again.
     expectError(await t.http().patch(`/project/${project}`).set('If-Match', before).send({ name: 'x' }), 412, 'MR_PRECONDITION_FAILED');
     const kept = await t.http().get(`/project/${other}`).expect(200);
