@@ -3,9 +3,9 @@ import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import type { Connection, Model } from 'mongoose';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import { MODEL_ROUTES_REGISTRATION, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
+import { DeleteCascades } from './delete-cascade.js';
 import { ModelRepository } from './model-repository.js';
 import { getModelRepositoryToken } from './model-repository.token.js';
-import { DeleteCascades } from './delete-cascade.js';
 import { ReferenceTargets } from './reference-targets.js';
 
 /**
