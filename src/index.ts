@@ -11,10 +11,15 @@ export type {
   ModelRoutesSettingsFactory,
   ResourceRegistration,
 } from './interfaces/model-routes-options.interface.js';
-export type { ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from './interfaces/route-options.interface.js';
+export type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from './interfaces/route-options.interface.js';
 export type { SearchOptions } from './interfaces/search-options.interface.js';
 export type { OnDelete } from './interfaces/on-delete.interface.js';
 export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
+
+// File fields (GridFS)
+export { FileProp } from './files/file-prop.decorator.js';
+export { FileRef, FileRefSchema } from './files/file-ref.js';
+export type { FilePropOptions, ImageFormat, VariantOptions } from './files/file-options.js';
 
 // Extending the generated routes
 export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';

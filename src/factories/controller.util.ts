@@ -1,4 +1,4 @@
-import { All, Body, Controller, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, type CanActivate, type Type } from '@nestjs/common';
+import { All, Body, Controller, createParamDecorator, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, type CanActivate, type Type } from '@nestjs/common';
 import { handleConditionally, type ConditionalRequest, type ConditionalRoute } from '../concurrency/conditional-request.js';
 import type { HttpResponse } from '../controllers/http-response.util.js';
 import { runInRouteContext, type RouteContext } from '../concurrency/route-context.js';
@@ -37,6 +37,8 @@ function parameterDecorator(source: ParamSource, names: RouteNames): ParameterDe
       return Param(names.target!.idParam!);
     case 'relatedId':
       return Param(names.relatedParam!);
+    case 'fileId':
+      return names.fileParam ? Param(names.fileParam) : NoValue();
     case 'query':
       return Query();
     case 'body':
@@ -45,6 +47,8 @@ function parameterDecorator(source: ParamSource, names: RouteNames): ParameterDe
       return Req();
     case 'response':
       return Res({ passthrough: true });
+    case 'rawResponse':
+      return Res();
   }
 }
 
@@ -57,10 +61,15 @@ const PARAM_TYPES: Record<Exclude<ParamSource, 'body'>, Function> = {
   id: String,
   targetId: String,
   relatedId: String,
+  fileId: String,
   query: Object,
   request: Object,
   response: Object,
+  rawResponse: Object,
 };
+
+/** A parameter that is always `undefined`: the `:file_id` of a single file's routes, which have none. */
+const NoValue = createParamDecorator(() => undefined);
 
 /** The body of a generated route: its DTO class, and the guard that checks it before any pipe. */
 export interface RouteBody {

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { createFileController } from './file-controller.factory.js';
 import { createReferenceController } from './reference-controller.factory.js';
 import { createResourceController } from './resource-controller.factory.js';
 
@@ -22,7 +23,11 @@ export function createControllers(
     groups.set(route.controller, group);
   }
   return [...groups.values()].map((routes) => {
-    const reference = routes[0].reference;
+    const { reference, file } = routes[0];
+    if (file) {
+      const definition = byName.get(file.source)!;
+      return createFileController(definition, definition.files.find((candidate) => candidate.field === file.field)!, routes, connectionName);
+    }
     if (!reference) {
       const definition = byName.get(routes[0].resource)!;
       return createResourceController(definition, routes, userControllers.get(definition.name), connectionName);

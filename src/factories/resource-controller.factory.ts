@@ -85,13 +85,13 @@ function generatedHandler(action: RouteActionName, inherited: Methods, idField: 
   };
 }
 
-interface HttpRequest {
+export interface HttpRequest {
   originalUrl?: string;
   url?: string;
 }
 
 /** `POST /api/company` → `/api/company/<id>`: built from the request, so global prefixes hold. */
-function locationOf(request: HttpRequest, id: unknown): string {
+export function locationOf(request: HttpRequest, id: unknown): string {
   const url = request.originalUrl ?? request.url ?? '';
   const query = url.indexOf('?');
   let end = query < 0 ? url.length : query;

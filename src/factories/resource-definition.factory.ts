@@ -9,6 +9,7 @@ import { DEFAULT_SEARCH_OPTIONS } from '../metadata/search-defaults.js';
 import type { RepositoryDefinition } from '../repository/model-repository.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { resourceDtos } from '../dto/generated-dto.js';
+import { findFileFields } from '../files/file-options.js';
 import { findDeleteRules } from './delete-rules.factory.js';
 import { createFieldRules, findReferences } from './field-rules.factory.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
@@ -42,19 +43,26 @@ function completeReferences(definitions: ResourceDefinition[], defaults: Referen
 function assertRouteOptions(definitions: ResourceDefinition[], options: ModelRoutesModuleOptions): void {
   assertRouteNames(options.routes, 'resource', 'ModelRoutesModule.forRoot({ routes })');
   assertRouteNames(options.references, 'reference', 'ModelRoutesModule.forRoot({ references })');
+  assertRouteNames(options.files, 'file', 'ModelRoutesModule.forRoot({ files })');
   for (const definition of definitions) {
     assertRouteNames(definition.routes, 'resource', `${definition.name}: @GeneratedResource({ routes })`);
-    const fields = definition.references.map((reference) => reference.field);
-    for (const [field, routes] of Object.entries(definition.referenceRoutes ?? {})) {
-      if (!fields.includes(field)) {
-        throw new ModelRoutesConfigError(
-          'MR_CONFIG_UNKNOWN_ROUTE',
-          `${definition.name}: @GeneratedResource({ references: { ${field} } }) names no reference field; ` +
-            `the reference fields of ${definition.name} are ${fields.join(', ') || '(none)'}.`,
-        );
-      }
-      assertRouteNames(routes, 'reference', `${definition.name}: @GeneratedResource({ references: { ${field} } })`);
+    assertFieldRoutes(definition, 'references', definition.referenceRoutes, definition.references.map((reference) => reference.field));
+    assertFieldRoutes(definition, 'files', definition.fileRoutes, definition.files.map((file) => file.field));
+  }
+}
+
+/** The route options of a resource's reference or file fields name such fields, and routes of theirs. */
+function assertFieldRoutes(definition: ResourceDefinition, option: 'references' | 'files', given: Record<string, object> | undefined, fields: string[]): void {
+  const kind = option === 'references' ? 'reference' : 'file';
+  for (const [field, routes] of Object.entries(given ?? {})) {
+    if (!fields.includes(field)) {
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_UNKNOWN_ROUTE',
+        `${definition.name}: @GeneratedResource({ ${option}: { ${field} } }) names no ${kind} field; ` +
+          `the ${kind} fields of ${definition.name} are ${fields.join(', ') || '(none)'}.`,
+      );
     }
+    assertRouteNames(routes, kind, `${definition.name}: @GeneratedResource({ ${option}: { ${field} } })`);
   }
 }
 
@@ -84,7 +92,10 @@ export function createResourceDefinition(
   // Checked here, so that a wrong `onDelete` fails forRoot(); the rules themselves are read from
   // every model of the connection when the app initialises (DeleteCascades).
   findDeleteRules(schema, resource.name);
-  const { fields, serialization } = resourceFieldRules(resource, schema, metadata);
+  const files = findFileFields(schema);
+  // Only the file routes write a file field.
+  const readonly = [...(metadata.readonly ?? []), ...files.map((file) => file.field)];
+  const { fields, serialization } = resourceFieldRules(resource, schema, { ...metadata, readonly });
   return {
     target: resource,
     name: resource.name,
@@ -97,6 +108,7 @@ export function createResourceDefinition(
       .filter((reference) => !fields.hidden.has(reference.field))
       // Completed by createResourceDefinitions(), which knows every resource.
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
+    files: files.filter((file) => !fields.hidden.has(file.field)),
     fields,
     dtos: resourceDtos(resource, schema, fields, given !== undefined, metadata),
     serialization,
@@ -106,6 +118,7 @@ export function createResourceDefinition(
     ownRequireIfMatch: metadata.requireIfMatch,
     routes: metadata.routes,
     referenceRoutes: metadata.references,
+    fileRoutes: metadata.files,
   };
 }
 
@@ -195,5 +208,6 @@ export function createModelDefinition(model: { modelName: string; schema: Schema
     fields: createFieldRules(model.schema),
     search: DEFAULT_SEARCH_OPTIONS,
     references: [],
+    files: [],
   };
 }

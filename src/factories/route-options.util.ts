@@ -1,6 +1,6 @@
 import { UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
+import type { FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
 import { actionsOf, routeAction, type RouteActionName } from '../metadata/route-actions.js';
 
 /** A route option, resolved: whether the route exists, what decorates its handler, where it reads. */
@@ -18,8 +18,8 @@ const REFERENCE_SETTINGS = ['checkExists'];
 /** The options of one route, named as its action: the resource's (or the field's) if given, else `forRoot`'s. */
 export function resolveRoute(
   action: RouteActionName,
-  own: ResourceRoutesOptions | ReferenceRoutesOptions | undefined,
-  defaults: ResourceRoutesOptions | ReferenceRoutesOptions | undefined,
+  own: ResourceRoutesOptions | ReferenceRoutesOptions | FileRoutesOptions | undefined,
+  defaults: ResourceRoutesOptions | ReferenceRoutesOptions | FileRoutesOptions | undefined,
 ): ResolvedRoute {
   const option = (own as Record<string, RouteOptions | undefined> | undefined)?.[action];
   const fallback = (defaults as Record<string, RouteOptions | undefined> | undefined)?.[action];
@@ -43,8 +43,8 @@ function toResolved(option: RouteOptions | undefined): ResolvedRoute {
 
 /** Refuses, at startup, a route option that names no route of its kind. */
 export function assertRouteNames(
-  options: ResourceRoutesOptions | ReferenceRoutesOptions | undefined,
-  kind: 'resource' | 'reference',
+  options: ResourceRoutesOptions | ReferenceRoutesOptions | FileRoutesOptions | undefined,
+  kind: 'resource' | 'reference' | 'file',
   where: string,
 ): void {
   const known: readonly string[] = actionsOf(kind);

@@ -2,7 +2,8 @@ import type { Type } from '@nestjs/common';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, routeAction, type RouteNames } from '../metadata/route-actions.js';
-import type { ReferenceRoutesOptions, ResourceRoutesOptions } from '../interfaces/route-options.interface.js';
+import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from '../interfaces/route-options.interface.js';
+import type { FileFieldDefinition } from '../files/file-options.js';
 import { pascalCase } from '../utils/naming.util.js';
 import { readRoute } from './route-metadata.util.js';
 import { resolveRoute } from './route-options.util.js';
@@ -15,6 +16,8 @@ export interface RouteTableOptions {
   routes?: ResourceRoutesOptions;
   /** `forRoot({ references })`: defaults for every reference field. */
   references?: ReferenceRoutesOptions;
+  /** `forRoot({ files })`: defaults for every file field. */
+  files?: FileRoutesOptions;
 }
 
 /**
@@ -30,6 +33,7 @@ export function createRouteTable(definitions: ResourceDefinition[], options: Rou
     ...definition.references.flatMap((reference) =>
       referenceRoutes(definition, reference.field, byName.get(reference.targetName) ?? reference.targetName, reference.isArray, options),
     ),
+    ...definition.files.flatMap((file) => fileRoutes(definition, file, options)),
   ]);
   const enabled = routes.filter((row) => row.enabled !== false).map(({ enabled: _enabled, decorators, ...route }) =>
     decorators?.length ? { ...route, decorators } : route,
@@ -40,6 +44,17 @@ export function createRouteTable(definitions: ResourceDefinition[], options: Rou
 /** Name of the controller class of a resource: `CompanyController`, or the user's class name. */
 export function resourceControllerName(definition: ResourceDefinition, options: RouteTableOptions = {}): string {
   return options.controllers?.get(definition.name)?.name ?? `${definition.name}Controller`;
+}
+
+/** Name of the controller class generated for a file field: `CompanyLogoFileController`. */
+export function fileControllerName(definition: Pick<ResourceDefinition, 'name'>, field: string): string {
+  return `${definition.name}${pascalCase(field)}FileController`;
+}
+
+/** What the paths and texts of a file field's routes are made of: a gallery's have a `:file_id`. */
+export function fileRouteNames(source: Pick<ResourceDefinition, 'name' | 'path' | 'plural' | 'idParam'>, file: Pick<FileFieldDefinition, 'field' | 'gallery'>): RouteNames {
+  const fileParam = source.idParam === 'file_id' ? 'stored_file_id' : 'file_id';
+  return { source, field: file.field, ...(file.gallery && { fileParam }) };
 }
 
 /** Name of the controller class generated for a reference field: `CompanyOwnerReferenceController`. */
@@ -120,6 +135,21 @@ function referenceRoutes(
       const { enabled, decorators, readPreference } = resolveRoute(action, source.referenceRoutes?.[field], options.references);
       const resource = row.answers.of === 'target' ? targetName : source.name;
       return { action, method: row.method, path: row.path(names), resource, controller, handler: action, reference, decorators, enabled, ...(readPreference && { readPreference }) };
+    });
+}
+
+function fileRoutes(source: ResourceDefinition, file: FileFieldDefinition, options: RouteTableOptions): TableRow[] {
+  const controller = fileControllerName(source, file.field);
+  const names = fileRouteNames(source, file);
+  return actionsOf('file')
+    .filter((action) => routeAction(action).appliesTo?.({ isArray: file.gallery, targetIsResource: true }) ?? true)
+    .map((action): TableRow => {
+      const row = routeAction(action);
+      const { enabled, decorators, readPreference } = resolveRoute(action, source.fileRoutes?.[file.field], options.files);
+      return {
+        action, method: row.method, path: row.path(names), resource: source.name, controller, handler: action,
+        file: { source: source.name, field: file.field }, decorators, enabled, ...(readPreference && { readPreference }),
+      };
     });
 }
 

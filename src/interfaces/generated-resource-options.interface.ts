@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -49,6 +49,8 @@ export interface GeneratedResourceOptions {
   routes?: ResourceRoutesOptions;
   /** The reference routes of each reference field of this resource, by field name. */
   references?: Record<string, ReferenceRoutesOptions>;
+  /** The routes of each file field (`@FileProp()`) of this resource, by field name. */
+  files?: Record<string, FileRoutesOptions>;
 }
 
 /** A DTO class, or an arrow function returning one (for a class declared after the resource). */

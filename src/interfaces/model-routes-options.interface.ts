@@ -1,6 +1,6 @@
 import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
-import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -43,6 +43,8 @@ export interface ModelRoutesExtras {
   routes?: ResourceRoutesOptions;
   /** Defaults for the reference routes of every reference field. */
   references?: ReferenceRoutesOptions;
+  /** Defaults for the routes of every file field (`@FileProp()`). */
+  files?: FileRoutesOptions;
   /** Name of the Mongoose connection, as given to `MongooseModule.forRoot(uri, { connectionName })`. */
   connectionName?: string;
   /**

@@ -2,7 +2,8 @@ import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import type { ResourceDtos } from '../dto/resource-dto.factory.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
-import type { ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { FileFieldDefinition } from '../files/file-options.js';
+import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from './search-options.interface.js';
 
 /** A field of type ObjectId with a `ref`: the trigger of the reference routes. */
@@ -32,6 +33,8 @@ export interface ResourceDefinition {
   idParam: string;
   schema: Schema;
   references: ReferenceDefinition[];
+  /** Its `@FileProp()` fields. */
+  files: FileFieldDefinition[];
   fields: FieldRules;
   /** The classes of the bodies of its routes: the user's (`dto` option) or the generated ones. */
   dtos: ResourceDtos;
@@ -52,6 +55,8 @@ export interface ResourceDefinition {
   routes?: ResourceRoutesOptions;
   /** `@GeneratedResource({ references })`, by field. */
   referenceRoutes?: Record<string, ReferenceRoutesOptions>;
+  /** `@GeneratedResource({ files })`, by field. */
+  fileRoutes?: Record<string, FileRoutesOptions>;
 }
 
 /** Which paths of a schema a client may read, filter and write. */

@@ -20,6 +20,8 @@ export interface RouteDefinition {
   handler: string;
   /** For reference routes: the field and the referenced model. */
   reference?: { source: string; field: string; target: string };
+  /** For file routes: the file field. */
+  file?: { source: string; field: string };
   /** Guards, interceptors, pipes and decorators from the route options, for generated routes. */
   decorators?: MethodDecorator[];
   /** Where a generated read route's queries read (its `readPreference` option); the connection's when absent. */

@@ -1,5 +1,5 @@
 import type { CanActivate, NestInterceptor, PipeTransform, Type } from '@nestjs/common';
-import type { ReferenceActionName, ResourceActionName } from '../metadata/route-actions.js';
+import type { FileActionName, ReferenceActionName, ResourceActionName } from '../metadata/route-actions.js';
 
 /**
  * How one generated route is served: `false` removes it (a 404, and absent from OpenAPI),
@@ -55,3 +55,10 @@ export type ReferenceRoutesOptions = { [K in ReferenceActionName]?: RouteOptions
    */
   checkExists?: boolean;
 };
+
+/**
+ * The routes of one file field, by name: `upload` (`PUT /company/:company_id/logo`), or `addFile`
+ * for a gallery (`POST /company/:company_id/photos`); `download` (`GET`, and `HEAD`) and
+ * `deleteFile` (`DELETE`), under `/:file_id` for a gallery.
+ */
+export type FileRoutesOptions = { [K in FileActionName]?: RouteOptions };

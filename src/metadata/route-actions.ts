@@ -7,10 +7,12 @@ export type ParamSource =
   | 'id' // the identifier of the resource the path starts with (`:company_id`)
   | 'targetId' // the identifier of the referenced document (`:user_id` of a reverse route)
   | 'relatedId' // the identifier of the document added to or removed from an array of references
+  | 'fileId' // the identifier of one file of a gallery (`:file_id`); undefined on a single file's routes
   | 'query' // the query string
   | 'body' // the JSON body
   | 'request'
-  | 'response';
+  | 'response'
+  | 'rawResponse'; // the response, which the handler sends itself (a file download)
 
 /** The names a path or a text is made of: the resource, and for reference routes the field and its target. */
 export interface RouteNames {
@@ -22,12 +24,14 @@ export interface RouteNames {
   target?: { name: string; path?: string; idParam?: string };
   /** Reference routes: the parameter of the related document (`user_id`, or `related_id`). */
   relatedParam?: string;
+  /** A gallery's routes: the parameter of one of its files (`file_id`). */
+  fileParam?: string;
 }
 
 /** What one generated route action is: everything the route table, the controllers and the docs need. */
 export interface RouteActionRow {
-  /** Routes of a resource, or of one of its reference fields. */
-  scope: 'resource' | 'reference';
+  /** Routes of a resource, of one of its reference fields, or of one of its file fields. */
+  scope: 'resource' | 'reference' | 'file';
   method: RouteMethod;
   path(names: RouteNames): string;
   /** Status of a success. */
@@ -41,14 +45,16 @@ export interface RouteActionRow {
   body?: 'create' | 'update' | 'search';
   /** It reads the search parameters of the query string. */
   searchQuery?: true;
-  /** What a success answers, and of which model: the resource's, or the referenced one's. */
-  answers: { shape: 'document' | 'list'; of: 'source' | 'target' };
+  /** What a success answers, and of which model: the resource's, or the referenced one's; or a file's bytes. */
+  answers: { shape: 'document' | 'list' | 'file'; of: 'source' | 'target' };
+  /** It reads an uploaded file (multipart/form-data or a raw body). */
+  upload?: true;
   /** It answers `Location` with the created document's URL. */
   location?: true;
   /** Its part in conditional requests (`ETag`, `If-None-Match`, `If-Match`): see `ConditionalKind`. */
   conditional?: ConditionalKind;
-  /** For reference fields: whether the route exists for this field. */
-  appliesTo?(reference: { isArray: boolean; targetIsResource: boolean }): boolean;
+  /** For reference and file fields: whether the route exists for this field (`isArray`: an array of references, or a gallery). */
+  appliesTo?(field: { isArray: boolean; targetIsResource: boolean }): boolean;
   /** The errors it documents, by status: the codes each status carries. */
   errors: ReadonlyArray<readonly [number, string]>;
   summary(names: RouteNames): string;
@@ -60,10 +66,14 @@ const forward = (names: RouteNames) => `${one(names)}/${names.field}`;
 const reverse = ({ source, target, field }: RouteNames) => `/${target!.path}/:${target!.idParam}/${source.plural}/${field}`;
 const related = (names: RouteNames) => `${forward(names)}/:${names.relatedParam}`;
 const an = (name: string) => `${article(name)} ${name}`;
+const file = (names: RouteNames) => (names.fileParam ? `${forward(names)}/:${names.fileParam}` : forward(names));
+const theFile = ({ field, fileParam }: RouteNames) => (fileParam ? `a file of the ${field}` : `the ${field}`);
 
 const WRITE = 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_REFERENCE_NOT_FOUND';
 const SEARCH = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY';
 const BODY_LIMITS = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
+const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
+const UPLOAD_TEXT = 'The file is multipart/form-data (its first file part) or the raw body with its Content-Type; its type is read from its content and must be one the field accepts.';
 const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
 
 /**
@@ -165,14 +175,47 @@ export const ROUTE_ACTIONS = {
     summary: ({ source, field, target }) => `Remove ${an(target!.name)} from the ${field} of ${an(source.name)}`,
     description: ({ source }) => `Removes the identifier; answers the ${source.name}.`,
   },
+  upload: {
+    scope: 'file', method: 'PUT', path: forward, status: 200, params: ['id', 'request', 'response'], upload: true,
+    conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray }) => !isArray,
+    errors: UPLOAD_ERRORS,
+    summary: ({ source, field }) => `Upload the ${field} of ${an(source.name)}`,
+    description: ({ source }) => `${UPLOAD_TEXT} Replaces the previous file, which is deleted; answers the ${source.name}.`,
+  },
+  addFile: {
+    scope: 'file', method: 'POST', path: forward, status: 201, params: ['id', 'request', 'response'], upload: true,
+    conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray }) => isArray, location: true,
+    errors: UPLOAD_ERRORS,
+    summary: ({ source, field }) => `Add a file to the ${field} of ${an(source.name)}`,
+    description: ({ source }) => `${UPLOAD_TEXT} Answers the ${source.name}; the new file's URL is in Location.`,
+  },
+  download: {
+    scope: 'file', method: 'GET', path: file, status: 200, params: ['id', 'fileId', 'query', 'request', 'rawResponse'],
+    answers: { shape: 'file', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND, MR_FILE_NOT_FOUND'], [416, 'MR_RANGE_NOT_SATISFIABLE']],
+    summary: (names) => `Download ${theFile(names)} of ${an(names.source.name)}`,
+    description: () =>
+      'Streamed, with ETag, Last-Modified and Cache-Control; Range (one range) answers 206, If-None-Match 304; HEAD answers the headers only. ' +
+      'Images of a field with variants take w, h, fit and format: the resized image, computed once.',
+  },
+  deleteFile: {
+    scope: 'file', method: 'DELETE', path: file, status: 200, params: ['id', 'fileId'],
+    conditional: 'write', answers: { shape: 'document', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND, MR_FILE_NOT_FOUND']],
+    summary: (names) => `Delete ${theFile(names)} of ${an(names.source.name)}`,
+    description: ({ source }) => `Deletes the file and its variants; answers the ${source.name}.`,
+  },
 } as const satisfies Record<string, RouteActionRow>;
 
 export type RouteActionName = keyof typeof ROUTE_ACTIONS;
 export type ResourceActionName = { [K in RouteActionName]: (typeof ROUTE_ACTIONS)[K]['scope'] extends 'resource' ? K : never }[RouteActionName];
-export type ReferenceActionName = Exclude<RouteActionName, ResourceActionName>;
+export type FileActionName = { [K in RouteActionName]: (typeof ROUTE_ACTIONS)[K]['scope'] extends 'file' ? K : never }[RouteActionName];
+export type ReferenceActionName = Exclude<RouteActionName, ResourceActionName | FileActionName>;
+
+type ActionNameOf<S> = S extends 'resource' ? ResourceActionName : S extends 'file' ? FileActionName : ReferenceActionName;
 
 /** The action names of one scope, in table order. */
-export function actionsOf<S extends RouteActionRow['scope']>(scope: S): Array<S extends 'resource' ? ResourceActionName : ReferenceActionName> {
+export function actionsOf<S extends RouteActionRow['scope']>(scope: S): Array<ActionNameOf<S>> {
   return (Object.keys(ROUTE_ACTIONS) as RouteActionName[]).filter((name) => ROUTE_ACTIONS[name].scope === scope) as never;
 }
 

@@ -25,6 +25,7 @@ export const {
       imports: [],
       routes: undefined,
       references: undefined,
+      files: undefined,
       connectionName: undefined,
       globalErrorFilter: false,
       serializationGroups: undefined,

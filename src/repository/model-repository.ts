@@ -12,11 +12,13 @@ import { castPathId, deletePath } from './document-path.util.js';
 import { flatAccess, nestedAccess, resolveReferences } from './reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
 import { writeError } from './write-error.util.js';
+import type { FileRef } from '../files/file-ref.js';
+import { FileStore } from '../files/file-store.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */
 export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
-  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch'>>;
+  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files'>>;
 
 /** A document as the routes return it: plain data, without the version key and hidden fields. */
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
@@ -72,6 +74,8 @@ export class ModelRepository<T = Record<string, unknown>> {
   private readonly plainOptions?: ToObjectOptions;
   /** The envelope's `count`: collection metadata, never a scan. */
   private readonly collectionCount: CollectionCount;
+  /** Where the files of its `@FileProp()` fields are (`companies_files`), if it has any. */
+  readonly files?: FileStore;
 
   constructor(
     readonly model: Model<T>,
@@ -79,6 +83,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   ) {
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
     this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
+    if (definition.files?.length) this.files = new FileStore(model.db, `${model.collection.collectionName}_files`);
     if (definition.schema.get('toObject')) this.plainOptions = { virtuals: false, getters: false, transform: false };
     this.collectionCount = new CollectionCount({
       // The driver's collection: a Mongoose aggregate may put a stage before `$collStats`, which must be first.
@@ -152,18 +157,45 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /**
-   * Deletes the document with this id and returns it, or `null` when none has this id. First, the
-   * `onDelete` rules of the fields that reference it apply (see `DeleteCascade`): a 409
-   * `MR_REFERENCED` while a `restrict` field references it, then `nullify` and `pull`.
+   * Deletes the document with this id, then its files, and returns it; `null` when none has this
+   * id. First, the `onDelete` rules of the fields that reference it apply (see `DeleteCascade`): a
+   * 409 `MR_REFERENCED` while a `restrict` field references it, then `nullify` and `pull`.
    */
-  delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+  async delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const ifMatch = this.ifMatchOf(id, options);
-    return this.serialized(id, async () => {
+    const doc = await this.serialized(id, async () => {
       const target = await this.writeFilter(id, ifMatch);
       const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
-      const doc = released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
-      return doc ? this.toPlain(doc as object) : this.unwritten(id, ifMatch, false);
+      return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
     });
+    if (!doc) return this.unwritten(id, ifMatch, false);
+    if (this.files) await this.files.delete(fileIdsOf(doc as Record<string, unknown>, this.definition.files!));
+    return this.toPlain(doc as object);
+  }
+
+  /**
+   * Stores `file` in a file field if the field still holds the file `replaces` (or none, without
+   * it): a compare-and-swap, so that of two uploads at once, each knows which file it replaced.
+   * Returns the document (holding `file` if it was stored), or `null` when none has this id.
+   */
+  replaceFile(id: string, field: string, file: FileRef, replaces: Types.ObjectId | undefined, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    const condition = replaces ? { [`${field}._id`]: replaces } : { [field]: null };
+    return this.findAndUpdate(id, { $set: { [field]: file } }, { condition, ifMatch: this.ifMatchOf(id, options) });
+  }
+
+  /** Appends `file` to a gallery; the document, or `null`. */
+  addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    return this.findAndUpdate(id, { $push: { [field]: file } }, { ifMatch: this.ifMatchOf(id, options) });
+  }
+
+  /**
+   * Takes `file` (as read from the document) out of a file field or a gallery; the document, or
+   * `null`. A gallery's element is pulled by its whole value: the engines match it the same way.
+   */
+  removeFile(id: string, field: string, file: FileRef, gallery: boolean, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    const ifMatch = this.ifMatchOf(id, options);
+    if (gallery) return this.findAndUpdate(id, { $pull: { [field]: file } }, { ifMatch });
+    return this.findAndUpdate(id, { $unset: { [field]: 1 } }, { condition: { [`${field}._id`]: file._id }, ifMatch });
   }
 
   /**
@@ -401,3 +433,10 @@ export function combineFilters(scope: Record<string, unknown> | undefined, filte
   return { ...scope, ...filter };
 }
 
+/** The GridFS ids of the files a raw document holds in its file fields. */
+function fileIdsOf(doc: Record<string, unknown>, fields: readonly { field: string; gallery: boolean }[]): Types.ObjectId[] {
+  return fields.flatMap(({ field }) => {
+    const value = doc[field] as FileRef | FileRef[] | null | undefined;
+    return (Array.isArray(value) ? value : value ? [value] : []).map((file) => file._id);
+  });
+}

@@ -76,12 +76,12 @@ export class SerializationInterceptor implements NestInterceptor {
 export function serializeRoute(controller: Type, route: RouteDefinition, source: RouteModel, target?: RouteModel): void {
   const row = routeAction(route.action as RouteActionName);
   const model = row.answers.of === 'target' ? target : source;
-  if (!model || typeof model === 'string' || !model.serialization) return;
+  if (!model || typeof model === 'string' || !model.serialization || row.answers.shape === 'file') return;
   const prototype = controller.prototype as Record<string, Function>;
   const metadata: SerializedRoute = {
     model: model.name,
     views: model.serialization,
-    shape: row.answers.shape,
+    shape: row.answers.shape as 'document' | 'list',
     search: row.searchQuery ? 'query' : row.body === 'search' ? 'body' : undefined,
   };
   Reflect.defineMetadata(SERIALIZED_ROUTE, metadata, prototype[route.handler]);

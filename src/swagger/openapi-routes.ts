@@ -2,8 +2,9 @@ import type { Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
-import { routeAction, type RouteActionName, type RouteActionRow } from '../metadata/route-actions.js';
-import { routeNames } from '../factories/route-table.factory.js';
+import type { FileFieldDefinition, VariantOptions } from '../files/file-options.js';
+import { routeAction, type RouteActionName, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
+import { fileRouteNames, routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, sortExample, type OpenApiSchema } from './openapi-schemas.js';
@@ -59,6 +60,8 @@ export function bodyDto(controller: Type | undefined, route: RouteDefinition): T
 function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions, dto: Type | undefined): MethodDecorator[] {
   const row = routeAction(route.action as RouteActionName);
   const names = namesOf(route, owner, byName);
+  const file = route.file && owner.files.find((candidate) => candidate.field === route.file!.field);
+  if (file) return fileDecorators(route, row, names, owner, file, byName);
   return [
     ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names) }),
     ...pathParameters(route, byName),
@@ -69,8 +72,62 @@ function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName:
   ];
 }
 
+const BINARY = { type: 'string', format: 'binary' };
+
+/**
+ * A file route's operation: an upload's body (multipart/form-data with a `file` part, or the raw
+ * bytes of an accepted type), a download's binary answer with its headers, partial content and
+ * the variant parameters of an image field.
+ */
+function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: RouteNames, owner: ResourceDefinition, file: FileFieldDefinition, byName: Definitions): MethodDecorator[] {
+  const requestBody = row.upload && {
+    required: true,
+    content: {
+      'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: BINARY } } },
+      ...Object.fromEntries(file.accept.map((type) => [type, { schema: BINARY }])),
+    },
+  };
+  const operation = ApiOperation({
+    operationId: operationId(route, owner),
+    summary: row.summary(names),
+    description: `${row.description(names)} At most ${file.maxSize} bytes; accepted: ${file.accept.join(', ')}.`,
+    ...(requestBody && { requestBody }),
+  } as never);
+  const parameters = pathParameters(route, byName, names.fileParam);
+  if (row.answers.shape !== 'file') return [operation, ...parameters, ...conditionalHeaders(row, owner), ...responses(row, route, owner, byName)];
+  const content = Object.fromEntries(file.accept.map((type) => [type, { schema: BINARY }]));
+  const fileHeaders = {
+    ETag: { description: "The SHA-256 of the file's content", schema: { type: 'string' } },
+    'Last-Modified': { schema: { type: 'string' } },
+    'Cache-Control': { schema: { type: 'string' } },
+    'Content-Disposition': { schema: { type: 'string' } },
+  };
+  const error = ref(componentName.error) as never;
+  return [
+    operation,
+    ...parameters,
+    ApiHeader({ name: 'Range', required: false, description: 'One range, `bytes=start-end`: 206 with that part.' }),
+    ApiHeader({ name: 'If-None-Match', required: false, description: "The file's ETag: 304 while it is current." }),
+    ...(file.variants ? variantParameters(file.variants) : []),
+    ApiResponse({ status: 200, description: 'The file', content, headers: fileHeaders } as never),
+    ApiResponse({ status: 206, description: 'The part of the file that Range asks for (Content-Range)', content, headers: fileHeaders } as never),
+    ApiResponse({ status: 304, description: 'Not Modified: the file still has the ETag of If-None-Match (no body)' }),
+    ...[...row.errors, ...COMMON_ERRORS].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: error })),
+  ];
+}
+
+function variantParameters(variants: Required<VariantOptions>): MethodDecorator[] {
+  return [
+    ApiQuery({ name: 'w', required: false, schema: { type: 'integer', minimum: 1, maximum: variants.maxWidth }, description: 'Width of a resized variant.' }),
+    ApiQuery({ name: 'h', required: false, schema: { type: 'integer', minimum: 1, maximum: variants.maxHeight }, description: 'Height of a resized variant.' }),
+    ApiQuery({ name: 'fit', required: false, schema: { type: 'string', enum: ['cover', 'contain', 'fill', 'inside', 'outside'], default: 'cover' } }),
+    ApiQuery({ name: 'format', required: false, schema: { type: 'string', enum: [...variants.formats] }, description: "Default: the image's own." }),
+  ];
+}
+
 /** The names the texts of a route are made of. */
-function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions) {
+function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): RouteNames {
+  if (route.file) return fileRouteNames(owner, owner.files.find((file) => file.field === route.file!.field)!);
   const reference = route.reference;
   return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
 }
@@ -81,9 +138,13 @@ export function operationId(route: RouteDefinition, owner: Pick<ResourceDefiniti
   return route.reference ? `${base}_${route.reference.field}_${route.action}` : `${base}_${route.action}`;
 }
 
-function pathParameters(route: RouteDefinition, byName: Definitions): MethodDecorator[] {
+function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?: string): MethodDecorator[] {
   const parameters: MethodDecorator[] = [];
   for (const [, name] of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    if (name === fileParam) {
+      parameters.push(ApiParam({ name, required: true, schema: OBJECT_ID_SCHEMA as never, description: 'The _id of a file of the gallery' }));
+      continue;
+    }
     const definition = [...byName.values()].find((candidate) => candidate.idParam === name);
     const idField = definition?.idField ?? '_id';
     const schema = idField === '_id' ? OBJECT_ID_SCHEMA : ((documentSchema(definition!, 'read').properties as Record<string, OpenApiSchema>)[idField] ?? { type: 'string' });

@@ -1,0 +1,160 @@
+import type { IncomingMessage } from 'node:http';
+import { type Type } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { Types } from 'mongoose';
+import { etagOf, matchesStrongly, parseEntityTags } from '../concurrency/entity-tag.js';
+import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { registerFastifyUploads, markUploadRoute } from '../files/fastify-uploads.js';
+import { sendFile, type DownloadRequest, type DownloadResponse, type Servable } from '../files/file-download.js';
+import type { FileFieldDefinition } from '../files/file-options.js';
+import type { FileRef } from '../files/file-ref.js';
+import type { FileStore } from '../files/file-store.js';
+import { loadSharp, storedVariant, variantOf } from '../files/image-variants.js';
+import { readUpload, type UploadRequest } from '../files/upload-source.js';
+import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { routeAction, type FileActionName } from '../metadata/route-actions.js';
+import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
+import { serializeRoute } from '../serialization/serialization.interceptor.js';
+import { createControllerClass, defineGeneratedHandler } from './controller.util.js';
+import { locationOf } from './resource-controller.factory.js';
+import { fileRouteNames } from './route-table.factory.js';
+
+interface FileController {
+  repository: ModelRepository;
+  adapterHost: HttpAdapterHost;
+}
+
+type Handlers = Record<FileActionName, (this: FileController, ...args: any[]) => Promise<unknown>>;
+
+/** How many times an upload retries storing its file when another upload replaced the field in between. */
+const REPLACE_ATTEMPTS = 5;
+
+/**
+ * Builds the controller of one file field (`CompanyLogoFileController`): `upload` (or `addFile`
+ * for a gallery), `download` and `deleteFile`, on the resource's repository and its GridFS bucket.
+ * On Fastify it registers, at startup, the parser that lets the upload routes stream their body.
+ */
+export function createFileController(source: ResourceDefinition, file: FileFieldDefinition, routes: RouteDefinition[], connectionName?: string): Type {
+  const controller = createControllerClass(routes[0].controller, undefined, {
+    repository: getModelRepositoryToken(source.name, connectionName),
+    adapterHost: HttpAdapterHost,
+  });
+  const where = `${source.name}.${file.field}`;
+  const uploads = routes.some((route) => routeAction(route.action as FileActionName).upload);
+  Object.defineProperty(controller.prototype, 'onModuleInit', {
+    async value(this: FileController) {
+      const adapter = this.adapterHost.httpAdapter;
+      if (uploads && adapter?.getType() === 'fastify') registerFastifyUploads(adapter.getInstance());
+      if (file.variants) await loadSharp(where);
+    },
+  });
+  const handlers = fileHandlers(source, file, where);
+  const names = fileRouteNames(source, file);
+  for (const route of routes) {
+    const action = route.action as FileActionName;
+    defineGeneratedHandler(controller, route, names, handlers[action], undefined, (instance: FileController) => instance.repository.definition.requireIfMatch === true);
+    if (routeAction(action).upload) markUploadRoute(controller.prototype[route.handler]);
+    serializeRoute(controller, route, source);
+  }
+  return controller;
+}
+
+function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, where: string): Handlers {
+  const { field, gallery } = file;
+  const found = <D>(doc: D | null, key: string): D => {
+    if (!doc) throw ModelRoutesException.notFound(source.name, key);
+    return doc;
+  };
+
+  /** The file a route names: the field's, or the gallery's file `fileId`; a 404 `MR_FILE_NOT_FOUND` when there is none. */
+  const fileOf = (doc: PlainDocument, key: string, fileId: string | undefined): FileRef => {
+    const value = doc[field] as FileRef | FileRef[] | null | undefined;
+    if (gallery && !Types.ObjectId.isValid(fileId ?? '')) {
+      throw new ModelRoutesException('MR_INVALID_ID', `'${fileId}' is not a file identifier (24 hexadecimal characters)`, [{ path: '_id', message: 'not an ObjectId' }]);
+    }
+    const ref = Array.isArray(value) ? value.find((candidate) => String(candidate._id) === fileId) : (value ?? undefined);
+    if (!ref) throw new ModelRoutesException('MR_FILE_NOT_FOUND', gallery ? `${source.name} '${key}' has no file '${fileId}' in ${field}` : `${source.name} '${key}' has no ${field}`);
+    return ref;
+  };
+
+  /** Reads the document an upload is for, refusing a stale `If-Match` before a byte of the file is read. */
+  async function uploadTarget(repository: ModelRepository, key: string, request: UploadRequest): Promise<PlainDocument> {
+    const doc = found(await repository.findOne(key), key);
+    const ifMatch = request.headers['if-match'];
+    if (ifMatch !== undefined && !matchesStrongly(parseEntityTags(ifMatch), etagOf(doc)!)) {
+      throw ModelRoutesException.preconditionFailed(source.name, key, etagOf(doc));
+    }
+    return doc;
+  }
+
+  /**
+   * Stores the request's file in GridFS and then, through `write`, in the document; if the request
+   * fails, or the write does, the stored file is deleted. A response whose request was not read to
+   * its end closes the connection (the client may still be sending).
+   */
+  async function receive<R>(store: FileStore, doc: PlainDocument, request: UploadRequest, response: HttpResponse, write: (stored: FileRef) => Promise<R>): Promise<R> {
+    const incoming = (request.raw ?? request) as IncomingMessage;
+    let stored: FileRef | undefined;
+    let upload: Awaited<ReturnType<typeof readUpload>> | undefined;
+    try {
+      upload = await readUpload(request, file.maxSize, where);
+      stored = await store.upload(upload.bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, { resource: source.name, document: doc._id, field });
+      await upload.complete();
+      return await write(stored);
+    } catch (error) {
+      upload?.stop();
+      if (stored) await store.delete([stored._id]);
+      if (!incoming.complete) setHeader(response, 'Connection', 'close');
+      throw error;
+    }
+  }
+
+  return {
+    async upload(key: string, request: UploadRequest, response: HttpResponse) {
+      const store = this.repository.files!;
+      let doc = await uploadTarget(this.repository, key, request);
+      return receive(store, doc, request, response, async (stored) => {
+        for (let attempt = 0; attempt < REPLACE_ATTEMPTS; attempt++) {
+          const previous = (doc[field] as FileRef | null | undefined) ?? undefined;
+          const updated = found(await this.repository.replaceFile(key, field, stored, previous?._id), key);
+          if (String((updated[field] as FileRef | undefined)?._id) === String(stored._id)) {
+            if (previous) await store.delete([previous._id]);
+            return updated;
+          }
+          doc = updated; // another upload stored its file in between: replace that one
+        }
+        throw new Error(`${where}: ${REPLACE_ATTEMPTS} uploads in a row replaced this one's file before it could be stored`);
+      });
+    },
+    async addFile(key: string, request: UploadRequest, response: HttpResponse) {
+      const doc = await uploadTarget(this.repository, key, request);
+      return receive(this.repository.files!, doc, request, response, async (stored) => {
+        const updated = found(await this.repository.addFile(key, field, stored), key);
+        setHeader(response, 'Location', locationOf(request as never, stored._id));
+        return updated;
+      });
+    },
+    async download(key: string, fileId: string | undefined, query: Record<string, unknown>, request: DownloadRequest, response: DownloadResponse) {
+      const store = this.repository.files!;
+      const ref = fileOf(found(await this.repository.findOne(key), key), key, fileId);
+      const variant = variantOf(query, file, ref);
+      let servable: Servable = { ...ref, open: (range) => store.download(ref._id, range) };
+      if (variant) {
+        const stored = await storedVariant(store, ref, variant, where);
+        const name = `${ref.name.replace(/\.[^.]*$/, '')}-${variant.key}`;
+        servable = { name, contentType: stored.metadata!.contentType!, size: stored.length, sha256: stored.metadata!.sha256!, uploadedAt: stored.uploadDate, open: (range) => store.download(stored._id, range) };
+      }
+      sendFile(servable, file, request, response);
+    },
+    async deleteFile(key: string, fileId: string | undefined) {
+      const ref = fileOf(found(await this.repository.findOne(key), key), key, fileId);
+      const updated = found(await this.repository.removeFile(key, field, ref, gallery), key);
+      // The document first: a failure here leaves a file no document names (the orphan sweep's), never a name without its file.
+      await this.repository.files!.delete([ref._id]);
+      return updated;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type { Schema } from 'mongoose';
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+
+/** Options of `@FileProp()`. */
+export interface FilePropOptions {
+  /** The largest file accepted: bytes, or a string such as `'512KB'`, `'5MB'`, `'1GB'` (powers of 1024). Default `'10MB'`. */
+  maxSize?: number | string;
+  /**
+   * The media types accepted, checked against the file's first bytes, not the client's
+   * `Content-Type`. Default: PNG, JPEG, GIF, WebP and AVIF images. SVG (`image/svg+xml`) and
+   * HTML are refused unless listed: a browser runs their scripts.
+   */
+  accept?: string[];
+  /**
+   * The types a download shows in the browser (`Content-Disposition: inline`); every other type is
+   * an attachment (downloaded, never rendered). Default: the raster images of `accept`. SVG is
+   * served inline only when listed here.
+   */
+  inline?: string[];
+  /**
+   * Resized images on download (`?w=200&h=200&fit=cover&format=webp`), computed once and kept in
+   * GridFS. Needs the `sharp` package. `true` takes the defaults (at most 2048 × 2048; formats
+   * webp, avif, png, jpeg). Default false.
+   */
+  variants?: boolean | VariantOptions;
+  /** `Cache-Control` of downloads. Default `'private, no-cache'`: caches keep the file and revalidate it by its `ETag`. */
+  cacheControl?: string;
+}
+
+/** Limits of the resized variants of an image field. */
+export interface VariantOptions {
+  /** Largest width a client may ask for. Default 2048. */
+  maxWidth?: number;
+  /** Largest height a client may ask for. Default 2048. */
+  maxHeight?: number;
+  /** The output formats a client may ask for. Default `['webp', 'avif', 'png', 'jpeg']`. */
+  formats?: ImageFormat[];
+}
+
+export type ImageFormat = 'webp' | 'avif' | 'png' | 'jpeg';
+
+/** A file field of a resource, as its routes need it. */
+export interface FileFieldDefinition {
+  /** Top-level field name: `logo`, the last segment of its routes' path. */
+  field: string;
+  /** `FileRef[]`: files are added and removed one by one, each under `/:file_id`. */
+  gallery: boolean;
+  maxSize: number;
+  accept: readonly string[];
+  inline: ReadonlySet<string>;
+  variants?: Required<VariantOptions>;
+  cacheControl: string;
+}
+
+/** The schema type option under which `@FileProp()` records a field's options. */
+export const FILE_OPTION = 'modelRoutesFile';
+
+const RASTER_IMAGES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'];
+const IMAGE_FORMATS: readonly ImageFormat[] = ['webp', 'avif', 'png', 'jpeg'];
+const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+const DEFAULT_MAX_SIZE = 10 * 1024 ** 2;
+
+/** The options of one file field, checked and completed; `where` names it in errors (`Company.logo`). */
+export function resolveFileOptions(options: FilePropOptions, field: string, gallery: boolean, where: string): FileFieldDefinition {
+  const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: @FileProp(): ${message}`);
+  const accept = (options.accept ?? RASTER_IMAGES).map((type) => type.toLowerCase());
+  if (accept.length === 0 || accept.some((type) => !/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(type))) {
+    throw invalid(`accept must list media types such as 'image/png' (got ${JSON.stringify(options.accept)}).`);
+  }
+  const inline = new Set((options.inline ?? accept.filter((type) => RASTER_IMAGES.includes(type))).map((type) => type.toLowerCase()));
+  for (const type of inline) if (!accept.includes(type)) throw invalid(`inline lists '${type}', which accept does not.`);
+  return {
+    field,
+    gallery,
+    maxSize: parseSize(options.maxSize ?? DEFAULT_MAX_SIZE, invalid),
+    accept,
+    inline,
+    ...(options.variants && { variants: resolveVariants(options.variants, accept, invalid) }),
+    cacheControl: options.cacheControl ?? 'private, no-cache',
+  };
+}
+
+function resolveVariants(given: true | VariantOptions, accept: readonly string[], invalid: (message: string) => Error): Required<VariantOptions> {
+  const options = given === true ? {} : given;
+  const variants = { maxWidth: options.maxWidth ?? 2048, maxHeight: options.maxHeight ?? 2048, formats: options.formats ?? [...IMAGE_FORMATS] };
+  for (const key of ['maxWidth', 'maxHeight'] as const) {
+    if (!Number.isSafeInteger(variants[key]) || variants[key] < 1 || variants[key] > 16384) throw invalid(`variants.${key} must be an integer from 1 to 16384.`);
+  }
+  const unknown = variants.formats.find((format) => !IMAGE_FORMATS.includes(format));
+  if (unknown !== undefined || variants.formats.length === 0) throw invalid(`variants.formats must list some of ${IMAGE_FORMATS.join(', ')}.`);
+  if (!accept.some((type) => RASTER_IMAGES.includes(type))) throw invalid('variants are resized images, but accept lists no raster image type.');
+  return variants;
+}
+
+function parseSize(value: number | string, invalid: (message: string) => Error): number {
+  const match = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(B|KB|MB|GB)\s*$/i.exec(value) : null;
+  const bytes = typeof value === 'number' ? value : match ? Math.floor(Number(match[1]) * UNITS[match[2].toUpperCase()]) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw invalid(`maxSize must be a number of bytes or a size such as '5MB' (got ${JSON.stringify(value)}).`);
+  return bytes;
+}
+
+/** The file fields of a schema: its top-level paths declared with `@FileProp()`. */
+export function findFileFields(schema: Schema): FileFieldDefinition[] {
+  const fields: FileFieldDefinition[] = [];
+  schema.eachPath((path, type) => {
+    const file = (type.options as Record<string, unknown> | undefined)?.[FILE_OPTION] as FileFieldDefinition | undefined;
+    if (file && !path.includes('.')) fields.push(file);
+  });
+  return fields;
+}

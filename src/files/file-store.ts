@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import mongoose, { Types, type Connection } from 'mongoose';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { acceptedContentType, SNIFF_LENGTH } from './content-type.sniffer.js';
+import type { FileRef } from './file-ref.js';
+import type { FileFieldDefinition } from './file-options.js';
+
+type Bucket = mongoose.mongo.GridFSBucket;
+type UploadStream = mongoose.mongo.GridFSBucketWriteStream;
+
+/** Who a stored file belongs to: written in its GridFS `metadata`, read by the orphan sweep. */
+export interface FileOwner {
+  resource: string;
+  /** The `_id` of the document. */
+  document: unknown;
+  field: string;
+}
+
+/** A file as GridFS describes it (the `files` collection), with the library's metadata. */
+export interface StoredFile {
+  _id: Types.ObjectId;
+  length: number;
+  uploadDate: Date;
+  filename: string;
+  metadata?: Partial<FileOwner> & { contentType?: string; sha256?: string; variantOf?: Types.ObjectId; variant?: string };
+}
+
+/**
+ * The files of one resource, in a GridFS bucket of their own on the resource's connection, named
+ * after its collection (`companies_files`: collections `companies_files.files` and
+ * `companies_files.chunks`). Streams both ways; keeps a variant of an image (a resized copy) as a
+ * file of the same bucket, deleted with its original.
+ */
+export class FileStore {
+  private bucket?: Bucket;
+  private indexed?: Promise<unknown>;
+
+  constructor(
+    private readonly connection: Connection,
+    readonly bucketName: string,
+  ) {}
+
+  /**
+   * Stores what `source` streams as one file, checking as it reads: at most `field.maxSize` bytes
+   * (413 `MR_PAYLOAD_TOO_LARGE` as soon as one more arrives), a content type the field accepts,
+   * read from the first bytes (415 `MR_UNSUPPORTED_MEDIA_TYPE`), not empty (400 `MR_INVALID_FILE`).
+   * Whatever fails, the chunks written so far are deleted before it throws.
+   */
+  async upload(source: AsyncIterable<Buffer>, file: { name: string; declaredType?: string }, field: FileFieldDefinition, owner: FileOwner): Promise<FileRef> {
+    const where = `${owner.resource}.${owner.field}`;
+    const metadata: NonNullable<StoredFile['metadata']> = { ...owner };
+    const upload = this.gridFs().openUploadStream(file.name, { metadata });
+    const hash = createHash('sha256');
+    let size = 0;
+    let head: Buffer | undefined = Buffer.alloc(0);
+    try {
+      for await (const chunk of source) {
+        size += chunk.length;
+        if (size > field.maxSize) throw tooLarge(where, field.maxSize);
+        hash.update(chunk);
+        if (head) {
+          head = Buffer.concat([head, chunk]);
+          if (head.length < SNIFF_LENGTH) continue;
+          metadata.contentType = acceptedContentType(head, file.declaredType, field.accept, where);
+          await write(upload, head);
+          head = undefined;
+        } else {
+          await write(upload, chunk);
+        }
+      }
+      if (size === 0) throw new ModelRoutesException('MR_INVALID_FILE', `${where}: the file is empty`, [{ path: 'file', message: 'empty' }]);
+      if (head) {
+        metadata.contentType = acceptedContentType(head, file.declaredType, field.accept, where);
+        await write(upload, head);
+      }
+      metadata.sha256 = hash.digest('hex');
+      upload.end();
+      await once(upload, 'finish');
+    } catch (error) {
+      await discard(upload);
+      throw error;
+    }
+    const stored = upload.gridFSFile!;
+    return { _id: stored._id as Types.ObjectId, name: file.name, contentType: metadata.contentType!, size, sha256: metadata.sha256, uploadedAt: stored.uploadDate };
+  }
+
+  /** Streams the bytes `start` to `end` (exclusive) of a file, or all of it. */
+  download(id: Types.ObjectId, range?: { start: number; end: number }): Readable {
+    return this.gridFs().openDownloadStream(id, range);
+  }
+
+  /** Deletes files and every variant of them. A file already deleted is no error: deleting is safe to retry. */
+  async delete(ids: readonly Types.ObjectId[]): Promise<void> {
+    if (ids.length === 0) return;
+    const variants = await this.filesCollection().find({ 'metadata.variantOf': { $in: ids } }, { projection: { _id: 1 } }).toArray();
+    const all = [...ids, ...variants.map((variant) => variant._id)];
+    // Chunks first: a file whose chunks are gone and whose entry remains is found again by the orphan sweep.
+    await this.chunksCollection().deleteMany({ files_id: { $in: all } });
+    await this.filesCollection().deleteMany({ _id: { $in: all } });
+  }
+
+  /** The stored variant of a file under `key` (`w200-h200-cover.webp`), if one was made. */
+  findVariant(id: Types.ObjectId, key: string): Promise<StoredFile | null> {
+    return this.variantIndex().then(() => this.filesCollection().findOne({ 'metadata.variantOf': id, 'metadata.variant': key }));
+  }
+
+  /** Keeps `bytes` as the variant `key` of a file; returns its entry. */
+  async saveVariant(id: Types.ObjectId, key: string, bytes: Buffer, contentType: string): Promise<StoredFile> {
+    const metadata = { variantOf: id, variant: key, contentType, sha256: createHash('sha256').update(bytes).digest('hex') };
+    const upload = this.gridFs().openUploadStream(key, { metadata });
+    upload.end(bytes);
+    await once(upload, 'finish');
+    return upload.gridFSFile as StoredFile;
+  }
+
+  /** The entries of this bucket's files, for the orphan sweep. */
+  filesCollection(): mongoose.mongo.Collection<StoredFile> {
+    return this.connection.db!.collection<StoredFile>(`${this.bucketName}.files`);
+  }
+
+  /** The chunks of this bucket's files. */
+  chunksCollection(): mongoose.mongo.Collection {
+    return this.connection.db!.collection(`${this.bucketName}.chunks`);
+  }
+
+  private gridFs(): Bucket {
+    // Created on first use: the connection's database is there once it has connected.
+    this.bucket ??= new mongoose.mongo.GridFSBucket(this.connection.db!, { bucketName: this.bucketName });
+    return this.bucket;
+  }
+
+  private variantIndex(): Promise<unknown> {
+    this.indexed ??= this.filesCollection().createIndex({ 'metadata.variantOf': 1, 'metadata.variant': 1 }).catch((error: unknown) => {
+      this.indexed = undefined;
+      throw error;
+    });
+    return this.indexed;
+  }
+}
+
+/** Writes a chunk and waits until GridFS has stored what it flushed: nothing is in flight between two writes. */
+async function write(upload: UploadStream, chunk: Buffer): Promise<void> {
+  if (!upload.write(chunk)) await once(upload, 'drain');
+}
+
+/**
+ * Deletes what an upload that failed wrote. `write()` waited for every flushed chunk, so no insert
+ * is in flight: the chunks deleted are all there will be. The entry (`files`) is written last, by
+ * `end()`, and so was not.
+ */
+async function discard(upload: UploadStream): Promise<void> {
+  try {
+    await upload.abort();
+  } catch {
+    // Already finished (the entry exists) or aborted: delete both by id.
+    await upload.bucket.delete(upload.id as Types.ObjectId).catch(() => undefined);
+  }
+}
+
+function tooLarge(where: string, maxSize: number): ModelRoutesException {
+  const message = `${where}: the file is larger than ${maxSize} bytes`;
+  return new ModelRoutesException('MR_PAYLOAD_TOO_LARGE', message, [{ path: 'file', message }], { Connection: 'close' });
+}

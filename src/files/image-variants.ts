@@ -1,0 +1,117 @@
+import type { Types } from 'mongoose';
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import type { FileRef } from './file-ref.js';
+import type { FileFieldDefinition, ImageFormat } from './file-options.js';
+import type { FileStore, StoredFile } from './file-store.js';
+
+/** A resized image a client asks for: `?w=200&h=200&fit=cover&format=webp`. */
+export interface VariantRequest {
+  width?: number;
+  height?: number;
+  fit: Fit;
+  format: ImageFormat;
+  /** Its name among the variants of a file: `w200-h200-cover.webp`. */
+  key: string;
+}
+
+type Fit = 'cover' | 'contain' | 'fill' | 'inside' | 'outside';
+const FITS: readonly Fit[] = ['cover', 'contain', 'fill', 'inside', 'outside'];
+const PARAMETERS = ['w', 'h', 'fit', 'format'];
+/** The image types the resizer reads. */
+const READABLE: Record<string, ImageFormat | undefined> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp', 'image/avif': 'avif', 'image/gif': undefined };
+const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif' };
+/** The largest image decoded (width × height): 100 megapixels; a "decompression bomb" is refused. */
+const MAX_INPUT_PIXELS = 100_000_000;
+
+/**
+ * The variant a download's query asks for, or `undefined` for the file itself. Only `w`, `h`
+ * (integers up to the field's limits), `fit` and `format` (one of the field's) are taken; anything
+ * else, or any of them on a field without variants or a file that is not an image, is a 400
+ * `MR_INVALID_QUERY`.
+ */
+export function variantOf(query: Record<string, unknown>, field: FileFieldDefinition, file: FileRef): VariantRequest | undefined {
+  const keys = Object.keys(query);
+  if (keys.length === 0) return undefined;
+  const unknown = keys.find((key) => !PARAMETERS.includes(key));
+  if (unknown) throw ModelRoutesException.invalidQuery(unknown, `Unknown parameter '${unknown}': a download takes ${PARAMETERS.join(', ')}`);
+  const variants = field.variants;
+  if (!variants) throw ModelRoutesException.invalidQuery(keys[0], `${field.field} has no resized variants (@FileProp({ variants }))`);
+  if (!(file.contentType in READABLE)) throw ModelRoutesException.invalidQuery(keys[0], `The file is ${file.contentType}, not an image that can be resized`);
+  const width = dimension(query, 'w', variants.maxWidth);
+  const height = dimension(query, 'h', variants.maxHeight);
+  const fit = (text(query, 'fit') ?? 'cover') as Fit;
+  if (!FITS.includes(fit)) throw ModelRoutesException.invalidQuery('fit', `fit must be one of ${FITS.join(', ')}`);
+  const format = (text(query, 'format') ?? READABLE[file.contentType] ?? 'png') as ImageFormat;
+  if (!variants.formats.includes(format)) throw ModelRoutesException.invalidQuery('format', `format must be one of ${variants.formats.join(', ')}`);
+  return { width, height, fit, format, key: `w${width ?? ''}-h${height ?? ''}-${fit}.${format}` };
+}
+
+function text(query: Record<string, unknown>, key: string): string | undefined {
+  const value = query[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw ModelRoutesException.invalidQuery(key, `${key} must be given once, as a plain value`);
+  return value;
+}
+
+function dimension(query: Record<string, unknown>, key: string, max: number): number | undefined {
+  const value = text(query, key);
+  if (value === undefined) return undefined;
+  const number = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(number >= 1 && number <= max)) throw ModelRoutesException.invalidQuery(key, `${key} must be an integer from 1 to ${max}`);
+  return number;
+}
+
+type Sharp = typeof import('sharp').default;
+let loading: Promise<Sharp> | undefined;
+
+/** The `sharp` package, loaded once, when a field with variants is served; a startup error names the fix when it is missing. */
+export function loadSharp(where: string): Promise<Sharp> {
+  loading ??= import('sharp').then(
+    (module) => module.default,
+    () => {
+      loading = undefined;
+      throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: @FileProp({ variants }) resizes images with the sharp package: npm install sharp`);
+    },
+  );
+  return loading;
+}
+
+/** Variants being computed, by bucket, file and key: two requests for one variant compute it once. */
+const inFlight = new Map<string, Promise<StoredFile>>();
+
+/**
+ * The stored variant of an image, computed and kept in the field's bucket the first time it is
+ * asked for (the original is read whole: it is at most the field's `maxSize`). An image the
+ * resizer cannot decode, or of more than 100 megapixels, is a 415 `MR_UNSUPPORTED_MEDIA_TYPE`.
+ */
+export async function storedVariant(store: FileStore, file: FileRef, variant: VariantRequest, where: string): Promise<StoredFile> {
+  const id = file._id as Types.ObjectId;
+  const found = await store.findVariant(id, variant.key);
+  if (found) return found;
+  const key = `${store.bucketName}/${String(id)}/${variant.key}`;
+  let computing = inFlight.get(key);
+  if (!computing) {
+    computing = computeVariant(store, id, variant, where).finally(() => inFlight.delete(key));
+    inFlight.set(key, computing);
+  }
+  return computing;
+}
+
+async function computeVariant(store: FileStore, id: Types.ObjectId, variant: VariantRequest, where: string): Promise<StoredFile> {
+  const sharp = await loadSharp(where);
+  const chunks: Buffer[] = [];
+  for await (const chunk of store.download(id)) chunks.push(chunk as Buffer);
+  let bytes: Buffer;
+  try {
+    bytes = await sharp(Buffer.concat(chunks), { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate() // as the camera held it (EXIF orientation)
+      .resize({ width: variant.width, height: variant.height, fit: variant.fit, withoutEnlargement: true })
+      .toFormat(variant.format)
+      .toBuffer();
+  } catch (error) {
+    const message = `${where}: the image cannot be resized (${(error as Error).message})`;
+    throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', message, [{ path: 'file', message }]);
+  }
+  return store.saveVariant(id, variant.key, bytes, CONTENT_TYPES[variant.format]);
+}

@@ -1,0 +1,107 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { fileNameOf, sanitizeFileName } from './file-name.util.js';
+
+/** The file a request uploads: its bytes as they arrive, its name, the type the client says it is. */
+export interface UploadSource {
+  bytes: AsyncIterable<Buffer>;
+  name?: string;
+  declaredType?: string;
+  /**
+   * Once the file is read: settles when the whole request has been, and was whole (a multipart body
+   * may hold more after the file; a client may have left mid-way). A failure means the file must go.
+   */
+  complete(): Promise<void>;
+  /** Stops reading the request (after a failure): the response closes the connection. */
+  stop(): void;
+}
+
+/** Express's request, or Fastify's (whose Node request is `raw`). */
+export interface UploadRequest {
+  headers: Record<string, string | string[] | undefined>;
+  raw?: IncomingMessage;
+  body?: unknown;
+}
+
+/** Room for a multipart body's boundaries and part headers around a file of the largest size. */
+const MULTIPART_OVERHEAD = 16 * 1024;
+
+/**
+ * Reads the file of an upload request, streamed: `multipart/form-data` (the first file part; a
+ * second one is a 400 `MR_INVALID_FILE`), or the raw body with its `Content-Type` (its name from a
+ * `Content-Disposition: attachment; filename="..."` header). A `Content-Length` larger than the
+ * field allows is a 413 before any byte is read.
+ */
+export async function readUpload(request: UploadRequest, maxSize: number, where: string): Promise<UploadSource> {
+  const headers = request.headers;
+  const type = String(headers['content-type'] ?? '');
+  const multipart = /^multipart\/form-data\s*;/i.test(type);
+  const length = Number(headers['content-length']);
+  if (length > maxSize + (multipart ? MULTIPART_OVERHEAD : 0)) {
+    const message = `${where}: the file is larger than ${maxSize} bytes`;
+    throw new ModelRoutesException('MR_PAYLOAD_TOO_LARGE', message, [{ path: 'file', message }], { Connection: 'close' });
+  }
+  const stream = requestStream(request);
+  if (!multipart) {
+    const name = fileNameOf(headers['content-disposition']);
+    const complete = async () => {
+      if ((stream as Partial<IncomingMessage>).complete === false) throw interrupted(where);
+    };
+    // Not destroyed when the reading stops: that would close the connection before the error is answered.
+    const bytes = stream.iterator({ destroyOnReturn: false });
+    return { bytes, name: name && sanitizeFileName(name), declaredType: type || undefined, complete, stop: () => stream.pause() };
+  }
+  return readMultipart(stream, headers, where);
+}
+
+function interrupted(where: string): ModelRoutesException {
+  const message = 'the upload was interrupted before its end';
+  return new ModelRoutesException('MR_INVALID_FILE', `${where}: ${message}`, [{ path: 'file', message }]);
+}
+
+/** The request's body as a stream: the request itself, or a body a parser has already read (`express.raw()`). */
+function requestStream(request: UploadRequest): Readable {
+  if (Buffer.isBuffer(request.body)) return Readable.from([request.body]);
+  return (request.raw ?? (request as unknown as IncomingMessage)) as Readable;
+}
+
+function readMultipart(stream: Readable, headers: UploadRequest['headers'], where: string): Promise<UploadSource> {
+  const invalid = (message: string) => new ModelRoutesException('MR_INVALID_FILE', `${where}: ${message}`, [{ path: 'file', message }]);
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      // File names as browsers send them: UTF-8.
+      parser = busboy({ headers: headers as Record<string, string>, defParamCharset: 'utf8', limits: { files: 1, fields: 20, parts: 21, fieldSize: 4096 } });
+    } catch {
+      reject(invalid('the multipart body has no boundary'));
+      return;
+    }
+    let found = false;
+    let settle: { resolve: () => void; reject: (error: unknown) => void };
+    const complete = new Promise<void>((resolveComplete, rejectComplete) => (settle = { resolve: resolveComplete, reject: rejectComplete }));
+    complete.catch(() => undefined); // observed by the caller once the file is read
+    const stop = () => {
+      stream.unpipe(parser);
+      stream.pause();
+    };
+    const fail = (error: Error) => {
+      stop();
+      if (found) settle.reject(error);
+      else reject(error);
+    };
+    parser.on('file', (_name, file, info) => {
+      found = true;
+      const name = info.filename ? sanitizeFileName(info.filename) : undefined;
+      resolve({ bytes: file.iterator({ destroyOnReturn: false }), name, declaredType: info.mimeType, complete: () => complete, stop });
+    });
+    parser.on('filesLimit', () => fail(invalid('send one file per request')));
+    parser.on('partsLimit', () => fail(invalid('too many parts')));
+    parser.on('fieldsLimit', () => fail(invalid('too many fields')));
+    parser.on('error', (error: Error) => fail(invalid(`the multipart body is malformed (${error.message})`)));
+    parser.on('close', () => (found ? settle.resolve() : reject(invalid('the multipart body has no file part'))));
+    stream.on('error', () => fail(interrupted(where)));
+    stream.pipe(parser);
+  });
+}

@@ -1,0 +1,276 @@
+/**
+ * File fields (issue 14): `@FileProp()` fields stored in GridFS, with their upload, download and
+ * delete routes, on a real engine. A single file (`logo`) and a gallery (`photos`).
+ */
+import { createHash } from 'node:crypto';
+import { Schema } from '@nestjs/mongoose';
+import { Prop } from '@nestjs/mongoose';
+import type { Response } from 'supertest';
+import { FileProp, FileRef, GeneratedResource } from '../../src/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { useEngine } from '../support/engine.js';
+import { expectError } from '../support/expect-error.js';
+import { dimensionsOf, makeImage } from '../support/images.js';
+
+@GeneratedResource()
+@Schema({ timestamps: true })
+class Brand {
+  @Prop({ required: true }) name!: string;
+  @FileProp({ maxSize: '64KB', variants: { maxWidth: 400, maxHeight: 400 } }) logo?: FileRef;
+  @FileProp({ maxSize: '256KB', accept: ['image/png', 'image/jpeg', 'application/pdf', 'text/csv'] }) photos!: FileRef[];
+}
+
+const engine = useEngine();
+let t: TestApp;
+let png: Buffer;
+let jpeg: Buffer;
+
+beforeAll(async () => {
+  t = await createTestApp(engine, { resources: [Brand] });
+  png = await makeImage('png', { seed: 1 });
+  jpeg = await makeImage('jpeg', { seed: 2 });
+});
+beforeEach(async () => {
+  await t.connection.db!.collection('brands').deleteMany({});
+  await t.connection.db!.collection('brands_files.files').deleteMany({});
+  await t.connection.db!.collection('brands_files.chunks').deleteMany({});
+});
+
+const create = async (name = 'Acme') => (await t.http().post('/brand').send({ name }).expect(201)).body._id as string;
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const stored = async () => ({
+  files: await t.connection.db!.collection('brands_files.files').countDocuments(),
+  chunks: await t.connection.db!.collection('brands_files.chunks').countDocuments(),
+});
+const binary = (response: Response) => response.body as Buffer;
+const asBuffer = (request: ReturnType<ReturnType<TestApp['http']>['get']>) =>
+  request.buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+
+describe('PUT /brand/:brand_id/logo', () => {
+  it('stores a raw PNG body and answers the document with its FileRef and a new ETag', async () => {
+    const id = await create();
+    const before = await t.http().get(`/brand/${id}`).expect(200);
+    const response = await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').set('Content-Disposition', 'attachment; filename="acme.png"').send(png).expect(200);
+    expect(response.body.logo).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'acme.png',
+      contentType: 'image/png',
+      size: png.length,
+      sha256: sha256(png),
+      uploadedAt: expect.any(String),
+    });
+    expect(response.headers.etag).toBeDefined();
+    expect(response.headers.etag).not.toBe(before.headers.etag);
+    expect(await stored()).toEqual({ files: 1, chunks: 1 });
+    expect((await t.http().get(`/brand/${id}`).expect(200)).body.logo).toEqual(response.body.logo);
+  });
+
+  it('stores the first file part of a multipart body, its name sanitised', async () => {
+    const id = await create();
+    const response = await t.http().put(`/brand/${id}/logo`).attach('file', jpeg, { filename: '..\\..\\etc/pass\u202ewd<>.jpg', contentType: 'image/jpeg' }).expect(200);
+    expect(response.body.logo).toMatchObject({ name: 'passwd.jpg', contentType: 'image/jpeg', size: jpeg.length });
+  });
+
+  it('replaces the previous file, leaving no chunk of it', async () => {
+    const id = await create();
+    const first = (await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200)).body.logo;
+    const second = (await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/jpeg').send(jpeg).expect(200)).body.logo;
+    expect(second._id).not.toBe(first._id);
+    expect(await stored()).toEqual({ files: 1, chunks: 1 });
+    const chunk = await t.connection.db!.collection('brands_files.chunks').findOne();
+    expect(String(chunk!.files_id)).toBe(second._id);
+  });
+
+  it('types the file by its content: a JPEG sent as image/png is stored as image/jpeg', async () => {
+    const id = await create();
+    const response = await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(jpeg).expect(200);
+    expect(response.body.logo.contentType).toBe('image/jpeg');
+  });
+
+  it.each([
+    ['an HTML page', '<!doctype html><html><script>alert(document.cookie)</script></html>'],
+    ['an SVG image', '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>'],
+    ['a text', 'just some text, not an image'],
+  ])('refuses %s claiming to be image/png: 415, nothing stored', async (_label, text) => {
+    const id = await create();
+    const response = await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(Buffer.from(text));
+    expectError(response, 415, 'MR_UNSUPPORTED_MEDIA_TYPE');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+    expect((await t.http().get(`/brand/${id}`).expect(200)).body.logo).toBeUndefined();
+  });
+
+  it('refuses a file larger than maxSize with 413 before reading it, nothing stored', async () => {
+    const id = await create();
+    const big = Buffer.concat([png, Buffer.alloc(70 * 1024)]);
+    expectError(await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(big), 413, 'MR_PAYLOAD_TOO_LARGE');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('refuses a malformed multipart body (a NUL in a part header): 400 MR_INVALID_FILE', async () => {
+    const id = await create();
+    expectError(await t.http().put(`/brand/${id}/logo`).attach('file', jpeg, { filename: 'a\u0000b.jpg', contentType: 'image/jpeg' }), 400, 'MR_INVALID_FILE');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('refuses an empty file and a multipart body without a file: 400 MR_INVALID_FILE', async () => {
+    const id = await create();
+    expectError(await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(Buffer.alloc(0)), 400, 'MR_INVALID_FILE');
+    expectError(await t.http().put(`/brand/${id}/logo`).field('name', 'x'), 400, 'MR_INVALID_FILE');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('answers 404 for a missing document, before reading the file', async () => {
+    expectError(await t.http().put('/brand/6b0000000000000000000000/logo').set('Content-Type', 'image/png').send(png), 404, 'MR_NOT_FOUND');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('cannot be written through the JSON routes', async () => {
+    const id = await create();
+    expectError(await t.http().put(`/brand/${id}`).send({ logo: { name: 'x' } }), 400, 'MR_INVALID_BODY');
+  });
+});
+
+describe('GET and HEAD /brand/:brand_id/logo', () => {
+  let id: string;
+  let etag: string;
+  beforeEach(async () => {
+    id = await create();
+    await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').set('Content-Disposition', 'attachment; filename="Acme logo.png"').send(png).expect(200);
+    etag = `"${Buffer.from(sha256(png), 'hex').toString('base64url')}"`;
+  });
+
+  it('streams the file with its headers', async () => {
+    const response = await asBuffer(t.http().get(`/brand/${id}/logo`)).expect(200);
+    expect(binary(response).equals(png)).toBe(true);
+    expect(response.headers).toMatchObject({
+      'content-type': 'image/png',
+      'content-length': String(png.length),
+      etag,
+      'cache-control': 'private, no-cache',
+      'x-content-type-options': 'nosniff',
+      'accept-ranges': 'bytes',
+      'content-disposition': `inline; filename="Acme logo.png"; filename*=UTF-8''Acme%20logo.png`,
+    });
+    expect(Date.parse(response.headers['last-modified'])).not.toBeNaN();
+    expect(response.headers['content-security-policy']).toContain('sandbox');
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const response = await t.http().head(`/brand/${id}/logo`).expect(200);
+    expect(response.headers).toMatchObject({ 'content-type': 'image/png', 'content-length': String(png.length), etag });
+    expect(response.text ?? '').toBe('');
+  });
+
+  it('answers 304 to If-None-Match with its ETag, and to If-Modified-Since', async () => {
+    const notModified = await t.http().get(`/brand/${id}/logo`).set('If-None-Match', etag).expect(304);
+    expect(notModified.headers.etag).toBe(etag);
+    const { headers } = await t.http().head(`/brand/${id}/logo`).expect(200);
+    await t.http().get(`/brand/${id}/logo`).set('If-Modified-Since', headers['last-modified']).expect(304);
+    await t.http().get(`/brand/${id}/logo`).set('If-None-Match', '"other"').expect(200);
+  });
+
+  it('answers a Range with 206 and that part', async () => {
+    const response = await asBuffer(t.http().get(`/brand/${id}/logo`).set('Range', 'bytes=10-19')).expect(206);
+    expect(binary(response).equals(png.subarray(10, 20))).toBe(true);
+    expect(response.headers['content-range']).toBe(`bytes 10-19/${png.length}`);
+    expect(response.headers['content-length']).toBe('10');
+    const suffix = await asBuffer(t.http().get(`/brand/${id}/logo`).set('Range', 'bytes=-5')).expect(206);
+    expect(binary(suffix).equals(png.subarray(png.length - 5))).toBe(true);
+  });
+
+  it('answers a Range past the end with 416, and several ranges with the whole file', async () => {
+    const response = await t.http().get(`/brand/${id}/logo`).set('Range', `bytes=${png.length}-`);
+    expectError(response, 416, 'MR_RANGE_NOT_SATISFIABLE');
+    expect(response.headers['content-range']).toBe(`bytes */${png.length}`);
+    const whole = await asBuffer(t.http().get(`/brand/${id}/logo`).set('Range', 'bytes=0-1,5-6')).expect(200);
+    expect(binary(whole).equals(png)).toBe(true);
+  });
+
+  it('answers 404 MR_FILE_NOT_FOUND when the field is empty, MR_NOT_FOUND when the document is missing', async () => {
+    const other = await create('Other');
+    expectError(await t.http().get(`/brand/${other}/logo`), 404, 'MR_FILE_NOT_FOUND');
+    expectError(await t.http().get('/brand/6b0000000000000000000000/logo'), 404, 'MR_NOT_FOUND');
+  });
+});
+
+describe('DELETE /brand/:brand_id/logo, and deleting the document', () => {
+  it('deletes the file and answers the document without it', async () => {
+    const id = await create();
+    await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
+    const response = await t.http().delete(`/brand/${id}/logo`).expect(200);
+    expect(response.body.logo).toBeUndefined();
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+    expectError(await t.http().delete(`/brand/${id}/logo`), 404, 'MR_FILE_NOT_FOUND');
+  });
+
+  it('deletes the files of a deleted document', async () => {
+    const id = await create();
+    await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
+    await t.http().post(`/brand/${id}/photos`).set('Content-Type', 'image/jpeg').send(jpeg).expect(201);
+    expect(await stored()).toEqual({ files: 2, chunks: 2 });
+    await t.http().delete(`/brand/${id}`).expect(200);
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+});
+
+describe('the gallery: POST /brand/:brand_id/photos, GET and DELETE /brand/:brand_id/photos/:file_id', () => {
+  it('adds files, serves each, deletes one', async () => {
+    const id = await create();
+    const first = await t.http().post(`/brand/${id}/photos`).set('Content-Type', 'image/png').send(png).expect(201);
+    expect(first.body.photos).toHaveLength(1);
+    const photo = first.body.photos[0];
+    expect(first.headers.location).toBe(`/brand/${id}/photos/${photo._id}`);
+    const pdf = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1');
+    const second = await t.http().post(`/brand/${id}/photos`).attach('file', pdf, { filename: 'report.pdf', contentType: 'application/pdf' }).expect(201);
+    expect(second.body.photos.map((file: FileRef) => file.contentType)).toEqual(['image/png', 'application/pdf']);
+    const pdfRef = second.body.photos[1];
+    const download = await asBuffer(t.http().get(`/brand/${id}/photos/${pdfRef._id}`)).expect(200);
+    expect(binary(download).equals(pdf)).toBe(true);
+    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="report.pdf"/);
+    const afterDelete = await t.http().delete(`/brand/${id}/photos/${photo._id}`).expect(200);
+    expect(afterDelete.body.photos).toEqual([pdfRef]);
+    expect(await stored()).toEqual({ files: 1, chunks: 1 });
+    expectError(await t.http().get(`/brand/${id}/photos/${photo._id}`), 404, 'MR_FILE_NOT_FOUND');
+    expectError(await t.http().get(`/brand/${id}/photos/nope`), 400, 'MR_INVALID_ID');
+  });
+
+  it('keeps a CSV as text/csv, the type its client gave, since its content has no signature', async () => {
+    const id = await create();
+    const response = await t.http().post(`/brand/${id}/photos`).set('Content-Type', 'text/csv').send(Buffer.from('a,b\n1,2\n')).expect(201);
+    expect(response.body.photos[0].contentType).toBe('text/csv');
+  });
+});
+
+describe('resized variants: GET /brand/:brand_id/logo?w=&h=&fit=&format=', () => {
+  it('answers the resized image, computed once and kept in GridFS', async () => {
+    const id = await create();
+    await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
+    const first = await asBuffer(t.http().get(`/brand/${id}/logo?w=20&h=20&fit=cover&format=webp`)).expect(200);
+    expect(first.headers['content-type']).toBe('image/webp');
+    expect(await dimensionsOf(binary(first))).toEqual({ width: 20, height: 20, format: 'webp' });
+    expect(await stored()).toEqual({ files: 2, chunks: 2 });
+    const second = await asBuffer(t.http().get(`/brand/${id}/logo?w=20&h=20&fit=cover&format=webp`)).expect(200);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(await stored()).toEqual({ files: 2, chunks: 2 });
+    await t.http().delete(`/brand/${id}/logo`).expect(200);
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it.each([
+    ['w=0', 'w'],
+    ['w=401', 'w'],
+    ['fit=squash', 'fit'],
+    ['format=gif', 'format'],
+    ['size=big', 'size'],
+  ])('refuses %s: 400 MR_INVALID_QUERY', async (query, path) => {
+    const id = await create();
+    await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
+    const response = await t.http().get(`/brand/${id}/logo?${query}`);
+    expectError(response, 400, 'MR_INVALID_QUERY');
+    expect(response.body.details[0].path).toBe(path);
+  });
+});
