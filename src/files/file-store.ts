@@ -115,6 +115,31 @@ export class FileStore {
     return upload.gridFSFile as StoredFile;
   }
 
+  /**
+   * Deletes what an interrupted process left in the bucket, older than `before`: files whose
+   * document does not hold them (a crash between storing a file and writing its document, or
+   * between writing a document and deleting the file it replaced), variants of files that are
+   * gone, and chunks without a file (a crash mid-upload). `holds(owner, id)` tells whether the
+   * owner's document still holds a file. Returns how many files (and chunk-only remains) it deleted.
+   */
+  async removeOrphans(before: Date, holds: (owner: FileOwner, id: Types.ObjectId) => Promise<boolean>): Promise<number> {
+    const files = this.filesCollection();
+    const orphans: Types.ObjectId[] = [];
+    for await (const file of files.find({ uploadDate: { $lt: before } })) {
+      const { metadata } = file;
+      if (metadata?.variantOf) {
+        if (!(await files.findOne({ _id: metadata.variantOf }, { projection: { _id: 1 } }))) orphans.push(file._id);
+      } else if (!metadata?.resource || !(await holds(metadata as FileOwner, file._id))) {
+        orphans.push(file._id);
+      }
+    }
+    const chunked = await this.chunksCollection().distinct('files_id', { _id: { $lt: Types.ObjectId.createFromTime(Math.floor(before.getTime() / 1000)) } });
+    const listed = new Set((await files.find({ _id: { $in: chunked } }, { projection: { _id: 1 } }).toArray()).map((file) => String(file._id)));
+    const remains = chunked.filter((id) => !listed.has(String(id)));
+    await this.delete([...orphans, ...remains]);
+    return orphans.length + remains.length;
+  }
+
   /** The entries of this bucket's files, for the orphan sweep. */
   filesCollection(): mongoose.mongo.Collection<StoredFile> {
     return this.connection.db!.collection<StoredFile>(`${this.bucketName}.files`);

@@ -174,6 +174,26 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /**
+   * Deletes the files of this resource's bucket that no document holds and that were stored more
+   * than `olderThanMs` ago (default one hour; younger ones may belong to an upload under way):
+   * what a process stopped between storing a file and writing its document (or between writing a
+   * document and deleting the file it replaced) leaves behind, with no transaction to undo it.
+   * Run it now and then (a scheduled job). Returns how many it deleted; 0 without file fields.
+   *
+   * @example
+   * ```ts
+   * const removed = await companies.removeOrphanFiles({ olderThanMs: 24 * 3600 * 1000 });
+   * ```
+   */
+  async removeOrphanFiles({ olderThanMs = 3_600_000 }: { olderThanMs?: number } = {}): Promise<number> {
+    if (!this.files) return 0;
+    return this.files.removeOrphans(new Date(Date.now() - olderThanMs), async (owner, id) => {
+      const held = await this.model.exists({ _id: owner.document, [`${owner.field}._id`]: id }).maxTimeMS(this.maxTimeMS).exec();
+      return held !== null;
+    });
+  }
+
+  /**
    * Stores `file` in a file field if the field still holds the file `replaces` (or none, without
    * it): a compare-and-swap, so that of two uploads at once, each knows which file it replaced.
    * Returns the document (holding `file` if it was stored), or `null` when none has this id.

@@ -11,6 +11,14 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 import { dimensionsOf, makeImage } from '../support/images.js';
+import { pollUntil } from '../support/poll.js';
+import { streamUpload } from '../support/raw-upload.js';
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
 
 @GeneratedResource()
 @Schema({ timestamps: true })
@@ -18,6 +26,8 @@ class Brand {
   @Prop({ required: true }) name!: string;
   @FileProp({ maxSize: '64KB', variants: { maxWidth: 400, maxHeight: 400 } }) logo?: FileRef;
   @FileProp({ maxSize: '256KB', accept: ['image/png', 'image/jpeg', 'application/pdf', 'text/csv'] }) photos!: FileRef[];
+  /** Large enough for a GridFS chunk (255 KiB) to be stored while an upload is still under way. */
+  @FileProp({ maxSize: '2MB', accept: ['image/png'] }) scans!: FileRef[];
 }
 
 const engine = useEngine();
@@ -272,5 +282,65 @@ describe('resized variants: GET /brand/:brand_id/logo?w=&h=&fit=&format=', () =>
     const response = await t.http().get(`/brand/${id}/logo?${query}`);
     expectError(response, 400, 'MR_INVALID_QUERY');
     expect(response.body.details[0].path).toBe(path);
+  });
+});
+
+describe('uploads that fail mid-way leave nothing behind', () => {
+  it('answers 413 as soon as a streamed body passes maxSize, long before its end', async () => {
+    const id = await create();
+    const total = 32 * 1024 * 1024;
+    const result = await streamUpload(t.app, `/brand/${id}/logo`, { head: png, total });
+    expect({ status: result.status, code: result.body?.code }).toEqual({ status: 413, code: 'MR_PAYLOAD_TOO_LARGE' });
+    expect(result.sentBeforeAnswer).toBeLessThan(total / 2);
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('deletes what an upload interrupted by its client had written', async () => {
+    const id = await create();
+    // The client leaves once GridFS holds a chunk of its file.
+    const written = pollUntil(stored, (counts) => counts.chunks > 0);
+    const result = await streamUpload(t.app, `/brand/${id}/scans`, { method: 'POST', head: png, total: 1024 * 1024, stopAfter: 512 * 1024, pauseAfter: { bytes: 512 * 1024, until: written } });
+    expect((await written).chunks).toBeGreaterThan(0);
+    expect(result.status).toBeUndefined();
+    const after = await pollUntil(stored, (counts) => counts.chunks === 0 && counts.files === 0);
+    expect(after).toEqual({ files: 0, chunks: 0 });
+    expect((await t.http().get(`/brand/${id}`).expect(200)).body.scans).toEqual([]);
+  });
+
+  it('deletes the stored file when the document is gone by the time it is written (404)', async () => {
+    const id = await create();
+    const release = deferred();
+    const streaming = streamUpload(t.app, `/brand/${id}/scans`, { method: 'POST', head: png, total: 640 * 1024, pauseAfter: { bytes: 512 * 1024, until: release.promise } });
+    // The upload is under way (the document was found, a chunk stored) when the document is deleted.
+    expect((await pollUntil(stored, (counts) => counts.chunks > 0)).chunks).toBeGreaterThan(0);
+    await t.connection.db!.collection('brands').deleteOne({});
+    release.resolve();
+    const result = await streaming;
+    expect({ status: result.status, code: result.body?.code }).toEqual({ status: 404, code: 'MR_NOT_FOUND' });
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('keeps one file of several uploads at once to one field: no orphan', async () => {
+    const id = await create();
+    const images = await Promise.all([1, 2, 3, 4, 5].map((seed) => makeImage('png', { seed: seed + 10 })));
+    const responses = await Promise.all(images.map((image) => t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(image)));
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+    const final = (await t.http().get(`/brand/${id}`).expect(200)).body.logo;
+    expect(await stored()).toEqual({ files: 1, chunks: 1 });
+    const only = await t.connection.db!.collection('brands_files.files').findOne();
+    expect(String(only!._id)).toBe(final._id);
+  });
+});
+
+describe('conditional uploads', () => {
+  it('refuses a stale If-Match before reading the file: 412, nothing stored', async () => {
+    const id = await create();
+    const { headers } = await t.http().get(`/brand/${id}`).expect(200);
+    await t.http().put(`/brand/${id}`).send({ name: 'Renamed' }).expect(200);
+    const response = await t.http().put(`/brand/${id}/logo`).set('If-Match', headers.etag).set('Content-Type', 'image/png').send(png);
+    expectError(response, 412, 'MR_PRECONDITION_FAILED');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+    const current = await t.http().get(`/brand/${id}`).expect(200);
+    await t.http().put(`/brand/${id}/logo`).set('If-Match', current.headers.etag).set('Content-Type', 'image/png').send(png).expect(200);
   });
 });
