@@ -21,6 +21,7 @@ export function FileProp(options: FilePropOptions = {}): PropertyDecorator {
     const gallery = Reflect.getMetadata('design:type', target, key) === Array;
     const field = String(key);
     const file = resolveFileOptions(options, field, gallery, `${target.constructor.name}.${field}`);
-    Prop({ type: gallery ? [FileRefSchema] : FileRefSchema, ...(gallery && { default: [] }), [FILE_OPTION]: file })(target, key);
+    // A gallery is absent until its first file, as a single file is: documents carry no empty array.
+    Prop({ type: gallery ? [FileRefSchema] : FileRefSchema, ...(gallery && { default: undefined }), [FILE_OPTION]: file })(target, key);
   };
 }

@@ -132,10 +132,11 @@ function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Defi
   return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
 }
 
-/** `company_findOne`, `company_searchPost`, `company_owner_reverse`: the route's one name, under its resource (and field). */
+/** `company_findOne`, `company_searchPost`, `company_owner_reverse`, `company_logo_upload`: the route's one name, under its resource (and field). */
 export function operationId(route: RouteDefinition, owner: Pick<ResourceDefinition, 'path'>): string {
   const base = owner.path.replace(/[^a-zA-Z0-9]+/g, '_');
-  return route.reference ? `${base}_${route.reference.field}_${route.action}` : `${base}_${route.action}`;
+  const field = route.reference?.field ?? route.file?.field;
+  return field ? `${base}_${field}_${route.action}` : `${base}_${route.action}`;
 }
 
 function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?: string): MethodDecorator[] {
