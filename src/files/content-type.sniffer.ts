@@ -1,4 +1,4 @@
-import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { fileError } from './file-errors.js';
 
 /** How many of a file's first bytes are read to tell its type. */
 export const SNIFF_LENGTH = 1024;
@@ -50,13 +50,9 @@ export function acceptedContentType(head: Buffer, declared: string | undefined, 
   const claimed = declared?.split(';')[0].trim().toLowerCase();
   if (sniffed.type) {
     if (accept.includes(sniffed.type)) return sniffed.type;
-    throw unsupported(`${where}: the file is ${sniffed.type} (read from its content${claimed ? `, sent as ${claimed}` : ''}); accepted: ${accept.join(', ')}`);
+    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `the file is ${sniffed.type} (read from its content${claimed ? `, sent as ${claimed}` : ''}); accepted: ${accept.join(', ')}`);
   }
   if (claimed && accept.includes(claimed) && !SNIFFED_TYPES.has(claimed) && (sniffed.text || !claimed.startsWith('text/'))) return claimed;
   if (accept.includes('application/octet-stream')) return 'application/octet-stream';
-  throw unsupported(`${where}: the file's content is not ${claimed ?? 'of a known type'}; accepted: ${accept.join(', ')}`);
-}
-
-function unsupported(message: string): ModelRoutesException {
-  return new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', message, [{ path: 'file', message }]);
+  throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `the file's content is not ${claimed ?? 'of a known type'}; accepted: ${accept.join(', ')}`);
 }

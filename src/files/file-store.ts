@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import mongoose, { Types, type Connection } from 'mongoose';
-import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { fileError, fileTooLarge } from './file-errors.js';
 import { acceptedContentType, SNIFF_LENGTH } from './content-type.sniffer.js';
 import type { FileRef } from './file-ref.js';
 import type { FileFieldDefinition } from './file-options.js';
@@ -58,7 +58,7 @@ export class FileStore {
     try {
       for await (const chunk of source) {
         size += chunk.length;
-        if (size > field.maxSize) throw tooLarge(where, field.maxSize);
+        if (size > field.maxSize) throw fileTooLarge(where, field.maxSize);
         hash.update(chunk);
         if (head) {
           head = Buffer.concat([head, chunk]);
@@ -70,7 +70,7 @@ export class FileStore {
           await write(upload, chunk);
         }
       }
-      if (size === 0) throw new ModelRoutesException('MR_INVALID_FILE', `${where}: the file is empty`, [{ path: 'file', message: 'empty' }]);
+      if (size === 0) throw fileError('MR_INVALID_FILE', where, 'the file is empty');
       if (head) {
         metadata.contentType = acceptedContentType(head, file.declaredType, field.accept, where);
         await write(upload, head);
@@ -182,9 +182,4 @@ async function discard(upload: UploadStream): Promise<void> {
     // Already finished (the entry exists) or aborted: delete both by id.
     await upload.bucket.delete(upload.id as Types.ObjectId).catch(() => undefined);
   }
-}
-
-function tooLarge(where: string, maxSize: number): ModelRoutesException {
-  const message = `${where}: the file is larger than ${maxSize} bytes`;
-  return new ModelRoutesException('MR_PAYLOAD_TOO_LARGE', message, [{ path: 'file', message }], { Connection: 'close' });
 }

@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { fileError } from './file-errors.js';
 import type { FileRef } from './file-ref.js';
 import type { FileFieldDefinition, ImageFormat } from './file-options.js';
 import type { FileStore, StoredFile } from './file-store.js';
@@ -110,8 +111,7 @@ async function computeVariant(store: FileStore, id: Types.ObjectId, variant: Var
       .toFormat(variant.format)
       .toBuffer();
   } catch (error) {
-    const message = `${where}: the image cannot be resized (${(error as Error).message})`;
-    throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', message, [{ path: 'file', message }]);
+    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `the image cannot be resized: it cannot be decoded, or has more than ${MAX_INPUT_PIXELS / 1e6} megapixels (${(error as Error).message})`);
   }
   return store.saveVariant(id, variant.key, bytes, CONTENT_TYPES[variant.format]);
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import type { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { fileError, fileTooLarge } from './file-errors.js';
 import { fileNameOf, sanitizeFileName } from './file-name.util.js';
 
 /** The file a request uploads: its bytes as they arrive, its name, the type the client says it is. */
@@ -39,10 +40,7 @@ export async function readUpload(request: UploadRequest, maxSize: number, where:
   const type = String(headers['content-type'] ?? '');
   const multipart = /^multipart\/form-data\s*;/i.test(type);
   const length = Number(headers['content-length']);
-  if (length > maxSize + (multipart ? MULTIPART_OVERHEAD : 0)) {
-    const message = `${where}: the file is larger than ${maxSize} bytes`;
-    throw new ModelRoutesException('MR_PAYLOAD_TOO_LARGE', message, [{ path: 'file', message }], { Connection: 'close' });
-  }
+  if (length > maxSize + (multipart ? MULTIPART_OVERHEAD : 0)) throw fileTooLarge(where, maxSize);
   const stream = requestStream(request);
   if (!multipart) {
     const name = fileNameOf(headers['content-disposition']);
@@ -57,18 +55,21 @@ export async function readUpload(request: UploadRequest, maxSize: number, where:
 }
 
 function interrupted(where: string): ModelRoutesException {
-  const message = 'the upload was interrupted before its end';
-  return new ModelRoutesException('MR_INVALID_FILE', `${where}: ${message}`, [{ path: 'file', message }]);
+  return fileError('MR_INVALID_FILE', where, 'the upload was interrupted before its end');
 }
 
-/** The request's body as a stream: the request itself, or a body a parser has already read (`express.raw()`). */
+/**
+ * The request's body as a stream: the request itself, or a body a parser has already read
+ * (`express.raw()`, `express.text()`, Fastify's own `text/plain` parser, within their limits).
+ */
 function requestStream(request: UploadRequest): Readable {
   if (Buffer.isBuffer(request.body)) return Readable.from([request.body]);
+  if (typeof request.body === 'string') return Readable.from([Buffer.from(request.body)]);
   return (request.raw ?? (request as unknown as IncomingMessage)) as Readable;
 }
 
 function readMultipart(stream: Readable, headers: UploadRequest['headers'], where: string): Promise<UploadSource> {
-  const invalid = (message: string) => new ModelRoutesException('MR_INVALID_FILE', `${where}: ${message}`, [{ path: 'file', message }]);
+  const invalid = (message: string) => fileError('MR_INVALID_FILE', where, message);
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {

@@ -192,7 +192,7 @@ export const ROUTE_ACTIONS = {
   download: {
     scope: 'file', method: 'GET', path: file, status: 200, params: ['id', 'fileId', 'query', 'request', 'rawResponse'],
     answers: { shape: 'file', of: 'source' },
-    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND, MR_FILE_NOT_FOUND'], [416, 'MR_RANGE_NOT_SATISFIABLE']],
+    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND, MR_FILE_NOT_FOUND'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE'], [416, 'MR_RANGE_NOT_SATISFIABLE']],
     summary: (names) => `Download ${theFile(names)} of ${an(names.source.name)}`,
     description: () =>
       'Streamed, with ETag, Last-Modified and Cache-Control; Range (one range) answers 206, If-None-Match 304; HEAD answers the headers only. ' +

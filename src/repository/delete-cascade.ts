@@ -40,7 +40,7 @@ export class DeleteCascade {
     if (total > 0) throw this.referenced(id, total, counts);
     // One after the other: two fields of one document (a lead and a member) are two updates of it,
     // which FerretDB v1 does not apply atomically (run together, one of them was lost).
-    for (const rule of this.clearing) await rule.referencing.updateMany(this.referencing(rule, objectId), this.release(rule, objectId)).exec();
+    for (const rule of this.clearing) await rule.referencing.updateMany(this.referencing(rule, objectId), this.release(rule, objectId)).maxTimeMS(maxTimeMS).exec();
   }
 
   /** The documents whose field names `objectId`: never the deleted document itself (a model that references its own). */

@@ -25,7 +25,7 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 class Brand {
   @Prop({ required: true }) name!: string;
   @FileProp({ maxSize: '64KB', variants: { maxWidth: 400, maxHeight: 400 } }) logo?: FileRef;
-  @FileProp({ maxSize: '256KB', accept: ['image/png', 'image/jpeg', 'application/pdf', 'text/csv'] }) photos!: FileRef[];
+  @FileProp({ maxSize: '256KB', accept: ['image/png', 'image/jpeg', 'application/pdf', 'text/csv', 'text/plain'] }) photos!: FileRef[];
   /** Large enough for a GridFS chunk (255 KiB) to be stored while an upload is still under way. */
   @FileProp({ maxSize: '2MB', accept: ['image/png'] }) scans!: FileRef[];
 }
@@ -253,6 +253,13 @@ describe('the gallery: POST /brand/:brand_id/photos, GET and DELETE /brand/:bran
     const response = await t.http().post(`/brand/${id}/photos`).set('Content-Type', 'text/csv').send(Buffer.from('a,b\n1,2\n')).expect(201);
     expect(response.body.photos[0].contentType).toBe('text/csv');
   });
+
+  it('takes a text/plain body, which Fastify parses before the route, as a file too', async () => {
+    const id = await create();
+    const text = Buffer.from('notes\n');
+    const response = await t.http().post(`/brand/${id}/photos`).set('Content-Type', 'text/plain').send(text.toString()).expect(201);
+    expect(response.body.photos[0]).toMatchObject({ contentType: 'text/plain', size: text.length, sha256: sha256(text) });
+  });
 });
 
 describe('resized variants: GET /brand/:brand_id/logo?w=&h=&fit=&format=', () => {
@@ -268,6 +275,14 @@ describe('resized variants: GET /brand/:brand_id/logo?w=&h=&fit=&format=', () =>
     expect(await stored()).toEqual({ files: 2, chunks: 2 });
     await t.http().delete(`/brand/${id}/logo`).expect(200);
     expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('answers 415 for an image that cannot be decoded (a PNG signature, then garbage)', async () => {
+    const id = await create();
+    const broken = Buffer.concat([png.subarray(0, 16), Buffer.alloc(200, 7)]);
+    await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(broken).expect(200);
+    expectError(await t.http().get(`/brand/${id}/logo?w=10`), 415, 'MR_UNSUPPORTED_MEDIA_TYPE');
+    expect(await stored()).toEqual({ files: 1, chunks: 1 });
   });
 
   it.each([
