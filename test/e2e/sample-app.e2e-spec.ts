@@ -7,6 +7,7 @@ import { AppModule } from '../../sample-app/app.module.js';
 import { configureSampleApp } from '../../sample-app/app.setup.js';
 import { useEngine } from '../support/engine.js';
 import { createPlatformApp, initPlatformApp } from '../support/app.js';
+import { dimensionsOf, makeImage } from '../support/images.js';
 
 /**
  * The sample app itself (not a fixture app): what a newcomer sees after `npm run sample`, the
@@ -135,6 +136,39 @@ describe('a user who owns companies', () => {
     await sample.http().get(`/user/${ada._id}`).expect(200);
     await sample.connection.model('Company').deleteMany({});
     await sample.http().delete(`/user/${ada._id}`).expect(200);
+  });
+});
+
+describe("a company's logo and a user's photos (README: Files and images)", () => {
+  let sample: SampleApp;
+  beforeAll(async () => {
+    sample = await bootSample(engine.dbName('sample_files'));
+  });
+  afterAll(() => sample?.close());
+
+  it('uploads a logo with the API key, serves it and a resized copy, deletes it', async () => {
+    const [company] = (await sample.http().get('/companies').expect(200)).body.result;
+    const logo = await makeImage('png', { width: 300, height: 200 });
+    expect((await sample.http().put(`/company/${company._id}/logo`).set('Content-Type', 'image/png').send(logo)).status).toBe(401);
+    const uploaded = await sample.http().put(`/company/${company._id}/logo`).set('x-api-key', 'sample-key').attach('file', logo, 'acme.png').expect(200);
+    expect(uploaded.body.logo).toMatchObject({ name: 'acme.png', contentType: 'image/png', size: logo.length });
+    const download = await sample.http().get(`/company/${company._id}/logo`).buffer(true).expect(200);
+    expect(download.headers['content-type']).toBe('image/png');
+    const resized = await sample.http().get(`/company/${company._id}/logo?w=200&h=200&format=webp`).buffer(true).expect(200);
+    expect(await dimensionsOf(resized.body as Buffer)).toEqual({ width: 200, height: 200, format: 'webp' });
+    await sample.http().delete(`/company/${company._id}/logo`).set('x-api-key', 'sample-key').expect(200);
+    await sample.http().get(`/company/${company._id}/logo`).expect(404);
+  });
+
+  it("adds photos to a user's gallery, serves one, deletes one", async () => {
+    const [ada] = (await sample.http().get('/users').expect(200)).body.result;
+    const photo = await makeImage('jpeg');
+    const added = await sample.http().post(`/user/${ada._id}/photos`).attach('file', photo, 'beach.jpg').expect(201);
+    const [stored] = added.body.photos;
+    expect(added.headers.location).toBe(`/user/${ada._id}/photos/${stored._id}`);
+    const download = await sample.http().get(added.headers.location).buffer(true).expect(200);
+    expect(Buffer.compare(download.body as Buffer, photo)).toBe(0);
+    expect((await sample.http().delete(added.headers.location).expect(200)).body.photos).toEqual([]);
   });
 });
 
