@@ -121,7 +121,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
           const previous = (doc[field] as FileRef | null | undefined) ?? undefined;
           const updated = found(await this.repository.replaceFile(key, field, stored, previous?._id), key);
           if (String((updated[field] as FileRef | undefined)?._id) === String(stored._id)) {
-            if (previous) await store.delete([previous._id]);
+            if (previous) await store.release([previous._id]);
             return updated;
           }
           doc = updated; // another upload stored its file in between: replace that one
@@ -153,7 +153,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
       const ref = fileOf(found(await this.repository.findOne(key), key), key, fileId);
       const updated = found(await this.repository.removeFile(key, field, ref, gallery), key);
       // The document first: a failure here leaves a file no document names (the orphan sweep's), never a name without its file.
-      await this.repository.files!.delete([ref._id]);
+      await this.repository.files!.release([ref._id]);
       return updated;
     },
   };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
+import { Logger } from '@nestjs/common';
 import mongoose, { Types, type Connection } from 'mongoose';
 import { fileError, fileTooLarge } from './file-errors.js';
 import { acceptedContentType, SNIFF_LENGTH } from './content-type.sniffer.js';
@@ -8,6 +9,8 @@ import type { FileRef } from './file-ref.js';
 import type { FileFieldDefinition } from './file-options.js';
 
 type Bucket = mongoose.mongo.GridFSBucket;
+
+const logger = new Logger('ModelRoutes');
 type UploadStream = mongoose.mongo.GridFSBucketWriteStream;
 
 /** Who a stored file belongs to: written in its GridFS `metadata`, read by the orphan sweep. */
@@ -99,6 +102,19 @@ export class FileStore {
     // Chunks first: a file whose chunks are gone and whose entry remains is found again by the orphan sweep.
     await this.chunksCollection().deleteMany({ files_id: { $in: all } });
     await this.filesCollection().deleteMany({ _id: { $in: all } });
+  }
+
+  /**
+   * Deletes files that no document holds any more, after the document was written: a failure is
+   * logged, not thrown, since the write the client asked for is done (the files are left to
+   * `removeOrphanFiles()`).
+   */
+  async release(ids: readonly Types.ObjectId[]): Promise<void> {
+    try {
+      await this.delete(ids);
+    } catch (error) {
+      logger.warn(`${this.bucketName}: files ${ids.join(', ')} could not be deleted (${(error as Error).message}); removeOrphanFiles() will`);
+    }
   }
 
   /** The stored variant of a file under `key` (`w200-h200-cover.webp`), if one was made. */

@@ -169,7 +169,7 @@ export class ModelRepository<T = Record<string, unknown>> {
       return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
     });
     if (!doc) return this.unwritten(id, ifMatch, false);
-    if (this.files) await this.files.delete(fileIdsOf(doc as Record<string, unknown>, this.definition.files!));
+    if (this.files) await this.files.release(fileIdsOf(doc as Record<string, unknown>, this.definition.files!));
     return this.toPlain(doc as object);
   }
 

@@ -1,0 +1,38 @@
+import { resolveFileOptions } from '../../../src/files/file-options.js';
+
+const resolve = (options: Parameters<typeof resolveFileOptions>[0]) => resolveFileOptions(options, 'logo', false, 'Company.logo');
+
+describe('resolveFileOptions', () => {
+  it('has safe defaults: 10 MiB, raster images, served inline, no variants, revalidated by caches', () => {
+    const field = resolve({});
+    expect(field).toMatchObject({ field: 'logo', gallery: false, maxSize: 10 * 1024 ** 2, cacheControl: 'private, no-cache' });
+    expect(field.accept).toEqual(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
+    expect([...field.inline]).toEqual(field.accept);
+    expect(field.variants).toBeUndefined();
+  });
+
+  it.each([
+    [1234, 1234],
+    ['512KB', 512 * 1024],
+    ['5MB', 5 * 1024 ** 2],
+    ['1.5 mb', 1.5 * 1024 ** 2],
+    ['1GB', 1024 ** 3],
+  ])('reads maxSize %p as %p bytes', (maxSize, bytes) => {
+    expect(resolve({ maxSize }).maxSize).toBe(bytes);
+  });
+
+  it.each([0, -1, 'ten', '5TB', 1.5])('refuses maxSize %p, naming the field', (maxSize) => {
+    expect(() => resolve({ maxSize })).toThrow(/^Company\.logo: @FileProp\(\): maxSize/);
+  });
+
+  it('serves SVG inline only when listed; lower-cases types', () => {
+    expect([...resolve({ accept: ['image/PNG', 'image/svg+xml'] }).inline]).toEqual(['image/png']);
+    expect([...resolve({ accept: ['image/svg+xml'], inline: ['image/svg+xml'] }).inline]).toEqual(['image/svg+xml']);
+  });
+
+  it('completes variants with their defaults and checks them', () => {
+    expect(resolve({ variants: true }).variants).toEqual({ maxWidth: 2048, maxHeight: 2048, formats: ['webp', 'avif', 'png', 'jpeg'] });
+    expect(() => resolve({ variants: { maxWidth: 0 } })).toThrow(/maxWidth/);
+    expect(() => resolve({ variants: { formats: ['gif' as never] } })).toThrow(/formats/);
+  });
+});
