@@ -42,6 +42,10 @@ export async function readUpload(request: UploadRequest, maxSize: number, where:
   const length = Number(headers['content-length']);
   if (length > maxSize + (multipart ? MULTIPART_OVERHEAD : 0)) throw fileTooLarge(where, maxSize);
   const stream = requestStream(request);
+  if (stream.readableEnded && request.body !== undefined) {
+    // A body parser of the app (JSON, a form) read it into an object: the file's bytes are gone.
+    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `a ${type || 'body'} body is parsed by the app before the route: send the file as multipart/form-data, or as its own type`);
+  }
   if (!multipart) {
     const name = fileNameOf(headers['content-disposition']);
     const complete = async () => {

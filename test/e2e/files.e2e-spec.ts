@@ -359,3 +359,12 @@ describe('conditional uploads', () => {
     await t.http().put(`/brand/${id}/logo`).set('If-Match', current.headers.etag).set('Content-Type', 'image/png').send(png).expect(200);
   });
 });
+
+describe('a body the app parses before the route', () => {
+  it('answers 415 for a JSON body (the file is gone into an object), nothing stored', async () => {
+    const id = await create();
+    const response = await t.http().post(`/brand/${id}/photos`).set('Content-Type', 'application/json').send('{"a":1}');
+    expectError(response, 415, 'MR_UNSUPPORTED_MEDIA_TYPE');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+});
