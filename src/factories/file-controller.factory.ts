@@ -10,7 +10,7 @@ import { sendFile, type DownloadRequest, type DownloadResponse, type Servable } 
 import type { FileFieldDefinition } from '../files/file-options.js';
 import type { FileRef } from '../files/file-ref.js';
 import type { FileStore } from '../files/file-store.js';
-import { loadSharp, storedVariant, variantOf } from '../files/image-variants.js';
+import { loadSharp, variantOf, variantOfFile } from '../files/image-variants.js';
 import { readUpload, type UploadRequest } from '../files/upload-source.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
@@ -141,12 +141,9 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
       const store = this.repository.files!;
       const ref = fileOf(found(await this.repository.findOne(key), key), key, fileId);
       const variant = variantOf(query, file, ref);
-      let servable: Servable = { ...ref, open: (range) => store.download(ref._id, range) };
-      if (variant) {
-        const stored = await storedVariant(store, ref, variant, where);
-        const name = `${ref.name.replace(/\.[^.]*$/, '')}-${variant.key}`;
-        servable = { name, contentType: stored.metadata!.contentType!, size: stored.length, sha256: stored.metadata!.sha256!, uploadedAt: stored.uploadDate, open: (range) => store.download(stored._id, range) };
-      }
+      const servable: Servable = variant
+        ? await variantOfFile(store, ref, variant, file.variants!.maxPerFile, where)
+        : { ...ref, open: (range) => store.download(ref._id, range) };
       sendFile(servable, file, request, response);
     },
     async deleteFile(key: string, fileId: string | undefined) {

@@ -35,7 +35,20 @@ export interface VariantOptions {
   maxHeight?: number;
   /** The output formats a client may ask for. Default `['webp', 'avif', 'png', 'jpeg']`. */
   formats?: ImageFormat[];
+  /**
+   * The only widths and heights a client may ask for (`[64, 128, 256, 512]`): what a front end
+   * uses, and nothing an attacker could multiply. Default: any up to `maxWidth` and `maxHeight`.
+   */
+  sizes?: number[];
+  /**
+   * How many variants of one file are kept in GridFS. Past it, a new variant is computed and
+   * served but not kept, so that asking for every size cannot fill the database. Default 20.
+   */
+  maxPerFile?: number;
 }
+
+/** Variant limits with their defaults. */
+export type ResolvedVariants = Required<Omit<VariantOptions, 'sizes'>> & { sizes?: readonly number[] };
 
 export type ImageFormat = 'webp' | 'avif' | 'png' | 'jpeg';
 
@@ -48,7 +61,7 @@ export interface FileFieldDefinition {
   maxSize: number;
   accept: readonly string[];
   inline: ReadonlySet<string>;
-  variants?: Required<VariantOptions>;
+  variants?: ResolvedVariants;
   cacheControl: string;
 }
 
@@ -80,12 +93,21 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
   };
 }
 
-function resolveVariants(given: true | VariantOptions, accept: readonly string[], invalid: (message: string) => Error): Required<VariantOptions> {
+function resolveVariants(given: true | VariantOptions, accept: readonly string[], invalid: (message: string) => Error): ResolvedVariants {
   const options = given === true ? {} : given;
-  const variants = { maxWidth: options.maxWidth ?? 2048, maxHeight: options.maxHeight ?? 2048, formats: options.formats ?? [...IMAGE_FORMATS] };
+  const variants: ResolvedVariants = {
+    maxWidth: options.maxWidth ?? 2048,
+    maxHeight: options.maxHeight ?? 2048,
+    formats: options.formats ?? [...IMAGE_FORMATS],
+    maxPerFile: options.maxPerFile ?? 20,
+    ...(options.sizes && { sizes: [...options.sizes] }),
+  };
+  const dimension = (value: number) => Number.isSafeInteger(value) && value >= 1 && value <= 16384;
   for (const key of ['maxWidth', 'maxHeight'] as const) {
-    if (!Number.isSafeInteger(variants[key]) || variants[key] < 1 || variants[key] > 16384) throw invalid(`variants.${key} must be an integer from 1 to 16384.`);
+    if (!dimension(variants[key])) throw invalid(`variants.${key} must be an integer from 1 to 16384.`);
   }
+  if (variants.sizes && (variants.sizes.length === 0 || !variants.sizes.every(dimension))) throw invalid('variants.sizes must list integers from 1 to 16384.');
+  if (!Number.isSafeInteger(variants.maxPerFile) || variants.maxPerFile < 0) throw invalid('variants.maxPerFile must be an integer of at least 0.');
   const unknown = variants.formats.find((format) => !IMAGE_FORMATS.includes(format));
   if (unknown !== undefined || variants.formats.length === 0) throw invalid(`variants.formats must list some of ${IMAGE_FORMATS.join(', ')}.`);
   if (!accept.some((type) => RASTER_IMAGES.includes(type))) throw invalid('variants are resized images, but accept lists no raster image type.');

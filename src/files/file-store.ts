@@ -122,6 +122,11 @@ export class FileStore {
     return this.variantIndex().then(() => this.filesCollection().findOne({ 'metadata.variantOf': id, 'metadata.variant': key }));
   }
 
+  /** How many variants of a file are kept. */
+  countVariants(id: Types.ObjectId): Promise<number> {
+    return this.filesCollection().countDocuments({ 'metadata.variantOf': id });
+  }
+
   /** Keeps `bytes` as the variant `key` of a file; returns its entry. */
   async saveVariant(id: Types.ObjectId, key: string, bytes: Buffer, contentType: string): Promise<StoredFile> {
     const metadata = { variantOf: id, variant: key, contentType, sha256: createHash('sha256').update(bytes).digest('hex') };

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { Types } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { fileError } from './file-errors.js';
 import type { FileRef } from './file-ref.js';
 import type { FileFieldDefinition, ImageFormat } from './file-options.js';
+import type { Servable } from './file-download.js';
 import type { FileStore, StoredFile } from './file-store.js';
 
 /** A resized image a client asks for: `?w=200&h=200&fit=cover&format=webp`. */
@@ -39,8 +42,8 @@ export function variantOf(query: Record<string, unknown>, field: FileFieldDefini
   const variants = field.variants;
   if (!variants) throw ModelRoutesException.invalidQuery(keys[0], `${field.field} has no resized variants (@FileProp({ variants }))`);
   if (!(file.contentType in READABLE)) throw ModelRoutesException.invalidQuery(keys[0], `The file is ${file.contentType}, not an image that can be resized`);
-  const width = dimension(query, 'w', variants.maxWidth);
-  const height = dimension(query, 'h', variants.maxHeight);
+  const width = dimension(query, 'w', variants.maxWidth, variants.sizes);
+  const height = dimension(query, 'h', variants.maxHeight, variants.sizes);
   const fit = (text(query, 'fit') ?? 'cover') as Fit;
   if (!FITS.includes(fit)) throw ModelRoutesException.invalidQuery('fit', `fit must be one of ${FITS.join(', ')}`);
   const format = (text(query, 'format') ?? READABLE[file.contentType] ?? 'png') as ImageFormat;
@@ -55,11 +58,12 @@ function text(query: Record<string, unknown>, key: string): string | undefined {
   return value;
 }
 
-function dimension(query: Record<string, unknown>, key: string, max: number): number | undefined {
+function dimension(query: Record<string, unknown>, key: string, max: number, sizes: readonly number[] | undefined): number | undefined {
   const value = text(query, key);
   if (value === undefined) return undefined;
   const number = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
   if (!(number >= 1 && number <= max)) throw ModelRoutesException.invalidQuery(key, `${key} must be an integer from 1 to ${max}`);
+  if (sizes && !sizes.includes(number)) throw ModelRoutesException.invalidQuery(key, `${key} must be one of ${sizes.join(', ')}`);
   return number;
 }
 
@@ -79,27 +83,40 @@ export function loadSharp(where: string): Promise<Sharp> {
 }
 
 /** Variants being computed, by bucket, file and key: two requests for one variant compute it once. */
-const inFlight = new Map<string, Promise<StoredFile>>();
+const inFlight = new Map<string, Promise<Servable>>();
 
 /**
- * The stored variant of an image, computed and kept in the field's bucket the first time it is
- * asked for (the original is read whole: it is at most the field's `maxSize`). An image the
- * resizer cannot decode, or of more than 100 megapixels, is a 415 `MR_UNSUPPORTED_MEDIA_TYPE`.
+ * A variant of an image, as a download serves it: the stored one, or else computed and kept in the
+ * field's bucket (while the file has fewer than `maxPerFile` variants; past it, computed and served
+ * only). The original is read whole: it is at most the field's `maxSize`. An image the resizer
+ * cannot decode, or of more than 100 megapixels, is a 415 `MR_UNSUPPORTED_MEDIA_TYPE`.
  */
-export async function storedVariant(store: FileStore, file: FileRef, variant: VariantRequest, where: string): Promise<StoredFile> {
+export async function variantOfFile(store: FileStore, file: FileRef, variant: VariantRequest, maxPerFile: number, where: string): Promise<Servable> {
   const id = file._id as Types.ObjectId;
+  const name = `${file.name.replace(/\.[^.]*$/, '')}-${variant.key}`;
   const found = await store.findVariant(id, variant.key);
-  if (found) return found;
+  if (found) return storedServable(store, found, name);
   const key = `${store.bucketName}/${String(id)}/${variant.key}`;
   let computing = inFlight.get(key);
   if (!computing) {
-    computing = computeVariant(store, id, variant, where).finally(() => inFlight.delete(key));
+    computing = (async () => {
+      const bytes = await computeVariant(store, id, variant, where);
+      const contentType = CONTENT_TYPES[variant.format];
+      if ((await store.countVariants(id)) < maxPerFile) return storedServable(store, await store.saveVariant(id, variant.key, bytes, contentType), name);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      return { name, contentType, size: bytes.length, sha256, uploadedAt: file.uploadedAt, open: (range?: { start: number; end: number }) => Readable.from([range ? bytes.subarray(range.start, range.end) : bytes]) };
+    })().finally(() => inFlight.delete(key));
     inFlight.set(key, computing);
   }
   return computing;
 }
 
-async function computeVariant(store: FileStore, id: Types.ObjectId, variant: VariantRequest, where: string): Promise<StoredFile> {
+function storedServable(store: FileStore, stored: StoredFile, name: string): Servable {
+  const { contentType, sha256 } = stored.metadata as { contentType: string; sha256: string };
+  return { name, contentType, size: stored.length, sha256, uploadedAt: stored.uploadDate, open: (range) => store.download(stored._id, range) };
+}
+
+async function computeVariant(store: FileStore, id: Types.ObjectId, variant: VariantRequest, where: string): Promise<Buffer> {
   const sharp = await loadSharp(where);
   const chunks: Buffer[] = [];
   for await (const chunk of store.download(id)) chunks.push(chunk as Buffer);
@@ -113,5 +130,5 @@ async function computeVariant(store: FileStore, id: Types.ObjectId, variant: Var
   } catch (error) {
     throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `the image cannot be resized: it cannot be decoded, or has more than ${MAX_INPUT_PIXELS / 1e6} megapixels (${(error as Error).message})`);
   }
-  return store.saveVariant(id, variant.key, bytes, CONTENT_TYPES[variant.format]);
+  return bytes;
 }

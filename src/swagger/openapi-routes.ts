@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
-import type { FileFieldDefinition, VariantOptions } from '../files/file-options.js';
+import type { FileFieldDefinition, ResolvedVariants } from '../files/file-options.js';
 import { routeAction, type RouteActionName, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
 import { fileRouteNames, routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
@@ -116,10 +116,14 @@ function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: Rout
   ];
 }
 
-function variantParameters(variants: Required<VariantOptions>): MethodDecorator[] {
+function dimensionSchema(maximum: number, sizes: readonly number[] | undefined): never {
+  return (sizes ? { type: 'integer', enum: sizes.filter((size) => size <= maximum) } : { type: 'integer', minimum: 1, maximum }) as never;
+}
+
+function variantParameters(variants: ResolvedVariants): MethodDecorator[] {
   return [
-    ApiQuery({ name: 'w', required: false, schema: { type: 'integer', minimum: 1, maximum: variants.maxWidth }, description: 'Width of a resized variant.' }),
-    ApiQuery({ name: 'h', required: false, schema: { type: 'integer', minimum: 1, maximum: variants.maxHeight }, description: 'Height of a resized variant.' }),
+    ApiQuery({ name: 'w', required: false, schema: dimensionSchema(variants.maxWidth, variants.sizes), description: 'Width of a resized variant.' }),
+    ApiQuery({ name: 'h', required: false, schema: dimensionSchema(variants.maxHeight, variants.sizes), description: 'Height of a resized variant.' }),
     ApiQuery({ name: 'fit', required: false, schema: { type: 'string', enum: ['cover', 'contain', 'fill', 'inside', 'outside'], default: 'cover' } }),
     ApiQuery({ name: 'format', required: false, schema: { type: 'string', enum: [...variants.formats] }, description: "Default: the image's own." }),
   ];

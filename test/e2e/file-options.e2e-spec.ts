@@ -32,6 +32,7 @@ class Poster {
   @Prop() title?: string;
   @FileProp({ accept: ['image/png', 'image/svg+xml'] }) badge?: FileRef;
   @FileProp({ accept: ['image/svg+xml'], inline: ['image/svg+xml'] }) icon?: FileRef;
+  @FileProp({ variants: { sizes: [32, 64], formats: ['webp'] } }) thumb?: FileRef;
 }
 
 const engine = useEngine();
@@ -76,6 +77,17 @@ describe('route options of file fields', () => {
   it('requireIfMatch covers the file writes: 428 without If-Match', async () => {
     const { id } = await poster();
     expectError(await t.http().put(`/poster/${id}/icon`).set('Content-Type', 'image/svg+xml').send(SVG), 428, 'MR_PRECONDITION_REQUIRED');
+  });
+});
+
+describe('variants.sizes', () => {
+  it('takes the listed sizes only', async () => {
+    const { id, etag } = await poster();
+    await t.http().put(`/poster/${id}/thumb`).set('If-Match', etag).set('Content-Type', 'image/png').send(png).expect(200);
+    await t.http().get(`/poster/${id}/thumb?w=32&h=64&format=webp`).expect(200);
+    const refused = await t.http().get(`/poster/${id}/thumb?w=48`);
+    expectError(refused, 400, 'MR_INVALID_QUERY');
+    expect(refused.body.message).toBe('w must be one of 32, 64');
   });
 });
 

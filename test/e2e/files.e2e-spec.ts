@@ -24,7 +24,7 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 @Schema({ timestamps: true })
 class Brand {
   @Prop({ required: true }) name!: string;
-  @FileProp({ maxSize: '64KB', variants: { maxWidth: 400, maxHeight: 400 } }) logo?: FileRef;
+  @FileProp({ maxSize: '64KB', variants: { maxWidth: 400, maxHeight: 400, maxPerFile: 2 } }) logo?: FileRef;
   @FileProp({ maxSize: '256KB', accept: ['image/png', 'image/jpeg', 'application/pdf', 'text/csv', 'text/plain'] }) photos!: FileRef[];
   /** Large enough for a GridFS chunk (255 KiB) to be stored while an upload is still under way. */
   @FileProp({ maxSize: '2MB', accept: ['image/png'] }) scans!: FileRef[];
@@ -275,6 +275,18 @@ describe('resized variants: GET /brand/:brand_id/logo?w=&h=&fit=&format=', () =>
     expect(await stored()).toEqual({ files: 2, chunks: 2 });
     await t.http().delete(`/brand/${id}/logo`).expect(200);
     expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
+  it('keeps at most maxPerFile variants of a file; past it, computes and serves them without keeping them', async () => {
+    const id = await create();
+    await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
+    for (const width of [10, 20, 30]) {
+      const response = await asBuffer(t.http().get(`/brand/${id}/logo?w=${width}&format=png`)).expect(200);
+      expect((await dimensionsOf(binary(response))).width).toBe(width);
+    }
+    expect(await stored()).toEqual({ files: 3, chunks: 3 });
+    const again = await asBuffer(t.http().get(`/brand/${id}/logo?w=30&format=png`).set('Range', 'bytes=0-7')).expect(206);
+    expect(binary(again).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
   });
 
   it('answers 415 for an image that cannot be decoded (a PNG signature, then garbage)', async () => {

@@ -31,7 +31,9 @@ describe('resolveFileOptions', () => {
   });
 
   it('completes variants with their defaults and checks them', () => {
-    expect(resolve({ variants: true }).variants).toEqual({ maxWidth: 2048, maxHeight: 2048, formats: ['webp', 'avif', 'png', 'jpeg'] });
+    expect(resolve({ variants: true }).variants).toEqual({ maxWidth: 2048, maxHeight: 2048, formats: ['webp', 'avif', 'png', 'jpeg'], maxPerFile: 20 });
+    expect(resolve({ variants: { sizes: [64, 128] } }).variants?.sizes).toEqual([64, 128]);
+    expect(() => resolve({ variants: { sizes: [] } })).toThrow(/sizes/);
     expect(() => resolve({ variants: { maxWidth: 0 } })).toThrow(/maxWidth/);
     expect(() => resolve({ variants: { formats: ['gif' as never] } })).toThrow(/formats/);
   });
