@@ -126,6 +126,16 @@ describe('PUT /brand/:brand_id/logo', () => {
     expect(await stored()).toEqual({ files: 0, chunks: 0 });
   });
 
+  it('refuses a multipart file past maxSize while it streams (its Content-Length within the multipart allowance): 413, nothing stored', async () => {
+    const id = await create();
+    // 70 KiB in a body of about 70.2 KiB: under the 64 + 16 KiB a multipart Content-Length may have.
+    const big = Buffer.concat([png, Buffer.alloc(70 * 1024 - png.length)]);
+    const response = await t.http().put(`/brand/${id}/logo`).attach('file', big, { filename: 'big.png', contentType: 'image/png' });
+    expectError(response, 413, 'MR_PAYLOAD_TOO_LARGE');
+    expect(response.headers.connection).toBe('close');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+  });
+
   it('refuses an empty file and a multipart body without a file: 400 MR_INVALID_FILE', async () => {
     const id = await create();
     expectError(await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(Buffer.alloc(0)), 400, 'MR_INVALID_FILE');
