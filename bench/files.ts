@@ -6,15 +6,16 @@ import { fileBytes, fileHash, transfer, watchProcess, type ProcessCost } from '.
 import { spawnServer, stopServer } from './harness.js';
 
 /**
- * `npm run bench:files [-- --quick] [--adapter express|fastify] [--rounds <n>] [--large <n>] [--seed <text>]` (issue 14): upload
- * and download throughput of file fields, and how much the server's memory grows meanwhile, for the
- * library's routes (`PUT|GET /box/:box_id/file`) and for the same transfers written by hand with the
- * driver's `GridFSBucket` (`bench/servers/files-handwritten.ts`), on one engine. Each server runs in
- * its own process, a fresh one per round, the two taking turns (A B, then B A); in each: a warm-up,
- * then per size N uploads, then N downloads (one at a time, each to its own document), each batch
- * watched by `watchProcess` (the server's RSS and CPU time), then the files deleted through the routes and the bucket checked empty.
- * Every answer is checked: a download whose SHA-256 is not the upload's, or any error, fails the run.
- * `--quick`: 1 MiB only, 5 each way, one round, Express.
+ * `npm run bench:files [-- --quick] [--adapter express|fastify] [--rounds <n>] [--large <n>] [--seed <text>]`
+ * (issue 14): upload and download throughput of a file field, and what the transfers cost the
+ * server (RSS growth, CPU time), for the library's routes (`PUT|GET /box/:box_id/file`) and for the
+ * same transfers written by hand with the driver's `GridFSBucket` (`bench/servers/files-handwritten.ts`),
+ * on one engine. Each server runs in its own process, a fresh one per round, the two taking turns
+ * (A B, then B A); in each: a warm-up, then per size N uploads, then N downloads (one at a time,
+ * each to its own document), each batch watched by `watchProcess`, then the files deleted through
+ * the routes and the bucket checked empty. Every answer is checked: a download whose SHA-256 is not
+ * the upload's, or any error, fails the run. MB are 2^20 bytes, as `maxSize` counts them.
+ * `--quick`: 1 MB only, 5 each way, one round, Express.
  */
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -54,7 +55,7 @@ const results = new Map<string, Partial<Record<ServerName, Batch[]>>>();
 const engine = await startEngine();
 const dbName = `bench_files_${Date.now().toString(36)}`;
 const connection = await mongoose.createConnection(engine.uri, { dbName }).asPromise();
-const failures: string[] = [];
+let failure: string | undefined;
 process.stderr.write(`seed ${seed}\n`);
 try {
   for (const adapter of plan.adapters) {
@@ -64,13 +65,13 @@ try {
   }
   print();
 } catch (error) {
-  failures.push(error instanceof Error ? error.message : String(error));
+  failure = error instanceof Error ? error.message : String(error);
 } finally {
   await connection.close();
   await engine.stop();
 }
-if (failures.length) {
-  process.stderr.write(`\nFAILED:\n${failures.map((failure) => `  ${failure}`).join('\n')}\n`);
+if (failure) {
+  process.stderr.write(`\nFAILED: ${failure}\n`);
   process.exit(1);
 }
 
