@@ -76,14 +76,22 @@ export async function startServer(
   setup?: Scenario['setup'],
   env: Record<string, string> = {},
 ): Promise<{ process: ChildProcess; port: number }> {
-  const port = await freePort();
   const { app, adapter } = serverApp(name);
-  const child = spawn(process.execPath, [join(here, 'servers', `${app}.js`)], {
-    env: { ...process.env, ...env, BENCH_URI: uri, BENCH_DB: db, BENCH_PORT: String(port), BENCH_PIPES: setup === 'pipes' ? '1' : '', BENCH_ADAPTER: adapter },
+  return spawnServer(`${app}.js`, { ...env, BENCH_URI: uri, BENCH_DB: db, BENCH_PIPES: setup === 'pipes' ? '1' : '', BENCH_ADAPTER: adapter });
+}
+
+/**
+ * Starts `bench/servers/<script>` in its own process on a free port (`BENCH_PORT`), `env` added to
+ * its environment, and waits for its READY line.
+ */
+export async function spawnServer(script: string, env: Record<string, string>): Promise<{ process: ChildProcess; port: number }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(here, 'servers', script)], {
+    env: { ...process.env, ...env, BENCH_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('READY')) resolve();
     });
