@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import mongoose, { Types, type Connection } from 'mongoose';
 import { fileError, fileTooLarge } from './file-errors.js';
@@ -9,6 +9,9 @@ import type { FileRef } from './file-ref.js';
 import type { FileFieldDefinition } from './file-options.js';
 
 type Bucket = mongoose.mongo.GridFSBucket;
+
+/** Chunks a download reads per batch: 4 × 255 KiB. */
+const CHUNKS_PER_BATCH = 4;
 
 const logger = new Logger('ModelRoutes');
 type UploadStream = mongoose.mongo.GridFSBucketWriteStream;
@@ -89,19 +92,55 @@ export class FileStore {
     return { _id: stored._id as Types.ObjectId, name: file.name, contentType: metadata.contentType!, size, sha256: metadata.sha256, uploadedAt: stored.uploadDate };
   }
 
-  /** Streams the bytes `start` to `end` (exclusive) of a file, or all of it. */
+  /**
+   * Streams the bytes `start` to `end` (exclusive) of a file, or all of it, reading its chunks
+   * `CHUNKS_PER_BATCH` at a time. The driver's `openDownloadStream` asks for them without a batch
+   * size, and FerretDB then answers up to 16 MiB of chunks at once (measured: 25 MiB more RSS per
+   * large download in flight); this keeps a download to about one MiB, whatever the file's size.
+   */
   download(id: Types.ObjectId, range?: { start: number; end: number }): Readable {
-    return this.gridFs().openDownloadStream(id, range);
+    return Readable.from(this.chunksOf(id, range), { objectMode: false });
   }
 
-  /** Deletes files and every variant of them. A file already deleted is no error: deleting is safe to retry. */
+  private async *chunksOf(id: Types.ObjectId, range?: { start: number; end: number }): AsyncGenerator<Buffer> {
+    const file = await this.filesCollection().findOne({ _id: id }, { projection: { length: 1, chunkSize: 1 } });
+    if (!file) throw new Error(`${this.bucketName}: no file ${String(id)}`);
+    const { length, chunkSize } = file as StoredFile & { chunkSize: number };
+    const start = range?.start ?? 0;
+    const end = range?.end ?? length;
+    if (end <= start) return;
+    const first = Math.floor(start / chunkSize);
+    const last = Math.ceil(end / chunkSize) - 1;
+    const cursor = this.chunksCollection()
+      .find<{ n: number; data: mongoose.mongo.Binary }>({ files_id: id, n: { $gte: first, $lte: last } }, { batchSize: CHUNKS_PER_BATCH })
+      .sort({ n: 1 });
+    let expected = first;
+    for await (const chunk of cursor) {
+      if (chunk.n !== expected) throw new Error(`${this.bucketName}: file ${String(id)} misses its chunk ${expected}`);
+      const data = Buffer.from(chunk.data.buffer);
+      const from = chunk.n === first ? start - first * chunkSize : 0;
+      const to = chunk.n === last ? end - last * chunkSize : data.length;
+      yield data.subarray(from, to);
+      expected++;
+    }
+    if (expected !== last + 1) throw new Error(`${this.bucketName}: file ${String(id)} misses its chunk ${expected}`);
+  }
+
+  /**
+   * Deletes files and every variant of them. A file already deleted is no error: deleting is safe
+   * to retry. One file at a time, each by equality: FerretDB passes an equality on `files_id` down
+   * to its backend, but not a `$in`, with which each delete read every chunk of the bucket
+   * (measured: 600 ms a delete with 40 MB in the bucket, against 22-35 ms).
+   */
   async delete(ids: readonly Types.ObjectId[]): Promise<void> {
-    if (ids.length === 0) return;
-    const variants = await this.filesCollection().find({ 'metadata.variantOf': oneOf(ids) }, { projection: { _id: 1 } }).toArray();
-    const all = [...ids, ...variants.map((variant) => variant._id)];
-    // Chunks first: a file whose chunks are gone and whose entry remains is found again by the orphan sweep.
-    await this.chunksCollection().deleteMany({ files_id: oneOf(all) });
-    await this.filesCollection().deleteMany({ _id: oneOf(all) });
+    for (const id of ids) {
+      const variants = await this.filesCollection().find({ 'metadata.variantOf': id }, { projection: { _id: 1 } }).toArray();
+      for (const file of [id, ...variants.map((variant) => variant._id)]) {
+        // Chunks first: a file whose chunks are gone and whose entry remains is found again by the orphan sweep.
+        await this.chunksCollection().deleteMany({ files_id: file });
+        await this.filesCollection().deleteMany({ _id: file });
+      }
+    }
   }
 
   /**
@@ -191,10 +230,6 @@ export class FileStore {
  * `$in`, which it answers by reading every chunk of the bucket (a file's delete took 600 ms with
  * 40 MB in the bucket, 20 ms with an equality: BENCHMARKS.md, "Files: upload and download").
  */
-function oneOf(ids: readonly Types.ObjectId[]): Types.ObjectId | { $in: Types.ObjectId[] } {
-  return ids.length === 1 ? ids[0]! : { $in: [...ids] };
-}
-
 /** Writes a chunk and waits until GridFS has stored what it flushed: nothing is in flight between two writes. */
 async function write(upload: UploadStream, chunk: Buffer): Promise<void> {
   if (!upload.write(chunk)) await once(upload, 'drain');

@@ -217,6 +217,23 @@ describe('GET and HEAD /brand/:brand_id/logo', () => {
   });
 });
 
+describe('a file of several GridFS chunks (255 KiB each)', () => {
+  it('streams whole, and a Range across chunk boundaries, byte for byte', async () => {
+    const id = await create();
+    // Seeded bytes after a PNG header: 3 chunks and a part.
+    const body = Buffer.concat([png, Buffer.from(Array.from({ length: 800 * 1024 }, (_, i) => (i * 31 + (i >> 9)) & 0xff))]);
+    const added = await t.http().post(`/brand/${id}/scans`).set('Content-Type', 'image/png').send(body).expect(201);
+    expect((await stored()).chunks).toBe(Math.ceil(body.length / (255 * 1024)));
+    const url = added.headers.location;
+    const whole = await asBuffer(t.http().get(url)).expect(200);
+    expect(binary(whole).equals(body)).toBe(true);
+    for (const [start, end] of [[261_000, 522_300], [0, 261_119], [261_120, 261_120], [body.length - 10, body.length - 1]]) {
+      const part = await asBuffer(t.http().get(url).set('Range', `bytes=${start}-${end}`)).expect(206);
+      expect(binary(part).equals(body.subarray(start, end + 1))).toBe(true);
+    }
+  });
+});
+
 describe('DELETE /brand/:brand_id/logo, and deleting the document', () => {
   it('deletes the file and answers the document without it', async () => {
     const id = await create();

@@ -29,11 +29,13 @@ describe('FileStore.delete', () => {
     ]);
   });
 
-  it('deletes several files with $in', async () => {
+  it('deletes several files one by one, by equality too (a gallery, a file and its variants)', async () => {
     const { connection, calls } = recordingConnection();
     const ids = [new Types.ObjectId(), new Types.ObjectId()];
     await new FileStore(connection, 'boxes_files').delete(ids);
-    expect(calls.map((call) => call.filter)).toEqual([{ 'metadata.variantOf': { $in: ids } }, { files_id: { $in: ids } }, { _id: { $in: ids } }]);
+    expect(calls.map((call) => call.filter)).toEqual(
+      ids.flatMap((id) => [{ 'metadata.variantOf': id }, { files_id: id }, { _id: id }]),
+    );
   });
 
   it('does nothing for no file', async () => {
