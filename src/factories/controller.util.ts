@@ -5,6 +5,7 @@ import { runInRouteContext, type RouteContext } from '../concurrency/route-conte
 import { checkedBodyOf } from '../controllers/body-check.guard.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ParamSource, type RouteActionName, type RouteNames } from '../metadata/route-actions.js';
 
@@ -140,4 +141,15 @@ export function defineMethod(controller: Type, name: string, implementation: Han
   }[name];
   Object.defineProperty(controller.prototype, name, { value: method, writable: true, configurable: true });
   return method;
+}
+
+/**
+ * `doc`, or a 404 `MR_NOT_FOUND` for the document `key` names when the write or read found none:
+ * the answer of every generated handler whose repository call returned `null`.
+ */
+export function foundIn(resource: string): <D>(doc: D | null, key: string) => D {
+  return (doc, key) => {
+    if (!doc) throw ModelRoutesException.notFound(resource, key);
+    return doc;
+  };
 }

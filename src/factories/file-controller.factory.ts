@@ -18,7 +18,7 @@ import { routeAction, type FileActionName } from '../metadata/route-actions.js';
 import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { serializeRoute } from '../serialization/serialization.interceptor.js';
-import { createControllerClass, defineGeneratedHandler } from './controller.util.js';
+import { createControllerClass, defineGeneratedHandler, foundIn } from './controller.util.js';
 import { locationOf } from './resource-controller.factory.js';
 import { fileRouteNames } from './route-table.factory.js';
 
@@ -64,10 +64,7 @@ export function createFileController(source: ResourceDefinition, file: FileField
 
 function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, where: string): Handlers {
   const { field, gallery } = file;
-  const found = <D>(doc: D | null, key: string): D => {
-    if (!doc) throw ModelRoutesException.notFound(source.name, key);
-    return doc;
-  };
+  const found = foundIn(source.name);
 
   /** The file a route names: the field's, or the gallery's file `fileId`; a 404 `MR_FILE_NOT_FOUND` when there is none. */
   const fileOf = (doc: PlainDocument, key: string, fileId: string | undefined): FileRef => {
@@ -82,7 +79,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
 
   /** Reads the document an upload is for, refusing a stale `If-Match` before a byte of the file is read. */
   async function uploadTarget(repository: ModelRepository, key: string, request: UploadRequest): Promise<PlainDocument> {
-    const doc = found(await repository.findOne(key), key);
+    const doc = await repository.getOne(key);
     const ifMatch = request.headers['if-match'];
     if (ifMatch !== undefined && !matchesStrongly(parseEntityTags(ifMatch), etagOf(doc)!)) {
       throw ModelRoutesException.preconditionFailed(source.name, key, etagOf(doc));
@@ -139,7 +136,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
     },
     async download(key: string, fileId: string | undefined, query: Record<string, unknown>, request: DownloadRequest, response: DownloadResponse) {
       const store = this.repository.files!;
-      const ref = fileOf(found(await this.repository.findOne(key), key), key, fileId);
+      const ref = fileOf(await this.repository.getOne(key), key, fileId);
       const variant = variantOf(query, file, ref);
       const servable: Servable = variant
         ? await variantOfFile(store, ref, variant, file.variants!.maxPerFile, where)
@@ -147,7 +144,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
       sendFile(servable, file, request, response);
     },
     async deleteFile(key: string, fileId: string | undefined) {
-      const ref = fileOf(found(await this.repository.findOne(key), key), key, fileId);
+      const ref = fileOf(await this.repository.getOne(key), key, fileId);
       const updated = found(await this.repository.removeFile(key, field, ref, gallery), key);
       // The document first: a failure here leaves a file no document names (the orphan sweep's), never a name without its file.
       await this.repository.files!.release([ref._id]);

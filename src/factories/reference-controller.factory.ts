@@ -12,7 +12,7 @@ import { ReferenceTargets } from '../repository/reference-targets.js';
 import { createSearchDto } from '../dto/resource-dto.factory.js';
 import { pascalCase } from '../utils/naming.util.js';
 import { serializeRoute } from '../serialization/serialization.interceptor.js';
-import { createControllerClass, defineGeneratedHandler } from './controller.util.js';
+import { createControllerClass, defineGeneratedHandler, foundIn } from './controller.util.js';
 import { createRouteBody } from './route-body.factory.js';
 import { routeNames } from './route-table.factory.js';
 
@@ -65,10 +65,7 @@ export function createReferenceController(
 }
 
 function referenceHandlers(source: ResourceDefinition, field: string, targetName: string): Handlers {
-  const found = <D>(doc: D | null, key: string): D => {
-    if (!doc) throw ModelRoutesException.notFound(source.name, key);
-    return doc;
-  };
+  const found = foundIn(source.name);
 
   /**
    * The documents whose `field` holds the document `key` names. A `key` that names no document,

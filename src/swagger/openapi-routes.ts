@@ -102,7 +102,6 @@ function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: Rout
     'Cache-Control': { schema: { type: 'string' } },
     'Content-Disposition': { schema: { type: 'string' } },
   };
-  const error = ref(componentName.error) as never;
   return [
     operation,
     ...parameters,
@@ -112,7 +111,7 @@ function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: Rout
     ApiResponse({ status: 200, description: 'The file', content, headers: fileHeaders } as never),
     ApiResponse({ status: 206, description: 'The part of the file that Range asks for (Content-Range)', content, headers: fileHeaders } as never),
     ApiResponse({ status: 304, description: 'Not Modified: the file still has the ETag of If-None-Match (no body)' }),
-    ...[...row.errors, ...COMMON_ERRORS].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: error })),
+    ...errorResponses(row),
   ];
 }
 
@@ -226,8 +225,13 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResourceD
       ...headers(row),
     }),
     ...conditionalStatuses(row, owner),
-    ...[...row.errors, ...COMMON_ERRORS].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never })),
+    ...errorResponses(row),
   ];
+}
+
+/** The errors of a route, by status: those of its row, and those any route may answer. */
+function errorResponses(row: RouteActionRow): MethodDecorator[] {
+  return [...row.errors, ...COMMON_ERRORS].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never }));
 }
 
 /** The headers of a success: `Location` of a create, `ETag` of a document (a delete's is gone). */
