@@ -1,0 +1,85 @@
+/**
+ * What `GET <path>/metadata` answers (`BackOfficeModule`): everything the back office's page knows
+ * of the app, read from the route table and the field rules. Types only: shared by the server,
+ * which builds it, and the browser app, which reads it.
+ */
+export interface BackOfficeMetadata {
+  /** The page's title (`forRoot({ title })`). */
+  title: string;
+  /** Where the generated routes are: the app's global prefix (`''` or e.g. `/api`). */
+  apiBase: string;
+  /** How guarded routes get their credentials: this header, with `scheme` before the value when given (`Authorization: Bearer ...`). */
+  auth: { header: string; scheme?: string };
+  resources: ResourceMetadata[];
+}
+
+/** The generated routes of a resource, by action name (absent when disabled). */
+export type ResourceRoute = 'findOne' | 'create' | 'update' | 'patch' | 'delete' | 'search' | 'searchPost';
+/** The generated routes of a reference field (`reverse` ones are listed on the target, in `referencedBy`). */
+export type ReferenceRoute = 'find' | 'list' | 'add' | 'remove';
+/** The generated routes of a file field. */
+export type FileRoute = 'upload' | 'addFile' | 'download' | 'deleteFile';
+
+export interface ResourceMetadata {
+  /** Model name: `Company`. */
+  name: string;
+  /** Path segment of one document (`company`) and of the search (`companies`). */
+  path: string;
+  plural: string;
+  /** The field that identifies a document in URLs: `_id`, or e.g. `slug`. */
+  idField: string;
+  /** The field shown as a document's name in lists, links and pickers. */
+  labelField: string;
+  /** Whether writes need `If-Match`. */
+  requireIfMatch: boolean;
+  /** Its enabled generated routes. */
+  routes: ResourceRoute[];
+  /** Its fields, nested objects holding theirs; hidden fields are not here. */
+  fields: FieldMetadata[];
+  /** Reference fields of resources (this one included) that point to this one, with their enabled reverse routes. */
+  referencedBy: Array<{ resource: string; field: string; isArray: boolean; routes: Array<'reverse' | 'reversePost'> }>;
+}
+
+export type FieldType =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'objectId' // an ObjectId that references no resource
+  | 'reference' // `{ type: ObjectId, ref }` to a resource
+  | 'references' // an array of them
+  | 'object' // a nested object or single sub-document: `fields`
+  | 'array' // an array of primitive values: `items`
+  | 'json' // anything else (Mixed, Map, arrays of sub-documents): edited as JSON
+  | 'file' // `@FileProp() logo?: FileRef`
+  | 'files'; // a gallery: `@FileProp() photos?: FileRef[]`
+
+export interface FieldMetadata {
+  /** Full dotted path: `address.city`. */
+  path: string;
+  type: FieldType;
+  required?: true;
+  /** Allowed values (`enum`). */
+  enum?: string[];
+  /** Bounds the schema declares (`min`, `max`, `minlength`, `maxlength`). */
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  /** Shown, never sent: `_id`, timestamps, `readonly` fields. */
+  readOnly?: true;
+  /** Sent, never shown (`writeOnly`). */
+  writeOnly?: true;
+  /** `array`: the type of its items. */
+  items?: 'string' | 'number' | 'boolean' | 'date' | 'objectId';
+  /** `object`: its fields. */
+  fields?: FieldMetadata[];
+  /** `reference` and `references`: the referenced resource's name... */
+  target?: string;
+  /** ...and the field's enabled routes; `file` and `files`: the file routes. */
+  routes?: Array<ReferenceRoute | FileRoute>;
+  /** `file` and `files`: accepted media types, the size limit in bytes, and whether images can be resized (`?w=`). */
+  accept?: string[];
+  maxSize?: number;
+  variants?: boolean;
+}
