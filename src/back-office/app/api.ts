@@ -1,0 +1,133 @@
+import type { BackOfficeMetadata, ResourceMetadata } from './metadata.js';
+
+/** How credentials are sent, as the page says (`<meta name="model-routes-auth-header">`): before the metadata, whose route may be guarded. */
+export function authOfPage(): BackOfficeMetadata['auth'] {
+  const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="model-routes-auth-${name}"]`)?.content || undefined;
+  return { header: meta('header') ?? 'authorization', scheme: meta('scheme') };
+}
+
+/** One detail of the library's error shape: the field path it names and what is wrong. */
+export interface ErrorDetail {
+  path?: string;
+  message: string;
+}
+
+/** A failed request, in the library's error shape (`{ statusCode, code, message, details }`). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+
+  /** A request that never got an answer (server down, network). */
+  static unreachable(error: unknown): ApiError {
+    return new ApiError(0, 'NETWORK', `The server could not be reached (${(error as Error).message}).`);
+  }
+}
+
+/** The envelope of every search route. */
+export interface Envelope<T = Record<string, unknown>> {
+  status: { count: number; search_count: number; match_count: number; limit: number; skip: number; missing?: string[] };
+  result: T[];
+}
+
+/** A document, and the `ETag` that came with it (sent back as `If-Match`). */
+export interface Tagged<T = Record<string, unknown>> {
+  body: T;
+  etag?: string;
+}
+
+interface RequestOptions {
+  query?: URLSearchParams;
+  body?: unknown;
+  ifMatch?: string;
+}
+
+const CREDENTIAL_KEY = 'model-routes-back-office:credential';
+
+/**
+ * The generated routes, called with `fetch`: the app's only way to the data. Sends the session's
+ * credential (if any) in the header the back office was configured with.
+ */
+export class Api {
+  constructor(private readonly metadata: Pick<BackOfficeMetadata, 'apiBase' | 'auth'>) {}
+
+  /** The credential entered for this browser tab, kept until the tab closes. */
+  get credential(): string {
+    return sessionStorage.getItem(CREDENTIAL_KEY) ?? '';
+  }
+
+  set credential(value: string) {
+    if (value) sessionStorage.setItem(CREDENTIAL_KEY, value);
+    else sessionStorage.removeItem(CREDENTIAL_KEY);
+  }
+
+  /** `/company/<id>` under the app's prefix, each segment encoded. */
+  url(...segments: string[]): string {
+    return `${this.metadata.apiBase}/${segments.map(encodeURIComponent).join('/')}`;
+  }
+
+  /** The document at `/<path>/<id>` (`findOne`). */
+  one(resource: ResourceMetadata, id: string): Promise<Tagged> {
+    return this.json('GET', this.url(resource.path, id));
+  }
+
+  /** A search route's envelope (`GET` with the query string). */
+  async search(url: string, query: URLSearchParams): Promise<Envelope> {
+    return (await this.json<Envelope>('GET', url, { query })).body;
+  }
+
+  /** A JSON request; answers its body and `ETag`, or throws an `ApiError`. */
+  async json<T = Record<string, unknown>>(method: string, url: string, options: RequestOptions = {}): Promise<Tagged<T>> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    let body: BodyInit | undefined;
+    if (options.body instanceof FormData) body = options.body;
+    else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await this.send(method, url, { headers, body, ifMatch: options.ifMatch, query: options.query });
+    const text = await response.text();
+    return { body: (text ? JSON.parse(text) : undefined) as T, etag: response.headers.get('etag') ?? undefined };
+  }
+
+  /** A file's bytes (`download`), as a blob for an object URL: fetched so that guarded downloads get the credential. */
+  async blob(url: string, query?: URLSearchParams): Promise<Blob> {
+    return (await this.send('GET', url, { headers: {}, query })).blob();
+  }
+
+  private async send(method: string, url: string, options: { headers: Record<string, string>; body?: BodyInit; ifMatch?: string; query?: URLSearchParams }): Promise<Response> {
+    const headers = { ...options.headers };
+    if (options.ifMatch) headers['if-match'] = options.ifMatch;
+    const credential = this.credential;
+    if (credential) {
+      const { header, scheme } = this.metadata.auth;
+      headers[header] = scheme ? `${scheme} ${credential}` : credential;
+    }
+    const search = options.query?.toString();
+    let response: Response;
+    try {
+      response = await fetch(search ? `${url}?${search}` : url, { method, headers, body: options.body, credentials: 'same-origin' });
+    } catch (error) {
+      throw ApiError.unreachable(error);
+    }
+    if (!response.ok) throw await errorOf(response);
+    return response;
+  }
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  let body: { code?: string; message?: string | string[]; details?: ErrorDetail[] } = {};
+  try {
+    body = text ? JSON.parse(text) : {};
+  } catch {
+    // Not the library's shape (a proxy's page): the status says enough.
+  }
+  const message = Array.isArray(body.message) ? body.message.join('; ') : body.message;
+  return new ApiError(response.status, body.code ?? `HTTP_${response.status}`, message ?? response.statusText, Array.isArray(body.details) ? body.details : []);
+}

@@ -1,0 +1,73 @@
+import { Api, ApiError } from './api.js';
+import { h, replace } from './dom.js';
+import type { BackOfficeMetadata, ResourceMetadata } from './metadata.js';
+
+/** What every page is given: the metadata, the API, and the shell's message areas. */
+export class AppContext {
+  readonly api: Api;
+  private readonly byPath: Map<string, ResourceMetadata>;
+  private readonly byName: Map<string, ResourceMetadata>;
+
+  constructor(
+    readonly metadata: BackOfficeMetadata,
+    /** The live region of short confirmations ("Saved"). */
+    private readonly status: HTMLElement,
+    /** Opens the credentials dialog. */
+    readonly askCredentials: () => void,
+  ) {
+    this.api = new Api(metadata);
+    this.byPath = new Map(metadata.resources.map((resource) => [resource.path, resource]));
+    this.byName = new Map(metadata.resources.map((resource) => [resource.name, resource]));
+  }
+
+  resourceAt(path: string): ResourceMetadata | undefined {
+    return this.byPath.get(path);
+  }
+
+  resourceNamed(name: string): ResourceMetadata | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Announces a success politely (a live region). */
+  announce(message: string): void {
+    replace(this.status, message);
+  }
+
+  /**
+   * The alert a failed request shows at the top of a page: what happened in words, with the
+   * server's message, and the way out (credentials for a 401 or a 403).
+   */
+  alert(error: unknown, doing: string, action?: { label: string; run: () => void }): HTMLElement {
+    const { title, text } = describeError(error, doing, this.metadata.auth.header);
+    const status = error instanceof ApiError ? error.status : 0;
+    const credentials = status === 401 || status === 403 ? { label: 'Enter credentials', run: this.askCredentials } : undefined;
+    const button = action ?? credentials;
+    return h(
+      'div',
+      { class: 'alert', role: 'alert' },
+      h('p', { class: 'alert-title' }, title),
+      h('p', {}, text),
+      button && h('button', { type: 'button', class: 'button', onclick: () => button.run() }, button.label),
+    );
+  }
+}
+
+/** A failure in words: 401 and 403 say what to do; others give the server's message. */
+export function describeError(error: unknown, doing: string, header: string): { title: string; text: string } {
+  if (!(error instanceof ApiError)) return { title: `Could not ${doing}`, text: (error as Error)?.message ?? String(error) };
+  const said = error.message ? ` The server said: “${error.message}”` : '';
+  switch (error.status) {
+    case 0:
+      return { title: `Could not ${doing}`, text: error.message };
+    case 401:
+      return { title: `Not signed in: could not ${doing}`, text: `This action needs credentials (401).${said} Enter them (sent in the ${header} header) and try again.` };
+    case 403:
+      return { title: `Not allowed: could not ${doing}`, text: `Your credentials do not allow this action (403).${said}` };
+    case 404:
+      return { title: 'Not found', text: `${error.message || 'It does not exist'} (404).` };
+    case 409:
+      return { title: `Could not ${doing}`, text: [error.message, ...error.details.map((detail) => detail.message)].filter(Boolean).join(' · ') };
+    default:
+      return { title: `Could not ${doing}`, text: `${error.message} (${error.status} ${error.code}).` };
+  }
+}

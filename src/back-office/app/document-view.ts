@@ -1,0 +1,280 @@
+import { ApiError, type Tagged } from './api.js';
+import type { AppContext } from './context.js';
+import { confirmDialog } from './dialog.js';
+import { h, replace } from './dom.js';
+import { createControls, type FieldControl, type FormScope } from './fields.js';
+import { createFileField } from './files.js';
+import type { FieldMetadata, ResourceMetadata } from './metadata.js';
+import type { Doc } from './picker.js';
+import { resourceSearch } from './search.js';
+import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
+
+/** A document's page (`#/company/<id>`), or the create form (`#/company/new`) when `id` is undefined. */
+export async function renderDocument(context: AppContext, main: HTMLElement, resource: ResourceMetadata, id: string | undefined): Promise<void> {
+  const heading = h('h1', { tabindex: '-1' }, id ? `${singularName(resource)}` : `New ${singularName(resource).toLowerCase()}`);
+  const alerts = h('div', { class: 'alerts' });
+  replace(main, breadcrumb(resource), heading, alerts);
+  let loaded: Tagged | undefined;
+  if (id !== undefined) {
+    try {
+      loaded = await context.api.one(resource, id);
+    } catch (error) {
+      replace(alerts, context.alert(error, `open this ${singularName(resource).toLowerCase()}`));
+      return;
+    }
+  }
+  const page = new DocumentPage(context, main, resource, loaded, heading, alerts);
+  await page.render();
+}
+
+function breadcrumb(resource: ResourceMetadata): HTMLElement {
+  return h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: `#/${resource.path}` }, pluralName(resource)));
+}
+
+class DocumentPage {
+  private document?: Doc;
+  private etag?: string;
+  private controls: FieldControl[] = [];
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly main: HTMLElement,
+    private readonly resource: ResourceMetadata,
+    loaded: Tagged | undefined,
+    private readonly heading: HTMLElement,
+    private readonly alerts: HTMLElement,
+  ) {
+    this.document = loaded?.body;
+    this.etag = loaded?.etag;
+  }
+
+  private get noun(): string {
+    return singularName(this.resource).toLowerCase();
+  }
+
+  async render(): Promise<void> {
+    const { resource, document } = this;
+    const canSave = document ? resource.routes.some((route) => route === 'patch' || route === 'update') : resource.routes.includes('create');
+    const scope: FormScope = { context: this.context, document, referenced: await this.referencedDocuments(), relate: (field, id, add) => this.relate(field, id, add) };
+    const { elements, controls } = createControls(resource.fields, scope);
+    this.controls = canSave ? controls : [];
+    if (document) replace(this.heading, `${singularName(resource)}: ${documentLabel(resource, document)}`);
+    document && (window.document.title = `${documentLabel(resource, document)} · ${this.context.metadata.title}`);
+    const form = h(
+      'form',
+      { class: 'document-form', novalidate: true, 'aria-labelledby': 'page-heading', onsubmit: (event: Event) => { event.preventDefault(); void this.save(); } },
+      canSave ? elements : h('p', { class: 'muted' }, 'This resource cannot be changed here (its write routes are disabled).'),
+      h(
+        'div',
+        { class: 'form-actions' },
+        canSave && h('button', { type: 'submit', class: 'button primary' }, document ? 'Save' : `Create ${this.noun}`),
+        document && resource.routes.includes('delete') && h('button', { type: 'button', class: 'button danger', onclick: () => void this.remove() }, `Delete ${this.noun}`),
+      ),
+    );
+    this.heading.id = 'page-heading';
+    const sections: Array<HTMLElement | false | undefined> = [
+      document && this.readOnlyFields(document),
+      form,
+      document && this.fileFields(document),
+      document && this.related(document),
+    ];
+    // Keep what is above the page's own content (breadcrumb, heading, alerts), replace the rest.
+    while (this.alerts.nextSibling) this.alerts.nextSibling.remove();
+    for (const section of sections) if (section) this.main.append(section);
+  }
+
+  /** `_id`, timestamps and `readonly` fields, as a list of terms. */
+  private readOnlyFields(document: Doc): HTMLElement | undefined {
+    const fields = flatten(this.resource.fields).filter((field) => field.readOnly);
+    if (!fields.length) return undefined;
+    return h('dl', { class: 'read-only' }, fields.map((field) => [h('dt', {}, fieldLabel(field)), h('dd', {}, formatValue(field, valueAt(document, field.path)) || '—')]));
+  }
+
+  private fileFields(document: Doc): HTMLElement | undefined {
+    const fields = flatten(this.resource.fields).filter((field) => field.type === 'file' || field.type === 'files');
+    if (!fields.length) return undefined;
+    const scope = {
+      context: this.context,
+      resource: this.resource,
+      document,
+      etag: () => this.etag,
+      updated: (next: Doc, etag: string | undefined) => {
+        Object.assign(document, next);
+        this.etag = etag ?? this.etag;
+      },
+    };
+    return h('section', { class: 'files', 'aria-label': 'Files' }, fields.map((field) => createFileField(field, scope)));
+  }
+
+  /** Links to the documents that reference this one, through the reverse routes. */
+  private related(document: Doc): HTMLElement | undefined {
+    const id = String(valueAt(document, this.resource.idField));
+    const links = this.resource.referencedBy
+      .filter((entry) => entry.routes.length)
+      .map((entry) => {
+        const source = this.context.resourceNamed(entry.resource);
+        if (!source) return undefined;
+        const text = `${pluralName(source)} whose ${humanize(entry.field).toLowerCase()} ${entry.isArray ? 'includes' : 'is'} this ${this.noun}`;
+        return h('li', {}, h('a', { href: `#/${this.resource.path}/${encodeURIComponent(id)}/${source.plural}/${entry.field}` }, text));
+      })
+      .filter((item): item is HTMLLIElement => Boolean(item));
+    if (!links.length) return undefined;
+    return h('section', { class: 'related', 'aria-labelledby': 'related-heading' }, h('h2', { id: 'related-heading' }, 'Related'), h('ul', {}, links));
+  }
+
+  /** The documents the reference fields point to, for their names and links: one search per target. */
+  private async referencedDocuments(): Promise<Map<string, Doc>> {
+    const found = new Map<string, Doc>();
+    if (!this.document) return found;
+    const byTarget = new Map<string, Set<string>>();
+    for (const field of flatten(this.resource.fields)) {
+      if (field.type !== 'reference' && field.type !== 'references') continue;
+      const value = valueAt(this.document, field.path);
+      const ids = (Array.isArray(value) ? value : value ? [value] : []).map(String);
+      if (!byTarget.has(field.target!)) byTarget.set(field.target!, new Set());
+      ids.forEach((id) => byTarget.get(field.target!)!.add(id));
+    }
+    await Promise.all(
+      [...byTarget].map(async ([name, ids]) => {
+        const target = this.context.resourceNamed(name);
+        const search = target && resourceSearch(this.context, target);
+        if (!search || !ids.size) return;
+        try {
+          const envelope = await search({ filter: { _id: { $in: [...ids] } }, limit: Math.min(ids.size, 100) });
+          for (const document of envelope.result) found.set(String(document._id), document);
+        } catch {
+          // The names are a comfort: without them the identifiers show.
+        }
+      }),
+    );
+    return found;
+  }
+
+  /** Adds or removes one reference through the relationship route, at once. */
+  private async relate(field: FieldMetadata, id: string, add: boolean): Promise<Doc | undefined> {
+    const own = String(valueAt(this.document, this.resource.idField));
+    const answer = await this.context.api.json(add ? 'POST' : 'DELETE', this.context.api.url(this.resource.path, own, field.path, id), { ifMatch: this.etag });
+    this.document = answer.body;
+    this.etag = answer.etag ?? this.etag;
+    this.context.announce(`${fieldLabel(field)}: ${add ? 'added' : 'removed'}.`);
+    return answer.body;
+  }
+
+  private async save(): Promise<void> {
+    const { resource } = this;
+    for (const control of this.controls) control.setError(undefined);
+    replace(this.alerts);
+    const body: Doc = {};
+    for (const control of this.controls) {
+      if (this.document && !control.changed()) continue;
+      const value = control.value();
+      if (value !== undefined) setAt(body, control.field.path, value);
+    }
+    if (this.document && !Object.keys(body).length) {
+      this.context.announce('Nothing to save: no field was changed.');
+      return;
+    }
+    try {
+      if (this.document) {
+        const own = String(valueAt(this.document, resource.idField));
+        const method = resource.routes.includes('patch') ? 'PATCH' : 'PUT';
+        const answer = await this.context.api.json(method, this.context.api.url(resource.path, own), { body, ifMatch: this.etag });
+        this.document = answer.body;
+        this.etag = answer.etag;
+        await this.render();
+        this.context.announce(`Saved ${this.noun} ${documentLabel(resource, answer.body)}.`);
+      } else {
+        const answer = await this.context.api.json('POST', this.context.api.url(resource.path), { body });
+        const id = String(valueAt(answer.body, resource.idField));
+        this.context.announce(`Created ${this.noun} ${documentLabel(resource, answer.body)}.`);
+        location.hash = `#/${resource.path}/${encodeURIComponent(id)}`;
+      }
+    } catch (error) {
+      this.showSaveError(error);
+    }
+  }
+
+  private showSaveError(error: unknown): void {
+    if (error instanceof ApiError && error.status === 412) {
+      replace(
+        this.alerts,
+        this.context.alert(
+          new ApiError(412, error.code, `Someone else changed this ${this.noun} since you opened it, so your changes were not saved. Reload it to see the current version, then make your changes again.`),
+          `save this ${this.noun}`,
+          { label: `Reload ${this.noun}`, run: () => void this.reload() },
+        ),
+      );
+      this.alerts.querySelector('button')?.focus();
+      return;
+    }
+    const unplaced = error instanceof ApiError ? this.placeErrors(error) : [];
+    replace(this.alerts, this.context.alert(error, `save this ${this.noun}`));
+    if (unplaced.length) this.alerts.firstElementChild?.append(h('ul', {}, unplaced.map((message) => h('li', {}, message))));
+    const invalid = this.controls.find((control) => control.element.querySelector('[aria-invalid=true]'));
+    if (invalid) invalid.focus();
+  }
+
+  /** Puts each detail next to the field it names (`details[].path`); answers the messages no field takes. */
+  private placeErrors(error: ApiError): string[] {
+    const unplaced: string[] = [];
+    for (const detail of error.details) {
+      const control = detail.path ? this.controlAt(detail.path) : undefined;
+      if (control) control.setError(detail.message);
+      else unplaced.push(detail.path ? `${detail.path}: ${detail.message}` : detail.message);
+    }
+    return unplaced;
+  }
+
+  private controlAt(path: string): FieldControl | undefined {
+    let best: FieldControl | undefined;
+    for (const control of this.controls) {
+      const own = control.field.path;
+      if ((path === own || path.startsWith(`${own}.`)) && (!best || own.length > best.field.path.length)) best = control;
+    }
+    return best;
+  }
+
+  private async reload(): Promise<void> {
+    const own = String(valueAt(this.document, this.resource.idField));
+    replace(this.alerts);
+    try {
+      const loaded = await this.context.api.one(this.resource, own);
+      this.document = loaded.body;
+      this.etag = loaded.etag;
+      await this.render();
+      this.context.announce(`Reloaded: this is the current version of the ${this.noun}.`);
+      this.heading.focus();
+    } catch (error) {
+      replace(this.alerts, this.context.alert(error, `reload this ${this.noun}`));
+    }
+  }
+
+  private async remove(): Promise<void> {
+    const { resource, document } = this;
+    const name = documentLabel(resource, document);
+    const confirmed = await confirmDialog(`Delete ${this.noun} ${name}?`, 'This cannot be undone.', `Delete ${this.noun}`);
+    if (!confirmed) return;
+    replace(this.alerts);
+    try {
+      await this.context.api.json('DELETE', this.context.api.url(resource.path, String(valueAt(document, resource.idField))), { ifMatch: this.etag });
+      this.context.announce(`Deleted ${this.noun} ${name}.`);
+      location.hash = `#/${resource.path}`;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 412) this.showSaveError(error);
+      else replace(this.alerts, this.context.alert(error, `delete this ${this.noun}`));
+      (this.alerts.querySelector('button') as HTMLElement | null)?.focus();
+    }
+  }
+}
+
+/** Every field of a tree, nested ones included, in order. */
+export function flatten(fields: FieldMetadata[]): FieldMetadata[] {
+  return fields.flatMap((field) => (field.type === 'object' ? [field, ...flatten(field.fields ?? [])] : [field]));
+}
+
+function setAt(target: Doc, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Doc;
+  node[parts[parts.length - 1]] = value;
+}

@@ -1,0 +1,256 @@
+import type { Envelope } from './api.js';
+import type { AppContext } from './context.js';
+import { h, replace, uid } from './dom.js';
+import { documentLink } from './fields.js';
+import type { FieldMetadata, ResourceMetadata } from './metadata.js';
+import { createPicker, type Doc } from './picker.js';
+import { containing, resourceSearch, reverseSearch, type Condition, type Searcher } from './search.js';
+import { fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
+
+const PAGE_SIZE = 20;
+const COLUMN_TYPES = new Set(['string', 'number', 'boolean', 'date', 'reference', 'objectId']);
+const MAX_COLUMNS = 6;
+
+/** The documents of `source` whose `field` references one document of `target`: a reverse route's list. */
+export interface Reverse {
+  target: ResourceMetadata;
+  id: string;
+  field: string;
+}
+
+/**
+ * A resource's list (`#/company?sort=-employees&niceName=acme&skip=20`): typed filters, a table
+ * sorted by clicking a column header, and paging from the envelope. With `reverse`, the documents
+ * that reference one document, through the reverse route.
+ */
+export async function renderList(context: AppContext, main: HTMLElement, resource: ResourceMetadata, params: URLSearchParams, reverse?: Reverse): Promise<void> {
+  const search: Searcher | undefined = reverse ? reverseSearch(context, resource, reverse.field, reverse.target, reverse.id) : resourceSearch(context, resource);
+  const heading = h('h1', { tabindex: '-1', id: 'page-heading' }, pluralName(resource));
+  const alerts = h('div', { class: 'alerts' });
+  const here = reverse ? `#/${reverse.target.path}/${encodeURIComponent(reverse.id)}/${resource.plural}/${reverse.field}` : `#/${resource.path}`;
+  const columns = listColumns(resource);
+  replace(
+    main,
+    h(
+      'div',
+      { class: 'page-header' },
+      heading,
+      !reverse && resource.routes.includes('create') && h('a', { class: 'button primary', href: `#/${resource.path}/new` }, `New ${singularName(resource).toLowerCase()}`),
+    ),
+    alerts,
+  );
+  if (reverse) void describeReverse(context, heading, resource, reverse);
+  if (!search) {
+    replace(alerts, h('p', {}, `${pluralName(resource)} cannot be listed here: their search routes are disabled.`));
+    return;
+  }
+  main.append(filterForm(context, resource, columns, params, here));
+  const sort = params.get('sort') ?? '';
+  const skip = Math.max(0, Number(params.get('skip') ?? 0) || 0);
+  let envelope: Envelope;
+  try {
+    envelope = await search({ filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE });
+  } catch (error) {
+    replace(alerts, context.alert(error, `list ${resource.plural}`));
+    return;
+  }
+  const referenced = await referencedDocuments(context, columns, envelope.result);
+  main.append(table(context, resource, columns, envelope, referenced, params, here), pager(envelope, params, here));
+}
+
+/** `Companies whose owner is Ada Lovelace`. */
+async function describeReverse(context: AppContext, heading: HTMLElement, resource: ResourceMetadata, reverse: Reverse): Promise<void> {
+  const field = humanize(reverse.field).toLowerCase();
+  replace(heading, `${pluralName(resource)} whose ${field} is ${singularName(reverse.target).toLowerCase()} ${reverse.id}`);
+  if (!reverse.target.routes.includes('findOne')) return;
+  try {
+    const { body } = await context.api.one(reverse.target, reverse.id);
+    replace(heading, `${pluralName(resource)} whose ${field} is `, documentLink({ context }, reverse.target.name, body));
+    window.document.title = `${heading.textContent} · ${context.metadata.title}`;
+  } catch {
+    // The identifier stays in the heading.
+  }
+}
+
+/** The label field, then the first scalar fields, up to six. */
+function listColumns(resource: ResourceMetadata): FieldMetadata[] {
+  const candidates = resource.fields.filter((field) => COLUMN_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id');
+  const label = candidates.find((field) => field.path === resource.labelField);
+  const rest = candidates.filter((field) => field !== label);
+  return [...(label ? [label] : []), ...rest].slice(0, MAX_COLUMNS);
+}
+
+/** The search filter the page's parameters give: a fragment, a range, a value or a reference per field. */
+function filterOf(columns: FieldMetadata[], params: URLSearchParams): Record<string, Condition> {
+  const filter: Record<string, Condition> = {};
+  for (const field of columns) {
+    const value = params.get(field.path);
+    if (field.type === 'number' || field.type === 'date') {
+      const min = params.get(`${field.path}.min`);
+      const max = params.get(`${field.path}.max`);
+      if (!min && !max) continue;
+      filter[field.path] = {
+        ...(min && { $gte: field.type === 'number' ? Number(min) : min }),
+        ...(max && { $lte: field.type === 'number' ? Number(max) : `${max}T23:59:59.999Z` }),
+      };
+    } else if (value) {
+      filter[field.path] = field.type === 'string' && !field.enum ? containing(value) : value;
+    }
+  }
+  return filter;
+}
+
+function filterForm(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], params: URLSearchParams, here: string): HTMLElement {
+  const values = new Map<string, string>();
+  const inputs = columns.map((field) => filterInput(context, field, params, values));
+  const apply = (event: Event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    const sort = params.get('sort');
+    if (sort) next.set('sort', sort);
+    for (const [name, value] of values) if (value) next.set(name, value);
+    location.hash = `${here}?${next}`;
+  };
+  const active = columns.some((field) => params.has(field.path) || params.has(`${field.path}.min`) || params.has(`${field.path}.max`));
+  return h(
+    'details',
+    { class: 'filters', open: active || window.innerWidth > 700 },
+    h('summary', {}, 'Filters'),
+    h(
+      'form',
+      { onsubmit: apply, 'aria-label': `Filter ${pluralName(resource).toLowerCase()}` },
+      h('div', { class: 'filter-grid' }, inputs),
+      h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button primary' }, 'Apply filters'), active && h('a', { class: 'button secondary', href: params.get('sort') ? `${here}?sort=${encodeURIComponent(params.get('sort')!)}` : here }, 'Clear filters')),
+    ),
+  );
+}
+
+/** One filter, typed by its field: a fragment for text, a range for numbers and dates, a select for enums and booleans, a picker for references. */
+function filterInput(context: AppContext, field: FieldMetadata, params: URLSearchParams, values: Map<string, string>): HTMLElement {
+  const label = fieldLabel(field);
+  const bind = (name: string, control: HTMLInputElement | HTMLSelectElement) => {
+    control.value = params.get(name) ?? '';
+    values.set(name, control.value);
+    control.addEventListener('input', () => values.set(name, control.value));
+    control.addEventListener('change', () => values.set(name, control.value));
+    return control;
+  };
+  const labelled = (text: string, control: HTMLElement, id: string) => h('div', { class: 'field' }, h('label', { for: id }, text), control);
+  if (field.type === 'number' || field.type === 'date') {
+    const type = field.type === 'number' ? 'number' : 'date';
+    const [min, max] = [uid('filter'), uid('filter')];
+    return h(
+      'fieldset',
+      { class: 'range' },
+      h('legend', {}, label),
+      labelled('From', bind(`${field.path}.min`, h('input', { id: min, type, step: type === 'number' ? 'any' : undefined })), min),
+      labelled('To', bind(`${field.path}.max`, h('input', { id: max, type, step: type === 'number' ? 'any' : undefined })), max),
+    );
+  }
+  const id = uid('filter');
+  if (field.enum || field.type === 'boolean') {
+    const options = field.enum ?? ['true', 'false'];
+    const select = h('select', { id }, h('option', { value: '' }, 'Any'), options.map((value) => h('option', { value }, field.type === 'boolean' ? (value === 'true' ? 'Yes' : 'No') : value)));
+    return labelled(label, bind(field.path, select), id);
+  }
+  const target = field.type === 'reference' ? context.resourceNamed(field.target!) : undefined;
+  if (target) {
+    values.set(field.path, params.get(field.path) ?? '');
+    const picker = createPicker(context, target, {
+      id,
+      initial: params.get(field.path) ?? '',
+      onPick: (document) => values.set(field.path, String(document._id)),
+      onClear: () => values.set(field.path, ''),
+    });
+    return labelled(label, picker, id);
+  }
+  return labelled(field.type === 'string' ? `${label} contains` : label, bind(field.path, h('input', { id, type: 'search' })), id);
+}
+
+/** The documents referenced by the page's reference columns, for their names: one search per target. */
+async function referencedDocuments(context: AppContext, columns: FieldMetadata[], documents: Doc[]): Promise<Map<string, Doc>> {
+  const found = new Map<string, Doc>();
+  await Promise.all(
+    columns
+      .filter((field) => field.type === 'reference')
+      .map(async (field) => {
+        const target = context.resourceNamed(field.target!);
+        const search = target && resourceSearch(context, target);
+        const ids = [...new Set(documents.map((document) => valueAt(document, field.path)).filter(Boolean).map(String))];
+        if (!search || !ids.length) return;
+        try {
+          for (const document of (await search({ filter: { _id: { $in: ids } }, limit: ids.length })).result) found.set(String(document._id), document);
+        } catch {
+          // Without names the identifiers show.
+        }
+      }),
+  );
+  return found;
+}
+
+function table(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], envelope: Envelope, referenced: Map<string, Doc>, params: URLSearchParams, here: string): HTMLElement {
+  const sort = params.get('sort') ?? '';
+  const header = columns.map((field) => {
+    const direction = sort === field.path ? 'ascending' : sort === `-${field.path}` ? 'descending' : 'none';
+    const next = direction === 'ascending' ? `-${field.path}` : field.path;
+    const query = new URLSearchParams(params);
+    query.set('sort', next);
+    query.delete('skip');
+    return h(
+      'th',
+      { scope: 'col', 'aria-sort': direction },
+      h('button', { type: 'button', class: 'sort', onclick: () => (location.hash = `${here}?${query}`) }, fieldLabel(field), h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : '')),
+    );
+  });
+  const rows = envelope.result.map((document) =>
+    h(
+      'tr',
+      {},
+      columns.map((field, index) => {
+        const value = valueAt(document, field.path);
+        if (index === 0) {
+          const text = formatValue(field, value) || String(valueAt(document, resource.idField));
+          return h('th', { scope: 'row' }, resource.routes.includes('findOne') ? documentLink({ context }, resource.name, document, text) : text);
+        }
+        if (field.type === 'reference' && value) {
+          const target = referenced.get(String(value));
+          return h('td', {}, target ? documentLink({ context }, field.target!, target) : String(value));
+        }
+        return h('td', { class: field.type === 'number' ? 'number' : undefined }, formatValue(field, value));
+      }),
+    ),
+  );
+  const caption = `${pluralName(resource)}${sort ? `, sorted by ${humanize(sort.replace(/^-/, '')).toLowerCase()} ${sort.startsWith('-') ? 'descending' : 'ascending'}` : ''}`;
+  return h(
+    'div',
+    { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
+    h(
+      'table',
+      {},
+      h('caption', { class: 'visually-hidden' }, caption),
+      h('thead', {}, h('tr', {}, header)),
+      h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: columns.length, class: 'muted' }, `No ${pluralName(resource).toLowerCase()} match.`))),
+    ),
+  );
+}
+
+/** `21–40 of 57 matching (120 in total)`, with the previous and next pages. */
+function pager(envelope: Envelope, params: URLSearchParams, here: string): HTMLElement {
+  const { match_count: matching, count, skip, search_count: shown } = envelope.status;
+  const page = (to: number) => {
+    const query = new URLSearchParams(params);
+    if (to > 0) query.set('skip', String(to));
+    else query.delete('skip');
+    return `${here}?${query}`;
+  };
+  const first = shown ? skip + 1 : 0;
+  const previous = skip > 0 ? page(Math.max(0, skip - PAGE_SIZE)) : undefined;
+  const next = skip + shown < matching ? page(skip + PAGE_SIZE) : undefined;
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages' },
+    h('p', { 'aria-live': 'polite' }, `${first}–${skip + shown} of ${matching} matching (${count} in total)`),
+    previous ? h('a', { class: 'button secondary', href: previous }, 'Previous page') : h('span', { class: 'button secondary', 'aria-disabled': 'true' }, 'Previous page'),
+    next ? h('a', { class: 'button secondary', href: next }, 'Next page') : h('span', { class: 'button secondary', 'aria-disabled': 'true' }, 'Next page'),
+  );
+}

@@ -1,0 +1,90 @@
+import { Api, ApiError, authOfPage } from './api.js';
+import { AppContext, describeError } from './context.js';
+import { credentialsDialog } from './credentials.js';
+import { renderDocument } from './document-view.js';
+import { h, replace } from './dom.js';
+import { renderList } from './list-view.js';
+import type { BackOfficeMetadata } from './metadata.js';
+import { pluralName } from './text.js';
+
+/**
+ * The back office: a menu of the resources, and a page per hash route —
+ * `#/company` (list), `#/company/new`, `#/company/<id>`, `#/user/<id>/companies/owner` (reverse list).
+ */
+async function start(): Promise<void> {
+  const metadataUrl = new URL('../metadata', import.meta.url);
+  const main = h('main', { id: 'main', tabindex: '-1' });
+  const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  const credentialsButton = h('button', { type: 'button', class: 'button secondary' }, 'Credentials');
+  const nav = h('nav', { class: 'menu', 'aria-label': 'Resources' });
+  const title = h('a', { class: 'title', href: '#/' }, 'Back office');
+  document.body.append(
+    h('a', { class: 'skip-link', href: '#main', onclick: (event: Event) => { event.preventDefault(); main.focus(); } }, 'Skip to content'),
+    h('header', { class: 'top' }, title, credentialsButton),
+    h('div', { class: 'layout' }, nav, h('div', { class: 'content' }, status, main)),
+  );
+
+  // Credentials before the metadata: its route may be guarded too.
+  const auth = authOfPage();
+  const api = new Api({ apiBase: '', auth });
+  let context: AppContext | undefined;
+  const ask = credentialsDialog(auth, api, () => void (context ? route() : load()));
+  credentialsButton.addEventListener('click', ask);
+  const load = async (): Promise<void> => {
+    let metadata: BackOfficeMetadata;
+    try {
+      metadata = (await api.json<BackOfficeMetadata>('GET', metadataUrl.pathname)).body;
+    } catch (error) {
+      const { title: heading, text } = describeError(error, 'load the back office', auth.header);
+      const denied = error instanceof ApiError && (error.status === 401 || error.status === 403);
+      replace(main, h('h1', { tabindex: '-1' }, heading), h('div', { class: 'alert', role: 'alert' }, h('p', {}, text), denied && h('button', { type: 'button', class: 'button', onclick: ask }, 'Enter credentials')));
+      return;
+    }
+    context = new AppContext(metadata, status, ask);
+    replace(title, metadata.title);
+    replace(nav, h('ul', {}, metadata.resources.map((resource) => h('li', {}, h('a', { href: `#/${resource.path}`, 'data-path': resource.path }, pluralName(resource))))));
+    await route();
+  };
+
+  const route = async (): Promise<void> => {
+    if (!context) return;
+    const [path, search = ''] = location.hash.replace(/^#\/?/, '').split('?');
+    const params = new URLSearchParams(search);
+    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    const resource = segments[0] ? context.resourceAt(segments[0]) : undefined;
+    for (const link of nav.querySelectorAll('a')) {
+      if (link.dataset.path === resource?.path && segments.length === 1) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+    const { metadata } = context;
+    if (!resource) {
+      document.title = metadata.title;
+      renderHome(context, main);
+    } else if (segments.length === 1) {
+      document.title = `${pluralName(resource)} · ${metadata.title}`;
+      await renderList(context, main, resource, params);
+    } else if (segments.length === 2) {
+      document.title = `${segments[1] === 'new' ? 'New' : 'Edit'} ${resource.path} · ${metadata.title}`;
+      await renderDocument(context, main, resource, segments[1] === 'new' ? undefined : segments[1]);
+    } else {
+      const source = metadata.resources.find((candidate) => candidate.plural === segments[2]);
+      if (!source) return renderHome(context, main);
+      document.title = `${pluralName(source)} · ${metadata.title}`;
+      await renderList(context, main, source, params, { target: resource, id: segments[1], field: segments[3] });
+    }
+    main.querySelector<HTMLElement>('h1')?.focus();
+  };
+  window.addEventListener('hashchange', () => void route());
+  await load();
+}
+
+function renderHome(context: AppContext, main: HTMLElement): void {
+  replace(
+    main,
+    h('h1', { tabindex: '-1' }, context.metadata.title),
+    h('p', {}, 'Choose what to manage:'),
+    h('ul', { class: 'cards' }, context.metadata.resources.map((resource) => h('li', {}, h('a', { href: `#/${resource.path}` }, pluralName(resource))))),
+  );
+}
+
+void start();

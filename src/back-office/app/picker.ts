@@ -1,0 +1,123 @@
+import type { AppContext } from './context.js';
+import { h, replace, uid } from './dom.js';
+import type { ResourceMetadata } from './metadata.js';
+import { containing, resourceSearch } from './search.js';
+import { documentLabel, valueAt } from './text.js';
+
+export type Doc = Record<string, unknown>;
+
+export interface PickerOptions {
+  /** The input's id, for its `<label for>`. */
+  id: string;
+  /** The picked document's label to show at first. */
+  initial?: string;
+  /** Called with the document chosen; the input then shows its label. */
+  onPick(document: Doc): void;
+  /** Called when the user empties the input. */
+  onClear?(): void;
+  /** Leave the input empty after a pick (adding to a list). */
+  clearAfterPick?: boolean;
+  describedBy?: string;
+}
+
+/**
+ * A search-as-you-type picker of one document of `target` (an ARIA combobox with a listbox),
+ * backed by the target's search route: it matches the target's label field, case-insensitively.
+ */
+export function createPicker(context: AppContext, target: ResourceMetadata, options: PickerOptions): HTMLElement {
+  const search = resourceSearch(context, target);
+  const listId = uid('options');
+  const input = h('input', {
+    id: options.id,
+    type: 'text',
+    role: 'combobox',
+    'aria-autocomplete': 'list',
+    'aria-expanded': 'false',
+    'aria-controls': listId,
+    'aria-describedby': options.describedBy,
+    autocomplete: 'off',
+    placeholder: search ? `Search by ${target.labelField}` : 'Identifier',
+    value: options.initial ?? '',
+  });
+  const list = h('ul', { id: listId, role: 'listbox', class: 'picker-options', hidden: true });
+  let found: Doc[] = [];
+  let active = -1;
+  let timer: number | undefined;
+  let asked = 0;
+
+  const close = () => {
+    list.hidden = true;
+    input.setAttribute('aria-expanded', 'false');
+    input.removeAttribute('aria-activedescendant');
+    active = -1;
+  };
+  const pick = (document: Doc) => {
+    close();
+    options.onPick(document);
+    input.value = options.clearAfterPick ? '' : documentLabel(target, document);
+  };
+  const highlight = (index: number) => {
+    active = index;
+    list.querySelectorAll('[role=option]').forEach((option, i) => option.setAttribute('aria-selected', String(i === index)));
+    const option = list.children[index];
+    if (option) input.setAttribute('aria-activedescendant', option.id);
+  };
+  const show = (documents: Doc[]) => {
+    found = documents;
+    replace(
+      list,
+      documents.length
+        ? documents.map((document, index) =>
+            h(
+              'li',
+              { id: `${listId}-${index}`, role: 'option', 'aria-selected': 'false', onmousedown: (event: Event) => event.preventDefault(), onclick: () => pick(document) },
+              documentLabel(target, document),
+              h('span', { class: 'muted' }, ` ${String(valueAt(document, target.idField))}`),
+            ),
+          )
+        : h('li', { class: 'muted', role: 'option', 'aria-disabled': 'true', id: `${listId}-none` }, 'No match'),
+    );
+    list.hidden = false;
+    input.setAttribute('aria-expanded', 'true');
+    active = -1;
+  };
+  const lookup = async (text: string) => {
+    const ask = ++asked;
+    if (!search) return;
+    try {
+      const envelope = await search({ filter: text ? { [target.labelField]: containing(text) } : {}, sort: target.labelField, limit: 10 });
+      if (ask === asked) show(envelope.result);
+    } catch (error) {
+      if (ask === asked) replace(list, h('li', { class: 'error', role: 'option', 'aria-disabled': 'true', id: `${listId}-error` }, context.alert(error, `search ${target.plural}`).textContent ?? ''));
+      list.hidden = false;
+    }
+  };
+
+  input.addEventListener('input', () => {
+    window.clearTimeout(timer);
+    if (!input.value) {
+      close();
+      options.onClear?.();
+      return;
+    }
+    timer = window.setTimeout(() => void lookup(input.value.trim()), 150);
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      if (list.hidden) void lookup(input.value.trim());
+      else highlight(Math.min(active + 1, found.length - 1));
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      highlight(Math.max(active - 1, 0));
+    } else if (event.key === 'Enter' && !list.hidden && active >= 0 && found[active]) {
+      event.preventDefault();
+      pick(found[active]);
+    } else if (event.key === 'Escape' && !list.hidden) {
+      event.preventDefault();
+      close();
+    }
+  });
+  input.addEventListener('blur', () => window.setTimeout(close, 100));
+  return h('div', { class: 'picker' }, input, list);
+}
