@@ -63,6 +63,19 @@ export function browserSkipReason(): string | undefined {
 }
 
 /**
+ * `describe` for browser tests: the block runs when `browserSkipReason()` finds the browser; else
+ * it is a counted skip whose title holds the reason, and the reason is printed (Jest lists no
+ * titles of a file whose tests are all skipped). In CI (`MODEL_ROUTES_REQUIRE_BROWSER`) a missing
+ * browser fails the file instead.
+ */
+export function describeBrowser(title: string, fn: () => void): void {
+  const reason = browserSkipReason();
+  if (!reason) return describe(title, fn);
+  process.stderr.write(`browser tests skipped: ${title}: ${reason}\n`);
+  describe.skip(`${title} (skipped: ${reason})`, fn);
+}
+
+/**
  * Starts a headless chromium from `CHROMIUM_PATH` with `CHROMIUM_ARGS` (plus `options.args`).
  * One per spec file, closed in `afterAll`: about 0.2 s to launch here, a page about 0.2 s more.
  */
@@ -190,7 +203,7 @@ export function formatViolations(label: string, violations: readonly AxeViolatio
     lines.push(`- ${violation.id} (${violation.impact ?? 'no impact'}): ${violation.help} [${violation.helpUrl}]`);
     for (const node of violation.nodes.slice(0, maxNodes)) {
       lines.push(`    at ${node.target}: ${node.html.length > 160 ? `${node.html.slice(0, 157)}...` : node.html}`);
-      for (const summary of (node.failureSummary ?? '').split('\n').filter(Boolean)) lines.push(`      ${summary.trim()}`);
+      for (const summary of (node.failureSummary ?? '').split('\n').filter(Boolean)) lines.push(`      ${summary.trimEnd()}`);
     }
     if (violation.nodes.length > maxNodes) lines.push(`    ...and ${violation.nodes.length - maxNodes} more node(s)`);
   }
@@ -311,6 +324,7 @@ export class RequestLog {
   readonly requests: RecordedRequest[] = [];
   private readonly origin: string;
   private readonly listener = (request: Request): void => this.record(request);
+  private readonly waiters = new Set<(request: RecordedRequest) => boolean>();
 
   /** `origin`: the app's base URL (`http://127.0.0.1:4321`, a path after it is ignored). */
   constructor(
@@ -324,18 +338,44 @@ export class RequestLog {
   private record(request: Request): void {
     const url = new URL(request.url());
     if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-    this.requests.push({
+    const recorded: RecordedRequest = {
       method: request.method(),
       path: `${url.pathname}${url.search}`,
       resourceType: request.resourceType(),
       url: url.href,
       sameOrigin: url.origin === this.origin,
-    });
+    };
+    this.requests.push(recorded);
+    for (const waiter of this.waiters) if (waiter(recorded)) this.waiters.delete(waiter);
   }
 
   /** `requestsOutsideRoutes` of the recorded requests. */
   outsideRoutes(table: readonly Pick<RouteDefinition, 'method' | 'path'>[], options: RouteMatchOptions = {}): RecordedRequest[] {
     return requestsOutsideRoutes(this.requests, table, options);
+  }
+
+  /**
+   * The first request so far, or the next one, for which `predicate` holds: a wait on what the
+   * page asked for. Prefer it (or a wait on what the page shows) to `waitForLoadState('networkidle')`:
+   * a fetch whose body the page never reads, answered with `Cache-Control: no-store`, stays in
+   * flight in Chromium, and the network is never idle.
+   */
+  waitFor(predicate: (request: RecordedRequest) => boolean, timeoutMs = 10_000): Promise<RecordedRequest> {
+    const found = this.requests.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`no request matching ${predicate.toString()} within ${timeoutMs} ms; requests: ${this.requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}`));
+      }, timeoutMs);
+      const waiter = (request: RecordedRequest): boolean => {
+        if (!predicate(request)) return false;
+        clearTimeout(timer);
+        resolve(request);
+        return true;
+      };
+      this.waiters.add(waiter);
+    });
   }
 
   /** Forgets the requests so far (e.g. after a setup step). */
