@@ -6,6 +6,7 @@ import {
   checkAccessibility,
   describeBrowser,
   launchBrowser,
+  PageProblems,
   RequestLog,
   runAxe,
   screenshot,
@@ -99,11 +100,12 @@ describeBrowser('browser test harness', () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  async function open(path: string): Promise<{ tab: Page; log: RequestLog }> {
+  async function open(path: string): Promise<{ tab: Page; log: RequestLog; problems: PageProblems }> {
     const tab = await browser.newPage({ viewport: VIEWPORTS.desktop });
     const log = new RequestLog(tab, base);
+    const problems = new PageProblems(tab);
     await tab.goto(`${base}${path}`);
-    return { tab, log };
+    return { tab, log, problems };
   }
 
   it("runs Debian's chromium headless", () => {
@@ -112,24 +114,46 @@ describeBrowser('browser test harness', () => {
   });
 
   it("runs the page's own script under the CSP, which blocks inline scripts", async () => {
-    const { tab } = await open('/admin');
+    const { tab, log, problems } = await open('/admin');
     try {
       await tab.locator('#status', { hasText: 'loaded 1' }).waitFor();
-      // Why checkAccessibility does not use addScriptTag: the CSP is in force.
+      await log.waitFor((request) => request.path === '/not-a-route');
+      // The 404s of the page's fetches are logged by Chromium and are no problem of the page's.
+      expect(problems.list).toEqual([]);
+
+      // Why checkAccessibility does not use addScriptTag: the CSP is in force, and PageProblems sees it.
       await expect(tab.addScriptTag({ content: 'window.injected = 1' })).rejects.toThrow(/Content Security Policy/);
+      expect(problems.list).toEqual([{ kind: 'csp', text: expect.stringMatching(/^Executing inline script violates the following Content Security Policy directive/) }]);
     } finally {
       await tab.close();
     }
   });
 
   it('passes the accessibility check on a clean page, axe-core running under the CSP', async () => {
-    const { tab } = await open('/admin');
+    const { tab, problems } = await open('/admin');
     try {
       const report = await checkAccessibility(tab, 'clean page');
       expect(report.blocking).toEqual([]);
       expect(report.passes).toBeGreaterThan(5);
+      expect(problems.list).toEqual([]); // axe-core ran without tripping the CSP
       // A second check on the same page does not load axe-core again.
       await expect(checkAccessibility(tab, 'clean page, again')).resolves.toMatchObject({ blocking: [] });
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('records uncaught exceptions of the page', async () => {
+    const { tab, problems } = await open('/admin');
+    try {
+      const thrown = tab.waitForEvent('pageerror');
+      await tab.evaluate(() => {
+        setTimeout(() => {
+          throw new Error('boom in the page');
+        });
+      });
+      await thrown;
+      expect(problems.list).toEqual([{ kind: 'pageerror', text: expect.stringContaining('boom in the page') }]);
     } finally {
       await tab.close();
     }

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ImpactValue, Result as AxeRuleResult, RunOptions as AxeRunOptions } from 'axe-core';
-import { chromium, type Browser, type LaunchOptions, type Page, type PageScreenshotOptions, type Request } from 'playwright-core';
+import { chromium, type Browser, type ConsoleMessage, type LaunchOptions, type Page, type PageScreenshotOptions, type Request } from 'playwright-core';
 import type { RouteDefinition } from '../../src/interfaces/route-definition.interface.js';
 
 /*
@@ -76,6 +76,21 @@ export function describeBrowser(title: string, fn: () => void): void {
 }
 
 /**
+ * `--disable-dev-shm-usage` when `/dev/shm` is small (containers often give it 64 MB), where
+ * Chromium crashes on large pages. Debian's `/usr/bin/chromium` wrapper means to add it itself
+ * (/etc/chromium.d/dev-shm), but its test breaks when `findmnt` prints two lines (stacked mounts:
+ * the "[: ...: unexpected operator" on its stderr), so it is decided here.
+ */
+function sharedMemoryArgs(): string[] {
+  try {
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    return bavail * bsize < 1024 ** 3 ? ['--disable-dev-shm-usage'] : [];
+  } catch {
+    return ['--disable-dev-shm-usage'];
+  }
+}
+
+/**
  * Starts a headless chromium from `CHROMIUM_PATH` with `CHROMIUM_ARGS` (plus `options.args`).
  * One per spec file, closed in `afterAll`: about 0.2 s to launch here, a page about 0.2 s more.
  */
@@ -85,7 +100,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     ...options,
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+    args: [...CHROMIUM_ARGS, ...sharedMemoryArgs(), ...(options.args ?? [])],
   });
 }
 
@@ -386,6 +401,59 @@ export class RequestLog {
   /** Stops recording. */
   detach(): void {
     this.page.off('request', this.listener);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What went wrong in the page
+
+/** One problem a page reported: an uncaught exception, a CSP violation, or another console error. */
+export interface PageProblem {
+  kind: 'pageerror' | 'csp' | 'console';
+  text: string;
+}
+
+/**
+ * The console lines that are no problem of the app: Chromium logs every 4xx and 5xx answer as
+ * "Failed to load resource", and the scenarios cause some on purpose (401, 404, 412).
+ */
+export const EXPECTED_CONSOLE_ERRORS: readonly RegExp[] = [/^Failed to load resource: the server responded with a status of \d{3}/];
+
+/**
+ * Records what went wrong in a page: uncaught exceptions (`pageerror`), CSP violations (Chromium
+ * reports them as console errors: "... violates the following Content Security Policy directive
+ * ..."), and other console errors, but those matching `ignore` (`EXPECTED_CONSOLE_ERRORS` unless
+ * given). A scenario ends with `expect(problems.list).toEqual([])`: the app ran clean under its CSP.
+ */
+export class PageProblems {
+  readonly list: PageProblem[] = [];
+  private readonly onConsole = (message: ConsoleMessage): void => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    if (this.ignore.some((pattern) => pattern.test(text))) return;
+    this.list.push({ kind: /Content Security Policy/.test(text) ? 'csp' : 'console', text });
+  };
+  private readonly onPageError = (error: Error): void => {
+    this.list.push({ kind: 'pageerror', text: error.stack ?? String(error) });
+  };
+
+  constructor(
+    private readonly page: Page,
+    private readonly ignore: readonly RegExp[] = EXPECTED_CONSOLE_ERRORS,
+  ) {
+    page.on('console', this.onConsole);
+    page.on('pageerror', this.onPageError);
+  }
+
+  /** Forgets the problems so far. */
+  clear(): void {
+    this.list.length = 0;
+  }
+
+  /** Stops recording. */
+  detach(): void {
+    this.page.off('console', this.onConsole);
+    this.page.off('pageerror', this.onPageError);
   }
 }
 
