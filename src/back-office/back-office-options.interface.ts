@@ -15,7 +15,8 @@ export interface BackOfficeOptions {
   /**
    * Guards of the metadata route (`GET <path>/metadata`), the one route of the back office that
    * tells anything about the app. The page and its scripts hold no data and stay public; the
-   * generated routes keep their own guards.
+   * generated routes keep their own guards. A guard class is instantiated in `BackOfficeModule`, so
+   * its dependencies must be global providers; give an instance otherwise.
    */
   guards?: Array<Type<CanActivate> | CanActivate>;
 }
