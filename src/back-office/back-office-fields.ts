@@ -29,8 +29,8 @@ const SCALARS: Record<string, ItemType> = {
 };
 
 /**
- * The fields of a resource as the back office shows and edits them, in schema order with `_id`
- * first: nested objects and single sub-documents as groups, everything the page cannot edit
+ * The fields of a resource as the back office shows and edits them, in the order the class
+ * declares them, `_id` first: nested objects and single sub-documents as groups, everything the page cannot edit
  * field by field (Mixed, Map, Buffer, arrays of sub-documents) as JSON. Hidden fields and the
  * version key are left out; a `writeOnly` field is kept, flagged, when a client may write it.
  *
@@ -38,9 +38,19 @@ const SCALARS: Record<string, ItemType> = {
  * where the page needs to know references, files and which values it may send.
  */
 export function resourceFields(definition: Pick<ResourceDefinition, 'schema' | 'fields' | 'references' | 'files'>, context: FieldContext): FieldMetadata[] {
-  const fields = walk(definition.schema, '', definition, context);
-  const id = fields.findIndex((field) => field.path === '_id');
-  return id > 0 ? [fields[id], ...fields.slice(0, id), ...fields.slice(id + 1)] : fields;
+  const rank = declaredRank(definition.schema);
+  return walk(definition.schema, '', definition, context).sort((a, b) => rank(a.path) - rank(b.path));
+}
+
+/**
+ * Where a top-level field comes in the order the class declares its fields: `_id` first, then the
+ * declared fields, then the rest (timestamps). `createResourceSchema` removes and adds again a
+ * `Types.ObjectId` reference, which moves it last among the schema's paths; the definition the
+ * schema was made of (`schema.obj`) keeps the declared order.
+ */
+export function declaredRank(schema: Schema): (field: string) => number {
+  const declared = Object.keys((schema as Schema & { obj?: object }).obj ?? {});
+  return (field) => (field === '_id' ? -1 : declared.includes(field) ? declared.indexOf(field) : declared.length);
 }
 
 function walk(schema: Schema, prefix: string, definition: Pick<ResourceDefinition, 'fields' | 'references' | 'files'>, context: FieldContext): FieldMetadata[] {

@@ -5,7 +5,7 @@ import type { RouteDefinition } from '../interfaces/route-definition.interface.j
 import { actionsOf, ROUTE_ACTIONS, type ResourceActionName } from '../metadata/route-actions.js';
 import type { BackOfficeMetadata, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
 import type { BackOfficeSettings } from './back-office-options.interface.js';
-import { resourceFields } from './back-office-fields.js';
+import { declaredRank, resourceFields } from './back-office-fields.js';
 
 const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost'> = ['reverse', 'reversePost'];
 /** The routes of a reference or file field, in the order of `ROUTE_ACTIONS`; the reverse ones are the target's (`referencedBy`). */
@@ -52,16 +52,18 @@ function resourceMetadata(definition: ResourceDefinition, registration: Pick<Mod
     requireIfMatch: definition.requireIfMatch,
     routes: resourceRoutes(definition, registration.routes),
     fields,
-    referencedBy: registration.definitions.flatMap((source) =>
-      source.references
+    referencedBy: registration.definitions.flatMap((source) => {
+      const rank = declaredRank(source.schema);
+      return source.references
         .filter((reference) => reference.targetName === definition.name)
+        .sort((a, b) => rank(a.field) - rank(b.field))
         .map((reference) => ({
           resource: source.name,
           field: reference.field,
           isArray: reference.isArray,
           routes: enabledOf(REVERSE_ACTIONS, registration.routes, (route) => route.reference?.source === source.name && route.reference.field === reference.field),
-        })),
-    ),
+        }));
+    }),
   };
 }
 

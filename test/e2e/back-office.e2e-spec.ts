@@ -199,6 +199,8 @@ describe('BackOfficeModule.forRoot() with its defaults', () => {
     expect(project).toMatchObject({ labelField: 'title', idField: '_id' });
     // delete is disabled; findOne is the user's override, on the generated path.
     expect(project.routes).toEqual(['findOne', 'create', 'update', 'patch', 'search', 'searchPost']);
+    // In the order the class declares them, though the schema moved `owner` (a Types.ObjectId) last.
+    expect(project.fields.map((candidate) => candidate.path)).toEqual(['_id', 'title', 'owner', 'members', 'tasks', 'externalId', 'photos']);
     expect(field(project.fields, 'owner')).toEqual({ path: 'owner', type: 'reference', required: true, target: 'Person', routes: ['find'] });
     expect(field(project.fields, 'members')).toEqual({ path: 'members', type: 'references', target: 'Person', routes: ['list', 'add', 'remove'] });
     expect(field(project.fields, 'tasks')).toEqual({ path: 'tasks', type: 'json' });
@@ -206,10 +208,9 @@ describe('BackOfficeModule.forRoot() with its defaults', () => {
     expect(field(project.fields, 'photos')).toEqual({
       path: 'photos', type: 'files', accept: ['image/png', 'application/pdf'], maxSize: 5 * 1024 ** 2, variants: false, routes: ['addFile', 'download'],
     });
-    const referencedBy = [...resource(metadata, 'Person').referencedBy].sort((a, b) => a.field.localeCompare(b.field));
-    expect(referencedBy).toEqual([
-      { resource: 'Project', field: 'members', isArray: true, routes: ['reverse', 'reversePost'] },
+    expect(resource(metadata, 'Person').referencedBy).toEqual([
       { resource: 'Project', field: 'owner', isArray: false, routes: ['reversePost'] },
+      { resource: 'Project', field: 'members', isArray: true, routes: ['reverse', 'reversePost'] },
     ]);
     expect(project.referencedBy).toEqual([]);
   });
