@@ -99,6 +99,12 @@ describe('backOfficeMetadata', () => {
     expect(gadget.referencedBy).toEqual([]);
   });
 
+  it('keeps a write-only field a client may write, and leaves out one it may not (also readonly): the page could neither show nor send it', () => {
+    const [vault] = metadata({ resources: [Vault] }).resources;
+    expect(vault.fields).toEqual([{ path: '_id', type: 'objectId', readOnly: true }, { path: 'secret', type: 'string', writeOnly: true }]);
+    expect(vault.labelField).toBe('_id');
+  });
+
   it('lists a reference field whose every route is disabled with no routes, and keeps the resources of several registrations in order', () => {
     const first = planModelRoutes({ resources: [Widget, Gadget], references: { find: false, reverse: false, reversePost: false } });
     const second = planModelRoutes({ resources: [Dimensionless] });
@@ -118,4 +124,11 @@ describe('backOfficeMetadata', () => {
 @Schema({ versionKey: false })
 class Dimensionless {
   @Prop() name?: string;
+}
+
+@GeneratedResource({ writeOnly: ['secret', 'locked'], readonly: ['locked'] })
+@Schema()
+class Vault {
+  @Prop() secret?: string;
+  @Prop() locked?: string;
 }
