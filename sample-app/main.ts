@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1';
   await app.listen(port, host);
   logger.log(`Listening on http://${host}:${port} (${fastify ? 'Fastify' : 'Express'}; database: ${engine.description})`);
+  logger.log(`Back office: http://${host}:${port}/admin`);
   logger.log(`Try: curl -s http://${host}:${port}/companies, or the API docs at http://${host}:${port}/${fastify ? 'docs-json' : 'docs'}`);
 
   // On SIGINT or SIGTERM Nest closes the app: the server stops listening and closes its idle

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The public API, pinned: a name added to or removed from src/index.ts fails here until this list
@@ -45,5 +47,23 @@ describe('the public API (src/index.ts)', () => {
   it('exports constants frozen, so no import can change the behaviour of the routes', async () => {
     const { CONFIG_ERROR_CODES, DEFAULT_SEARCH_OPTIONS, ERROR_CODES } = await import('../../../src/index.js');
     for (const value of [CONFIG_ERROR_CODES, DEFAULT_SEARCH_OPTIONS, ERROR_CODES]) expect(Object.isFrozen(value)).toBe(true);
+  });
+});
+
+/** `nestjs-model-routes/back-office`: opt-in, so the main entry never loads it. */
+describe('the back office entry (src/back-office/index.ts)', () => {
+  it('exports BackOfficeModule only (its options and metadata are types)', async () => {
+    const entry = await import('../../../src/back-office/index.js');
+    expect(Object.keys(entry)).toEqual(['BackOfficeModule']);
+  });
+
+  it('is the ./back-office export of the package, and nothing outside src/back-office/ imports it', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    expect(pkg.exports['./back-office']).toEqual({ types: './dist/back-office/index.d.ts', import: './dist/back-office/index.js' });
+    const src = fileURLToPath(new URL('../../../src/', import.meta.url));
+    const importers = (readdirSync(src, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts') && !file.startsWith('back-office'))
+      .filter((file) => /from '(\.\.?\/)+back-office\//.test(readFileSync(join(src, file), 'utf8')));
+    expect(importers).toEqual([]);
   });
 });

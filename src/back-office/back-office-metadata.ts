@@ -1,0 +1,102 @@
+import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
+import { routeNames } from '../factories/route-table.factory.js';
+import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { actionsOf, ROUTE_ACTIONS, type ResourceActionName } from '../metadata/route-actions.js';
+import type { BackOfficeMetadata, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
+import type { BackOfficeSettings } from './back-office-options.interface.js';
+import { declaredRank, resourceFields } from './back-office-fields.js';
+
+const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost'> = ['reverse', 'reversePost'];
+/** The routes of a reference or file field, in the order of `ROUTE_ACTIONS`; the reverse ones are the target's (`referencedBy`). */
+const FIELD_ACTIONS: ReadonlyArray<ReferenceRoute | FileRoute> = [...actionsOf('reference'), ...actionsOf('file')].filter(
+  (action): action is ReferenceRoute | FileRoute => !(REVERSE_ACTIONS as readonly string[]).includes(action),
+);
+
+/**
+ * What `GET <path>/metadata` answers: every resource of every registration of `ModelRoutesModule`,
+ * in registration order, with its enabled routes and the fields a client may see or send.
+ * `globalPrefix` is the app's (`app.setGlobalPrefix('api')`), under which the page calls the routes.
+ */
+export function backOfficeMetadata(
+  registrations: ReadonlyArray<Pick<ModelRoutesRegistration, 'definitions' | 'routes'>>,
+  settings: Pick<BackOfficeSettings, 'title' | 'auth'>,
+  globalPrefix: string,
+): BackOfficeMetadata {
+  return {
+    title: settings.title,
+    apiBase: normalizePrefix(globalPrefix),
+    auth: { ...settings.auth },
+    resources: registrations.flatMap((registration) => registration.definitions.map((definition) => resourceMetadata(definition, registration))),
+  };
+}
+
+/** `'api'`, `'/api/'` → `'/api'`; no prefix → `''`. */
+export function normalizePrefix(prefix: string | undefined): string {
+  const trimmed = (prefix ?? '').replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}` : '';
+}
+
+function resourceMetadata(definition: ResourceDefinition, registration: Pick<ModelRoutesRegistration, 'definitions' | 'routes'>): ResourceMetadata {
+  const names = new Set(registration.definitions.map((candidate) => candidate.name));
+  const fields = resourceFields(definition, {
+    isResource: (name) => names.has(name),
+    fieldRoutes: (field) => fieldRoutes(registration.routes, definition.name, field),
+  });
+  return {
+    name: definition.name,
+    path: definition.path,
+    plural: definition.plural,
+    idField: definition.idField,
+    labelField: labelField(fields, definition.idField),
+    requireIfMatch: definition.requireIfMatch,
+    routes: resourceRoutes(definition, registration.routes),
+    fields,
+    referencedBy: registration.definitions.flatMap((source) => {
+      const rank = declaredRank(source.schema);
+      return source.references
+        .filter((reference) => reference.targetName === definition.name)
+        .sort((a, b) => rank(a.field) - rank(b.field))
+        .map((reference) => ({
+          resource: source.name,
+          field: reference.field,
+          isArray: reference.isArray,
+          routes: enabledOf(REVERSE_ACTIONS, registration.routes, (route) => route.reference?.source === source.name && route.reference.field === reference.field),
+        }));
+    }),
+  };
+}
+
+/**
+ * The resource actions whose route exists. A handler the user overrides with a route decorator
+ * of its own is a `custom` row of the table: the action still counts as enabled when that row has
+ * the generated route's method and path (`@Get(':company_id') findOne()`), since the page's
+ * requests still reach it; under another method or path the page cannot know what it does.
+ */
+function resourceRoutes(definition: ResourceDefinition, routes: readonly RouteDefinition[]): ResourceRoute[] {
+  const own = routes.filter((route) => route.resource === definition.name && !route.reference && !route.file);
+  const names = routeNames(definition);
+  const enabled = (action: ResourceActionName) => {
+    const { method, path } = ROUTE_ACTIONS[action];
+    return own.some((route) => route.action === action || (route.action === 'custom' && route.handler === action && route.method === method && route.path === path(names)));
+  };
+  return actionsOf('resource').filter(enabled);
+}
+
+function fieldRoutes(routes: readonly RouteDefinition[], resource: string, field: string): Array<ReferenceRoute | FileRoute> {
+  const ofField = ({ reference, file }: RouteDefinition) => (reference ?? file)?.source === resource && (reference ?? file)?.field === field;
+  return enabledOf(FIELD_ACTIONS, routes, ofField);
+}
+
+/** Those of `actions` (in their order) that a route of the table matching `belongs` serves. */
+function enabledOf<A extends string>(actions: readonly A[], routes: readonly RouteDefinition[], belongs: (route: RouteDefinition) => boolean): A[] {
+  const present = new Set<string>(routes.filter(belongs).map((route) => route.action));
+  return actions.filter((action) => present.has(action));
+}
+
+/** The first required text field (but `_id`), else the first text field, else the id field; never one the page cannot show. */
+function labelField(fields: readonly FieldMetadata[], idField: string): string {
+  const leaves = (list: readonly FieldMetadata[]): FieldMetadata[] => list.flatMap((field) => (field.type === 'object' ? leaves(field.fields ?? []) : [field]));
+  const texts = leaves(fields).filter((field) => field.type === 'string' && !field.writeOnly && field.path !== '_id');
+  return (texts.find((field) => field.required) ?? texts[0])?.path ?? idField;
+}

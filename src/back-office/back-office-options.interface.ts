@@ -1,0 +1,30 @@
+import type { CanActivate, Type } from '@nestjs/common';
+
+/** Options of `BackOfficeModule.forRoot()`. Every option is optional. */
+export interface BackOfficeOptions {
+  /** Where the back office is served, under the app's global prefix: a literal path such as `'/admin'` (the default) or `'/tools/data'`. */
+  path?: string;
+  /** The page's title; default `'Back office'`. */
+  title?: string;
+  /**
+   * How the page sends credentials to the generated routes that the app guards: in this header,
+   * with `scheme` before the value when given. Default `{ header: 'authorization', scheme: 'Bearer' }`;
+   * an API key: `{ header: 'x-api-key' }`. The user enters the value once; it is kept for the session.
+   */
+  auth?: { header: string; scheme?: string };
+  /**
+   * Guards of the metadata route (`GET <path>/metadata`), the one route of the back office that
+   * tells anything about the app. The page and its scripts hold no data and stay public; the
+   * generated routes keep their own guards. A guard class is instantiated in `BackOfficeModule`, so
+   * its dependencies must be global providers; give an instance otherwise.
+   */
+  guards?: Array<Type<CanActivate> | CanActivate>;
+}
+
+/** The options in force, defaults applied and checked; `path` without its outer slashes (`'admin'`). */
+export interface BackOfficeSettings {
+  path: string;
+  title: string;
+  auth: { header: string; scheme?: string };
+  guards: Array<Type<CanActivate> | CanActivate>;
+}

@@ -1,0 +1,92 @@
+import { Inject, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
+import { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
+import type { BackOfficeOptions } from './back-office-options.interface.js';
+import { backOfficeAppDir, loadBackOfficeAssets } from './back-office-assets.js';
+import { PAGE_HEADERS } from './back-office-page.js';
+import { createBackOfficeController } from './back-office.controller.factory.js';
+import { BACK_OFFICE, BackOfficeService } from './back-office.service.js';
+import { backOfficeSettings } from './back-office-settings.util.js';
+
+/**
+ * An admin app on the generated routes, opt-in: `GET /admin` serves a single page that lists,
+ * searches, creates, edits and deletes the documents of every resource, follows references both
+ * ways and uploads files, through the same routes any client uses (with their guards: the page
+ * sends the credentials the user enters in `auth.header`). It reads what to show from
+ * `GET /admin/metadata`: the resources, their enabled routes and their fields, hidden fields left
+ * out. Its scripts are built with the package and served from memory; nothing comes from a CDN.
+ *
+ * @example
+ * ```ts
+ * import { BackOfficeModule } from 'nestjs-model-routes/back-office';
+ *
+ * @Module({
+ *   imports: [
+ *     MongooseModule.forRoot(process.env.MONGODB_URI),
+ *     ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+ *     BackOfficeModule.forRoot({ path: '/admin', auth: { header: 'x-api-key' }, guards: [AdminGuard] }),
+ *   ],
+ * })
+ * export class AppModule {}
+ * ```
+ */
+/** The one Fastify option (top-level, or in `routerOptions`) under which `/admin/` already reaches `/admin`. */
+interface FastifyRouting {
+  ignoreTrailingSlash?: boolean;
+}
+
+@Module({})
+export class BackOfficeModule implements OnModuleInit {
+  constructor(
+    @Inject(BACK_OFFICE) private readonly backOffice: BackOfficeService,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  /**
+   * The page at `path` (default `/admin`, under the app's global prefix), its files at
+   * `<path>/assets/:file` and the metadata at `<path>/metadata`, the one route `guards` protect.
+   * Throws a `ModelRoutesConfigError` (`MR_CONFIG_INVALID_OPTION`) for an option it cannot use,
+   * and, when the app starts, if the browser app is not built or the app has no `ModelRoutesModule`.
+   */
+  static forRoot(options: BackOfficeOptions = {}): DynamicModule {
+    const settings = backOfficeSettings(options);
+    return {
+      module: BackOfficeModule,
+      controllers: [createBackOfficeController(settings)],
+      providers: [
+        {
+          provide: BACK_OFFICE,
+          useFactory: (modules: ModulesContainer, config?: ApplicationConfig) =>
+            new BackOfficeService(settings, loadBackOfficeAssets(backOfficeAppDir()), new ModelRoutesExplorer(modules), config),
+          inject: [ModulesContainer, { token: ApplicationConfig, optional: true }],
+        },
+      ],
+    };
+  }
+
+  /**
+   * Builds the metadata when the app starts (a missing `ModelRoutesModule` stops the start, not
+   * the first request), and serves the page at `<path>/` on Fastify too (after the controllers'
+   * routes are registered, before the server is ready).
+   */
+  onModuleInit(): void {
+    this.backOffice.metadata();
+    this.serveWithTrailingSlash();
+  }
+
+  /**
+   * Nest strips the trailing slash of every route path. Express's router matches `/admin/` to
+   * `/admin` all the same (`strict` routing is off by default); Fastify's does not, unless the app
+   * sets `ignoreTrailingSlash`: there the page gets a second route, registered on the server itself.
+   */
+  private serveWithTrailingSlash(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (adapter?.getType() !== 'fastify') return;
+    const { initialConfig: config } = adapter.getInstance() as { initialConfig?: FastifyRouting & { routerOptions?: FastifyRouting } };
+    if (config?.ignoreTrailingSlash || config?.routerOptions?.ignoreTrailingSlash) return;
+    adapter.get(`${this.backOffice.base()}/`, (_request: unknown, response: unknown) => {
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) adapter.setHeader(response, name, value);
+      adapter.reply(response, this.backOffice.page(), 200);
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ModelRoutesConfigError } from '../../../src/index.js';
+import { BACK_OFFICE_STYLES } from '../../../src/back-office/app-styles.js';
+import { backOfficeAppDir, loadBackOfficeAssets } from '../../../src/back-office/back-office-assets.js';
+import { backOfficePage } from '../../../src/back-office/back-office-page.js';
+
+describe('the back office files', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'back-office-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("are in dist/back-office/app of this package, found from the sources as from an installed copy", () => {
+    const repository = fileURLToPath(new URL('../../../', import.meta.url));
+    expect(backOfficeAppDir()).toBe(join(repository, 'dist', 'back-office', 'app'));
+    const installed = join(root, 'app', 'node_modules', 'nestjs-model-routes');
+    mkdirSync(join(installed, 'dist', 'back-office'), { recursive: true });
+    writeFileSync(join(root, 'app', 'package.json'), JSON.stringify({ name: 'my-app' }));
+    writeFileSync(join(installed, 'package.json'), JSON.stringify({ name: 'nestjs-model-routes' }));
+    expect(backOfficeAppDir(join(installed, 'dist', 'back-office'))).toBe(join(installed, 'dist', 'back-office', 'app'));
+    expect(backOfficeAppDir(join(root, 'app'))).toBeUndefined();
+  });
+
+  it('are the scripts of the directory, read once, and the stylesheet, each with a strong tag', () => {
+    writeFileSync(join(root, 'main.js'), 'import "./list.js";');
+    writeFileSync(join(root, 'list.js'), 'export {};');
+    writeFileSync(join(root, 'notes.txt'), 'not served');
+    mkdirSync(join(root, 'nested.js'));
+    const assets = loadBackOfficeAssets(root);
+    expect([...assets.keys()]).toEqual(['list.js', 'main.js', 'app.css']);
+    expect(assets.get('main.js')).toEqual({ body: 'import "./list.js";', contentType: 'text/javascript; charset=utf-8', etag: expect.stringMatching(/^"[\w-]{27}"$/) });
+    expect(assets.get('app.css')).toMatchObject({ body: BACK_OFFICE_STYLES, contentType: 'text/css; charset=utf-8' });
+    expect(assets.get('main.js')!.etag).not.toBe(assets.get('list.js')!.etag);
+  });
+
+  it('stop the start when the app is not built, saying how to build it', () => {
+    const missing = join(root, 'dist', 'back-office', 'app');
+    expect(() => loadBackOfficeAssets(missing)).toThrow(ModelRoutesConfigError);
+    expect(() => loadBackOfficeAssets(missing)).toThrow(/not built \(no .*dist\/back-office\/app\)\. Run `npm run build:back-office`.*\[MR_CONFIG_INVALID_OPTION\]$/);
+    expect(() => loadBackOfficeAssets(undefined)).toThrow(/not built/);
+  });
+});
+
+describe('backOfficePage', () => {
+  it('is an empty page that loads the stylesheet, preloads the scripts and runs main.js, all under the base', () => {
+    expect(backOfficePage('/api/admin', 'Data & <co>', ['list.js', 'main.js', 'metadata.js'])).toBe(
+      [
+        '<!doctype html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<title>Data &#38; &#60;co&#62;</title>',
+        '<link rel="stylesheet" href="/api/admin/assets/app.css">',
+        '<link rel="modulepreload" href="/api/admin/assets/list.js">',
+        '<link rel="modulepreload" href="/api/admin/assets/metadata.js">',
+        '<script type="module" src="/api/admin/assets/main.js"></script>',
+        '</head>',
+        '<body>',
+        '<noscript>The back office is a JavaScript application: enable JavaScript to use it.</noscript>',
+        '</body>',
+        '</html>',
+        '',
+      ].join('\n'),
+    );
+  });
+});
