@@ -28,7 +28,7 @@ export class BackOfficeService {
 
   /** The HTML page, its links under `base()`. */
   page(): string {
-    return backOfficePage(this.base(), this.settings.title, this.scripts);
+    return backOfficePage(this.base(), this.settings.title, this.scripts, this.settings.auth);
   }
 
   /** Where the back office is: `/admin`, under the app's global prefix (read now: it is set after the module is declared). */

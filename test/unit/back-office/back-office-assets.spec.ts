@@ -46,8 +46,8 @@ describe('the back office files', () => {
 });
 
 describe('backOfficePage', () => {
-  it('is an empty page that loads the stylesheet, preloads the scripts and runs main.js, all under the base', () => {
-    expect(backOfficePage('/api/admin', 'Data & <co>', ['list.js', 'main.js', 'metadata.js'])).toBe(
+  it('is an empty page that loads the stylesheet, preloads the scripts and runs main.js, all under the base, and says how credentials are sent', () => {
+    expect(backOfficePage('/api/admin', 'Data & <co>', ['list.js', 'main.js', 'metadata.js'], { header: 'authorization', scheme: 'Bearer' })).toBe(
       [
         '<!doctype html>',
         '<html lang="en">',
@@ -55,6 +55,9 @@ describe('backOfficePage', () => {
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<title>Data &#38; &#60;co&#62;</title>',
+        '<link rel="icon" href="data:,">',
+        '<meta name="model-routes-auth-header" content="authorization">',
+        '<meta name="model-routes-auth-scheme" content="Bearer">',
         '<link rel="stylesheet" href="/api/admin/assets/app.css">',
         '<link rel="modulepreload" href="/api/admin/assets/list.js">',
         '<link rel="modulepreload" href="/api/admin/assets/metadata.js">',
@@ -67,5 +70,11 @@ describe('backOfficePage', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('leaves the scheme out when the credential is sent alone', () => {
+    const page = backOfficePage('/admin', 'Admin', ['main.js'], { header: 'x-api-key' });
+    expect(page).toContain('<meta name="model-routes-auth-header" content="x-api-key">');
+    expect(page).not.toContain('model-routes-auth-scheme');
   });
 });
