@@ -38,7 +38,8 @@ h3 { font-size: 1rem; margin: 0 0 .5rem; }
 .alert-title { font-weight: 700; color: var(--danger); }
 .filters { margin: 0 0 1rem; border: 1px solid var(--line); border-radius: 8px; padding: .5rem 1rem; }
 .filters summary { cursor: pointer; font-weight: 600; padding: .25rem 0; }
-.filter-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: .5rem 1rem; margin: .5rem 0; }
+.filter-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: .5rem 1rem; margin: .5rem 0; align-items: end; }
+.filter-grid .field { margin: 0; }
 .range { display: grid; grid-template-columns: 1fr 1fr; gap: .5rem; border: 0; padding: 0; margin: 0; }
 .range legend { font-weight: 600; font-size: .9rem; padding: 0; margin-bottom: .25rem; }
 .field { display: grid; gap: .25rem; margin-bottom: .9rem; }

@@ -28,9 +28,18 @@ export class AppContext {
     return this.byName.get(name);
   }
 
-  /** Announces a success politely (a live region). */
+  private fresh = false;
+
+  /** Announces a success politely (a live region); it stays through the next page (a create opens the document, a delete the list). */
   announce(message: string): void {
     replace(this.status, message);
+    this.fresh = true;
+  }
+
+  /** A new page: the previous page's announcement goes, unless it was made for this one. */
+  pageChanged(): void {
+    if (!this.fresh) replace(this.status);
+    this.fresh = false;
   }
 
   /**

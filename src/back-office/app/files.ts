@@ -45,13 +45,13 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
     const files = (gallery ? (Array.isArray(value) ? value : []) : value ? [value] : []) as FileRef[];
     replace(items, files.length ? files.map((file) => fileItem(file)) : h('li', { class: 'muted' }, gallery ? 'No files yet.' : 'No file.'));
   };
-  const write = async (doing: string, run: () => Promise<{ body: Doc; etag?: string }>) => {
+  const write = async (doing: string, done: string, run: () => Promise<{ body: Doc; etag?: string }>) => {
     replace(status);
     try {
       const answer = await run();
       scope.updated(answer.body, answer.etag);
       render();
-      scope.context.announce(`${label}: ${doing} done.`);
+      scope.context.announce(done);
     } catch (error) {
       replace(status, scope.context.alert(error, doing));
     }
@@ -70,7 +70,7 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
         { class: 'actions' },
         routes.has('download') && h('button', { type: 'button', class: 'button secondary', onclick: () => void download(file) }, 'Download', h('span', { class: 'visually-hidden' }, ` ${file.name}`)),
         routes.has('deleteFile') &&
-          h('button', { type: 'button', class: 'button danger', onclick: () => void write('remove the file', () => scope.context.api.json('DELETE', url(file), { ifMatch: scope.etag() })) }, 'Remove', h('span', { class: 'visually-hidden' }, ` ${file.name}`)),
+          h('button', { type: 'button', class: 'button danger', onclick: () => void write(`remove ${file.name}`, `${label}: removed ${file.name}.`, () => scope.context.api.json('DELETE', url(file), { ifMatch: scope.etag() })) }, 'Remove', h('span', { class: 'visually-hidden' }, ` ${file.name}`)),
       ),
     );
   };
@@ -99,7 +99,7 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
     if (!file) return;
     const form = new FormData();
     form.append('file', file, file.name);
-    void write(`upload ${file.name}`, () => scope.context.api.json(gallery ? 'POST' : 'PUT', url(), { body: form, ifMatch: scope.etag() })).then(() => {
+    void write(`upload ${file.name}`, `${label}: uploaded ${file.name}.`, () => scope.context.api.json(gallery ? 'POST' : 'PUT', url(), { body: form, ifMatch: scope.etag() })).then(() => {
       input.value = '';
     });
   });

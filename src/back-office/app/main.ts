@@ -57,6 +57,7 @@ async function start(): Promise<void> {
       else link.removeAttribute('aria-current');
     }
     const { metadata } = context;
+    context.pageChanged();
     if (!resource) {
       document.title = metadata.title;
       renderHome(context, main);

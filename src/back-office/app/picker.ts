@@ -2,7 +2,7 @@ import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import type { ResourceMetadata } from './metadata.js';
 import { containing, resourceSearch } from './search.js';
-import { documentLabel, valueAt } from './text.js';
+import { documentLabel, humanize, valueAt } from './text.js';
 
 export type Doc = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
     'aria-controls': listId,
     'aria-describedby': options.describedBy,
     autocomplete: 'off',
-    placeholder: search ? `Search by ${target.labelField}` : 'Identifier',
+    placeholder: search ? `Search by ${humanize(target.labelField).toLowerCase()}` : 'Identifier',
     value: options.initial ?? '',
   });
   const list = h('ul', { id: listId, role: 'listbox', class: 'picker-options', hidden: true });
