@@ -8,6 +8,11 @@ import { createBackOfficeController } from './back-office.controller.factory.js'
 import { BACK_OFFICE, BackOfficeService } from './back-office.service.js';
 import { backOfficeSettings } from './back-office-settings.util.js';
 
+/** The one Fastify option (top-level, or in `routerOptions`) under which `/admin/` already reaches `/admin`. */
+interface FastifyRouting {
+  ignoreTrailingSlash?: boolean;
+}
+
 /**
  * An admin app on the generated routes, opt-in: `GET /admin` serves a single page that lists,
  * searches, creates, edits and deletes the documents of every resource, follows references both
@@ -30,11 +35,6 @@ import { backOfficeSettings } from './back-office-settings.util.js';
  * export class AppModule {}
  * ```
  */
-/** The one Fastify option (top-level, or in `routerOptions`) under which `/admin/` already reaches `/admin`. */
-interface FastifyRouting {
-  ignoreTrailingSlash?: boolean;
-}
-
 @Module({})
 export class BackOfficeModule implements OnModuleInit {
   constructor(

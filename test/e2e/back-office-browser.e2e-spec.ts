@@ -220,7 +220,7 @@ describeBrowser('the back office in a browser (sample app)', () => {
     await image.waitFor();
     await expect(image.evaluate((img) => new Promise((resolve) => (img as unknown as { decode(): Promise<void> }).decode().then(() => resolve((img as unknown as { naturalWidth: number }).naturalWidth))))).resolves.toBeGreaterThan(0);
     await expect(company('Hopper Labs')).resolves.toMatchObject({ logo: { name: 'hopper.png', contentType: 'image/png', size: png.length } });
-    await screenshot(page, 'edit-form');
+    await screenshot(page, 'edit-form', { fullPage: true });
     await checkAccessibility(page, 'company with a logo');
   });
 
