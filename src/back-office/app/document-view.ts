@@ -114,7 +114,7 @@ class DocumentPage {
       .map((entry) => {
         const source = this.context.resourceNamed(entry.resource);
         if (!source) return undefined;
-        const text = `${pluralName(source)} whose ${humanize(entry.field).toLowerCase()} ${entry.isArray ? 'includes' : 'is'} this ${this.noun}`;
+        const text = `${pluralName(source)} whose ${humanize(entry.field).toLowerCase()} ${entry.isArray ? 'include' : 'is'} this ${this.noun}`;
         return h('li', {}, h('a', { href: `#/${this.resource.path}/${encodeURIComponent(id)}/${source.plural}/${entry.field}` }, text));
       })
       .filter((item): item is HTMLLIElement => Boolean(item));
