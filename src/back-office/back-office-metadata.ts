@@ -94,9 +94,16 @@ function enabledOf<A extends string>(actions: readonly A[], routes: readonly Rou
   return actions.filter((action) => present.has(action));
 }
 
-/** The first required text field (but `_id`), else the first text field, else the id field; never one the page cannot show. */
+/**
+ * The first required text field (other than the id field), else a slug id field, else the first
+ * text field, else `_id`; never one the page cannot show.
+ */
 function labelField(fields: readonly FieldMetadata[], idField: string): string {
   const leaves = (list: readonly FieldMetadata[]): FieldMetadata[] => list.flatMap((field) => (field.type === 'object' ? leaves(field.fields ?? []) : [field]));
   const texts = leaves(fields).filter((field) => field.type === 'string' && !field.writeOnly && field.path !== '_id');
-  return (texts.find((field) => field.required) ?? texts[0])?.path ?? idField;
+  // A slug names the document in its URL already: a required title says more, when there is one.
+  const title = texts.find((field) => field.required && field.path !== idField);
+  if (title) return title.path;
+  if (idField !== '_id') return idField;
+  return texts[0]?.path ?? idField;
 }

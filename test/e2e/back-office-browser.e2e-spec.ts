@@ -160,9 +160,11 @@ describeBrowser('the back office in a browser (sample app)', () => {
     await page.getByRole('region', { name: 'Companies, sorted by employees descending' }).waitFor();
     const rows = page.locator('tbody tr');
     await expect(rows.locator('th').allTextContents()).resolves.toEqual(['Beta labs', 'Hopper Labs', 'Alpha Labs']);
-    // The total is the collection's count from its metadata (status.count), as the API gives it.
-    const { count } = (await http().get('/companies').query({ limit: 1 }).expect(200)).body.status;
-    await expect(page.getByRole('navigation', { name: 'Pages' }).locator('p').textContent()).resolves.toBe(`1–3 of 3 matching (${count} in total)`);
+    // The total is status.count: the collection's count from its metadata, which on FerretDB's
+    // PostgreSQL backend is PostgreSQL's row estimate (README, Decisions): it may lag, never below the matches.
+    const paging = await page.getByRole('navigation', { name: 'Pages' }).locator('p').textContent();
+    const [, total] = /^1–3 of 3 matching \((\d+) in total\)$/.exec(paging ?? '') ?? [];
+    expect(Number(total)).toBeGreaterThanOrEqual(3);
     await screenshot(page, 'list');
     await checkAccessibility(page, 'company list');
   });
@@ -236,6 +238,28 @@ describeBrowser('the back office in a browser (sample app)', () => {
     await page.getByRole('button', { name: 'Remove grace.jpg' }).click();
     await page.getByRole('status').getByText('Photos: removed grace.jpg.').waitFor();
     await http().get(`/user/${_id}/photos/${stored._id}`).expect(404);
+  });
+
+  it('creates a book, a resource identified by its slug, and reaches it from its author', async () => {
+    await open('/book/new', 'New book');
+    await page.getByLabel('Slug').fill('Compiler Notes');
+    await page.getByLabel('Title').fill('Compiler notes');
+    const author = page.getByRole('combobox', { name: 'Author' });
+    await author.fill('hopper');
+    await page.getByRole('option', { name: /Grace Hopper/ }).click();
+    await page.getByRole('button', { name: 'Create book' }).click();
+    const slugError = page.locator('.field', { has: page.getByLabel('Slug') }).locator('.field-error:not([hidden])');
+    await slugError.waitFor();
+    await expect(slugError.textContent()).resolves.toMatch(/slug/);
+    await page.getByLabel('Slug').fill('compiler-notes');
+    await page.getByRole('button', { name: 'Create book' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Book: Compiler notes' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/book/compiler-notes');
+    await page.getByRole('link', { name: 'Open author: Grace Hopper' }).click();
+    await page.getByRole('link', { name: 'Books whose author is this user' }).click();
+    await page.getByRole('region', { name: 'Books' }).waitFor();
+    await page.getByRole('link', { name: 'Compiler notes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Book: Compiler notes' }).waitFor();
   });
 
   it('with the API key unset, the guarded delete shows the 401 message and deletes nothing', async () => {

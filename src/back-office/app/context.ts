@@ -42,6 +42,13 @@ export class AppContext {
     this.fresh = false;
   }
 
+  /** The alert of a page whose content could not load (marked: new credentials load it again). */
+  loadFailed(error: unknown, doing: string): HTMLElement {
+    const alert = this.alert(error, doing);
+    alert.setAttribute(LOAD_FAILED, '');
+    return alert;
+  }
+
   /**
    * The alert a failed request shows at the top of a page: what happened in words, with the
    * server's message, and the way out (credentials for a 401 or a 403).
@@ -60,6 +67,9 @@ export class AppContext {
     );
   }
 }
+
+/** The attribute of an alert that stands for a page that could not load: new credentials load that page again. */
+export const LOAD_FAILED = 'data-load-failed';
 
 /** A failure in words: 401 and 403 say what to do; others give the server's message. */
 export function describeError(error: unknown, doing: string, header: string): { title: string; text: string } {

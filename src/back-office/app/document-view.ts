@@ -19,7 +19,7 @@ export async function renderDocument(context: AppContext, main: HTMLElement, res
     try {
       loaded = await context.api.one(resource, id);
     } catch (error) {
-      replace(alerts, context.alert(error, `open this ${singularName(resource).toLowerCase()}`));
+      replace(alerts, context.loadFailed(error, `open this ${singularName(resource).toLowerCase()}`));
       return;
     }
   }

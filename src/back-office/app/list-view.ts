@@ -51,7 +51,7 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   try {
     envelope = await search({ filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE });
   } catch (error) {
-    replace(alerts, context.alert(error, `list ${resource.plural}`));
+    replace(alerts, context.loadFailed(error, `list ${resource.plural}`));
     return;
   }
   const referenced = await referencedDocuments(context, columns, envelope.result);

@@ -1,5 +1,5 @@
 import { Api, ApiError, authOfPage } from './api.js';
-import { AppContext, describeError } from './context.js';
+import { AppContext, describeError, LOAD_FAILED } from './context.js';
 import { credentialsDialog } from './credentials.js';
 import { renderDocument } from './document-view.js';
 import { h, replace } from './dom.js';
@@ -28,7 +28,11 @@ async function start(): Promise<void> {
   const auth = authOfPage();
   const api = new Api({ apiBase: '', auth });
   let context: AppContext | undefined;
-  const ask = credentialsDialog(auth, api, () => void (context ? route() : load()));
+  // New credentials load again what could not load; a page that did load stays as it is (with the user's edits).
+  const ask = credentialsDialog(auth, api, () => {
+    if (!context) void load();
+    else if (main.querySelector(`[${LOAD_FAILED}]`)) void route();
+  });
   credentialsButton.addEventListener('click', ask);
   const load = async (): Promise<void> => {
     let metadata: BackOfficeMetadata;

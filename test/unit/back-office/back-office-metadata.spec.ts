@@ -90,6 +90,16 @@ describe('backOfficeMetadata', () => {
     expect(resources.map((resource) => resource.labelField)).toEqual(['_id', 'code']);
   });
 
+  it('takes a required title over a slug id field', () => {
+    @GeneratedResource({ id: 'slug' })
+    @Schema()
+    class Chapter {
+      @Prop({ required: true }) slug!: string;
+      @Prop({ required: true }) title!: string;
+    }
+    expect(metadata({ resources: [Chapter] }).resources[0].labelField).toBe('title');
+  });
+
   it("keeps an overridden action on its generated path, drops one moved elsewhere, and lists the references to a resource", () => {
     const { resources } = metadata({ resources: [Widget, Gadget], controllers: [GadgetController], references: { reversePost: false } });
     const [widget, gadget] = resources;
