@@ -53,7 +53,14 @@ export function loadBackOfficeAssets(dir: string | undefined): ReadonlyMap<strin
   }
   const assets = new Map<string, BackOfficeAsset>();
   const scripts = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.endsWith('.js'));
-  for (const name of scripts.map((entry) => entry.name).sort()) assets.set(name, asset(readFileSync(join(dir, name), 'utf8'), SCRIPT));
+  for (const name of scripts.map((entry) => entry.name).sort()) {
+    const body = readFileSync(join(dir, name), 'utf8');
+    // A module of types only (metadata.ts) compiles to nothing: the page neither loads nor preloads it.
+    if (body.trim() !== 'export {};') assets.set(name, asset(body, SCRIPT));
+  }
+  if (!assets.has('main.js')) {
+    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `BackOfficeModule: the back office's browser app in ${dir} has no main.js. Run \`npm run build:back-office\`.`);
+  }
   assets.set('app.css', asset(BACK_OFFICE_STYLES, 'text/css; charset=utf-8'));
   return assets;
 }

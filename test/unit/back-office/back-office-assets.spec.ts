@@ -27,7 +27,8 @@ describe('the back office files', () => {
 
   it('are the scripts of the directory, read once, and the stylesheet, each with a strong tag', () => {
     writeFileSync(join(root, 'main.js'), 'import "./list.js";');
-    writeFileSync(join(root, 'list.js'), 'export {};');
+    writeFileSync(join(root, 'list.js'), 'export const list = [];');
+    writeFileSync(join(root, 'types.js'), 'export {};\n');
     writeFileSync(join(root, 'notes.txt'), 'not served');
     mkdirSync(join(root, 'nested.js'));
     const assets = loadBackOfficeAssets(root);
@@ -42,6 +43,8 @@ describe('the back office files', () => {
     expect(() => loadBackOfficeAssets(missing)).toThrow(ModelRoutesConfigError);
     expect(() => loadBackOfficeAssets(missing)).toThrow(/not built \(no .*dist\/back-office\/app\)\. Run `npm run build:back-office`.*\[MR_CONFIG_INVALID_OPTION\]$/);
     expect(() => loadBackOfficeAssets(undefined)).toThrow(/not built/);
+    writeFileSync(join(root, 'list.js'), 'export const list = [];');
+    expect(() => loadBackOfficeAssets(root)).toThrow(/has no main\.js\. Run `npm run build:back-office`/);
   });
 });
 
