@@ -11,7 +11,7 @@ import { configureSampleApp } from '../../sample-app/app.setup.js';
 import { ModelRoutesExplorer, type RouteDefinition } from '../../src/index.js';
 import { checkAccessibility, describeBrowser, launchBrowser, PageProblems, RequestLog, screenshot, VIEWPORTS } from '../support/browser.js';
 import { useEngine } from '../support/engine.js';
-import { createPlatformApp, initPlatformApp } from '../support/app.js';
+import { createPlatformApp, initPlatformApp, useNestValidation, usesNestValidation } from '../support/app.js';
 import { makeImage } from '../support/images.js';
 
 /**
@@ -48,6 +48,8 @@ describeBrowser('the back office in a browser (sample app)', () => {
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forDatabase(engine.get().uri, engine.dbName('back_office'))] }).compile();
     app = configureSampleApp(createPlatformApp(moduleRef, { logger: false, routeConflictPolicy: { duplicate: 'error' } }));
+    // MODEL_ROUTES_NEST_VALIDATION=1 (a CI pass): the app as most Nest apps are, with a global ValidationPipe.
+    if (usesNestValidation()) useNestValidation(app);
     await initPlatformApp(app);
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
