@@ -5,7 +5,7 @@ import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import { createPicker, type Doc } from './picker.js';
 import { containing, resourceSearch, reverseSearch, type Condition, type Searcher } from './search.js';
-import { fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
+import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 
 const PAGE_SIZE = 20;
 const COLUMN_TYPES = new Set(['string', 'number', 'boolean', 'date', 'reference', 'objectId']);
@@ -155,16 +155,31 @@ function filterInput(context: AppContext, field: FieldMetadata, params: URLSearc
   }
   const target = field.type === 'reference' ? context.resourceNamed(field.target!) : undefined;
   if (target) {
-    values.set(field.path, params.get(field.path) ?? '');
+    const chosen = params.get(field.path) ?? '';
+    values.set(field.path, chosen);
     const picker = createPicker(context, target, {
       id,
-      initial: params.get(field.path) ?? '',
+      initial: chosen,
       onPick: (document) => values.set(field.path, String(document._id)),
       onClear: () => values.set(field.path, ''),
     });
+    // The page's parameters hold an identifier: the input shows the document's name once it is found.
+    if (chosen) void showPicked(context, target, chosen, picker.querySelector('input')!);
     return labelled(label, picker, id);
   }
   return labelled(field.type === 'string' ? `${label} contains` : label, bind(field.path, h('input', { id, type: 'search' })), id);
+}
+
+/** Puts the name of the document `id` of `target` in a filter's picker, unless the user typed meanwhile. */
+async function showPicked(context: AppContext, target: ResourceMetadata, id: string, input: HTMLInputElement): Promise<void> {
+  const search = resourceSearch(context, target);
+  if (!search) return;
+  try {
+    const [document] = (await search({ filter: { _id: { $in: [id] } }, limit: 1 })).result;
+    if (document && input.value === id) input.value = documentLabel(target, document);
+  } catch {
+    // The identifier stays.
+  }
 }
 
 /** The documents referenced by the page's reference columns, for their names: one search per target. */
