@@ -58,14 +58,16 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   main.append(table(context, resource, columns, envelope, referenced, params, here), pager(envelope, params, here));
 }
 
-/** `Companies whose owner is Ada Lovelace`. */
+/** `Companies whose owner is Ada Lovelace`; through an array of references, `Projects whose members includes Ada Lovelace` (as the document's link says). */
 async function describeReverse(context: AppContext, heading: HTMLElement, resource: ResourceMetadata, reverse: Reverse): Promise<void> {
   const field = humanize(reverse.field).toLowerCase();
-  replace(heading, `${pluralName(resource)} whose ${field} is ${singularName(reverse.target).toLowerCase()} ${reverse.id}`);
+  const relation = reverse.target.referencedBy.find((entry) => entry.resource === resource.name && entry.field === reverse.field);
+  const verb = relation?.isArray ? 'includes' : 'is';
+  replace(heading, `${pluralName(resource)} whose ${field} ${verb} ${singularName(reverse.target).toLowerCase()} ${reverse.id}`);
   if (!reverse.target.routes.includes('findOne')) return;
   try {
     const { body } = await context.api.one(reverse.target, reverse.id);
-    replace(heading, `${pluralName(resource)} whose ${field} is `, documentLink({ context }, reverse.target.name, body));
+    replace(heading, `${pluralName(resource)} whose ${field} ${verb} `, documentLink({ context }, reverse.target.name, body));
     window.document.title = `${heading.textContent} · ${context.metadata.title}`;
   } catch {
     // The identifier stays in the heading.
