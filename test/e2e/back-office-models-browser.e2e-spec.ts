@@ -206,6 +206,12 @@ describeBrowser('the back office in a browser (fixture models)', () => {
   it('offers no delete of a project (its route is disabled), and a delete of a member', async () => {
     await page.getByRole('button', { name: 'Delete member' }).waitFor();
     await checkAccessibility(page, 'member');
+    // The reverse route of the array of references: the projects this member is one of the members of.
+    await page.getByRole('link', { name: 'Projects whose members includes this member' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Projects whose members includes Carl Sagan' }).waitFor();
+    await page.getByRole('region', { name: 'Projects' }).waitFor();
+    await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Moon base']);
+    await checkAccessibility(page, 'projects of a member');
     const { _id } = await project('Moon base');
     await open(`/project/${_id}`, 'Project: Moon base');
     await page.getByRole('button', { name: 'Save' }).waitFor();
