@@ -317,7 +317,7 @@ describeBrowser('the back office in a browser (fixture models)', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
-  it('does not overflow at 390 px', async () => {
+  it('does not overflow at 390 px: the project form, the create form, the list with its filters', async () => {
     await page.setViewportSize(VIEWPORTS.mobile);
     const { _id } = await project('Moon base');
     await open(`/project/${_id}`, 'Project: Moon base');
@@ -327,6 +327,14 @@ describeBrowser('the back office in a browser (fixture models)', () => {
     await open('/project/new', 'New project');
     await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
     await checkAccessibility(page, 'create project at 390 px');
+    await open('/project', 'Projects');
+    await page.getByRole('region', { name: 'Projects' }).waitFor();
+    // The filters start folded on a phone: open them (two date ranges and a picker among them).
+    await page.getByText('Filters', { exact: true }).click();
+    await page.getByLabel('Stage').waitFor();
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+    await screenshot(page, 'project-list-390', { fullPage: true });
+    await checkAccessibility(page, 'project list with its filters at 390 px');
     await page.setViewportSize(VIEWPORTS.desktop);
   });
 
