@@ -294,6 +294,28 @@ describeBrowser('the back office in a browser (fixture models)', () => {
     await checkAccessibility(page, 'project saved');
   });
 
+  it('clears values: an enum back to none, a box unticked, a date and a reference emptied; sets tags', async () => {
+    const { _id } = await project('Live site');
+    await open(`/project/${_id}`, 'Project: Live site');
+    await page.getByRole('link', { name: 'Open lead: Carl Sagan' }).waitFor();
+    await page.getByLabel('Stage', { exact: true }).selectOption('');
+    await page.getByRole('checkbox', { name: 'Public' }).uncheck();
+    await page.getByLabel('Starts on').fill('');
+    await page.getByRole('combobox', { name: 'Lead' }).fill('');
+    await page.getByLabel('Tags').fill('web\n\n  launch  \n');
+    const saved = nextRequest('PATCH', /^\/project\//);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Saved project Live site.').waitFor();
+    expect((await saved).postDataJSON()).toEqual({ stage: null, public: false, startsOn: null, lead: null, tags: ['web', 'launch'] });
+    const stored = await project('Live site');
+    expect(stored).toMatchObject({ public: false, tags: ['web', 'launch'] });
+    expect(stored).not.toHaveProperty('stage');
+    expect(stored).not.toHaveProperty('startsOn');
+    expect(stored).not.toHaveProperty('lead');
+    await expect(page.getByRole('link', { name: /Open lead/ }).count()).resolves.toBe(0);
+    await expect(page.getByLabel('Stage', { exact: true }).inputValue()).resolves.toBe('');
+  });
+
   it('is usable with the keyboard alone: Tab to the menu, Enter to the list; Escape closes the dialog', async () => {
     await open('/', 'Fixture office');
     const projects = page.getByRole('navigation', { name: 'Resources' }).getByRole('link', { name: 'Projects' });
