@@ -153,7 +153,14 @@ class DocumentPage {
   /** Adds or removes one reference through the relationship route, at once. */
   private async relate(field: FieldMetadata, id: string, add: boolean): Promise<Doc | undefined> {
     const own = String(valueAt(this.document, this.resource.idField));
-    const answer = await this.context.api.json(add ? 'POST' : 'DELETE', this.context.api.url(this.resource.path, own, field.path, id), { ifMatch: this.etag });
+    let answer: Tagged;
+    try {
+      answer = await this.context.api.json(add ? 'POST' : 'DELETE', this.context.api.url(this.resource.path, own, field.path, id), { ifMatch: this.etag });
+    } catch (error) {
+      // Someone else changed the document: the page says so and offers to reload it, as for a save.
+      if (error instanceof ApiError && error.status === 412) this.showSaveError(error);
+      throw error;
+    }
     this.document = answer.body;
     this.etag = answer.etag ?? this.etag;
     this.context.announce(`${fieldLabel(field)}: ${add ? 'added' : 'removed'}.`);

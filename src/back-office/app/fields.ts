@@ -1,3 +1,4 @@
+import { ApiError } from './api.js';
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import type { FieldMetadata } from './metadata.js';
@@ -212,10 +213,12 @@ function referencesControl(field: FieldMetadata, scope: FormScope, initial: unkn
   const immediate = Boolean(scope.document && scope.relate && field.routes?.includes('add') && field.routes.includes('remove'));
   const id = uid('field');
   const list = h('ul', { class: 'chips', 'aria-label': fieldLabel(field) });
-  const status = h('p', { class: 'field-error', hidden: true, role: 'alert' });
+  const status = h('div', { class: 'field-alert', hidden: true });
   const fail = (error: unknown) => {
+    // A 412 is the form's to tell (with its reload); others here, as an alert of their own (a 401 with its credentials button).
+    if (error instanceof ApiError && error.status === 412) return;
     status.hidden = false;
-    replace(status, scope.context.alert(error, `change ${fieldLabel(field).toLowerCase()}`).textContent ?? '');
+    replace(status, scope.context.alert(error, `change ${fieldLabel(field).toLowerCase()}`));
   };
   const render = () =>
     replace(
@@ -236,6 +239,8 @@ function referencesControl(field: FieldMetadata, scope: FormScope, initial: unkn
   const change = async (item: string, add: boolean, document?: Doc) => {
     if (document) scope.referenced.set(item, document);
     if (add && ids.includes(item)) return;
+    // A removal from the keyboard: the focus goes to the next chip's button (or the picker), not to the page's start with the removed button.
+    const focused = !add && list.contains(window.document.activeElement);
     status.hidden = true;
     if (immediate) {
       try {
@@ -245,8 +250,10 @@ function referencesControl(field: FieldMetadata, scope: FormScope, initial: unkn
         return;
       }
     }
+    const index = ids.indexOf(item);
     ids = add ? [...ids, item] : ids.filter((other) => other !== item);
     render();
+    if (focused) (list.querySelectorAll<HTMLElement>('.chip-remove')[Math.min(index, ids.length - 1)] ?? picker.querySelector('input'))?.focus();
   };
   const picker = createPicker(scope.context, target, { id, clearAfterPick: true, onPick: (document) => void change(idOf(document), true, document) });
   render();
