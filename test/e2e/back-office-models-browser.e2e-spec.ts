@@ -316,6 +316,46 @@ describeBrowser('the back office in a browser (fixture models)', () => {
     await expect(page.getByLabel('Stage', { exact: true }).inputValue()).resolves.toBe('');
   });
 
+  it('keeps the focus in the members when one is removed with the keyboard; a change after someone else\'s is a 412 that offers to reload', async () => {
+    const { _id } = await project('Moon base');
+    await open(`/project/${_id}`, 'Project: Moon base');
+    const chips = page.getByRole('list', { name: 'Members' });
+    await expect(chips.getByRole('link').allTextContents()).resolves.toEqual(['Carl Sagan', 'Dana Scott']);
+    await page.getByRole('button', { name: 'Remove Carl Sagan from members' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Members: removed.').waitFor();
+    await expect(chips.getByRole('link').allTextContents()).resolves.toEqual(['Dana Scott']);
+    const isFocused = (name: string) => page.getByRole('button', { name }).evaluate((element) => element === element.ownerDocument.activeElement);
+    await expect(isFocused('Remove Dana Scott from members')).resolves.toBe(true);
+
+    // Someone else changes the project; adding a member with the page's version is refused.
+    await http().patch(`/project/${_id}`).set('authorization', `Bearer ${BEARER_TOKEN}`).send({ tags: ['space'] }).expect(200);
+    await page.getByRole('combobox', { name: 'Add to members' }).fill('ada');
+    await page.getByRole('option', { name: /Ada Lovelace/ }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Someone else changed this project' });
+    await alert.waitFor();
+    await checkAccessibility(page, 'project members with 412');
+    await expect(project('Moon base')).resolves.toMatchObject({ members: [members['Dana Scott']], tags: ['space'] });
+    await expect(chips.getByRole('link').allTextContents()).resolves.toEqual(['Dana Scott']);
+    await alert.getByRole('button', { name: 'Reload project' }).click();
+    await page.getByRole('status').getByText('Reloaded: this is the current version of the project.').waitFor();
+    await expect(page.getByLabel('Tags').inputValue()).resolves.toBe('space');
+
+    // A member deleted between the search and the pick: the refusal is shown by the members, in words.
+    const ghost = String((await connection.model('Member').create({ name: 'Eve Ghost' }))._id);
+    await page.getByRole('combobox', { name: 'Add to members' }).fill('eve');
+    const option = page.getByRole('option', { name: /Eve Ghost/ });
+    await option.waitFor();
+    await http().delete(`/member/${ghost}`).expect(200);
+    await option.click();
+    const refusal = page.locator('.field', { has: page.getByRole('combobox', { name: 'Add to members' }) }).getByRole('alert');
+    await refusal.waitFor();
+    await expect(refusal.locator('p').allTextContents()).resolves.toEqual(['Not found', expect.stringContaining('(404)')]);
+    await checkAccessibility(page, 'project members, a refused addition');
+    await expect(chips.getByRole('link').allTextContents()).resolves.toEqual(['Dana Scott']);
+    await expect(project('Moon base')).resolves.toMatchObject({ members: [members['Dana Scott']] });
+  });
+
   it('is usable with the keyboard alone: Tab to the menu, Enter to the list; Escape closes the dialog', async () => {
     await open('/', 'Fixture office');
     const projects = page.getByRole('navigation', { name: 'Resources' }).getByRole('link', { name: 'Projects' });
