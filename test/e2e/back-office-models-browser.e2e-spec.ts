@@ -282,6 +282,11 @@ describeBrowser('the back office in a browser (fixture models)', () => {
     await dialog.getByLabel('Bearer token').fill(BEARER_TOKEN);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
+    // The form keeps what was typed; the 401 alert goes, the focus is on Save.
+    await page.getByRole('status').getByText('Credentials changed: your changes are kept, save again.').waitFor();
+    await alert.waitFor({ state: 'detached' });
+    await expect(page.getByRole('group', { name: 'Address' }).getByLabel('City').inputValue()).resolves.toBe('Lyon');
+    await expect(page.getByRole('button', { name: 'Save' }).evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
 
     const saved = nextRequest('PATCH', /^\/project\//);
     await page.getByRole('button', { name: 'Save' }).click();
