@@ -207,8 +207,8 @@ describeBrowser('the back office in a browser (fixture models)', () => {
     await page.getByRole('button', { name: 'Delete member' }).waitFor();
     await checkAccessibility(page, 'member');
     // The reverse route of the array of references: the projects this member is one of the members of.
-    await page.getByRole('link', { name: 'Projects whose members includes this member' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Projects whose members includes Carl Sagan' }).waitFor();
+    await page.getByRole('link', { name: 'Projects whose members include this member' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Projects whose members include Carl Sagan' }).waitFor();
     await page.getByRole('region', { name: 'Projects' }).waitFor();
     await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Moon base']);
     await checkAccessibility(page, 'projects of a member');
@@ -282,11 +282,8 @@ describeBrowser('the back office in a browser (fixture models)', () => {
     await dialog.getByLabel('Bearer token').fill(BEARER_TOKEN);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    // The form keeps what was typed; the 401 alert goes, the focus is on Save.
-    await page.getByRole('status').getByText('Credentials changed: your changes are kept, save again.').waitFor();
-    await alert.waitFor({ state: 'detached' });
+    // The form keeps what was typed.
     await expect(page.getByRole('group', { name: 'Address' }).getByLabel('City').inputValue()).resolves.toBe('Lyon');
-    await expect(page.getByRole('button', { name: 'Save' }).evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
 
     const saved = nextRequest('PATCH', /^\/project\//);
     await page.getByRole('button', { name: 'Save' }).click();

@@ -58,11 +58,11 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   main.append(table(context, resource, columns, envelope, referenced, params, here), pager(envelope, params, here));
 }
 
-/** `Companies whose owner is Ada Lovelace`; through an array of references, `Projects whose members includes Ada Lovelace` (as the document's link says). */
+/** `Companies whose owner is Ada Lovelace`; through an array of references, `Projects whose members include Ada Lovelace` (as the document's link says). */
 async function describeReverse(context: AppContext, heading: HTMLElement, resource: ResourceMetadata, reverse: Reverse): Promise<void> {
   const field = humanize(reverse.field).toLowerCase();
   const relation = reverse.target.referencedBy.find((entry) => entry.resource === resource.name && entry.field === reverse.field);
-  const verb = relation?.isArray ? 'includes' : 'is';
+  const verb = relation?.isArray ? 'include' : 'is';
   replace(heading, `${pluralName(resource)} whose ${field} ${verb} ${singularName(reverse.target).toLowerCase()} ${reverse.id}`);
   if (!reverse.target.routes.includes('findOne')) return;
   try {
