@@ -10,7 +10,7 @@ import { ModelRoutesExplorer, ModelRoutesModule, type RouteDefinition } from '..
 import { BEARER_TOKEN, BearerGuard, Member, Project } from '../fixtures/back-office-models.js';
 import { checkAccessibility, describeBrowser, launchBrowser, PageProblems, RequestLog, screenshot, VIEWPORTS } from '../support/browser.js';
 import { useEngine } from '../support/engine.js';
-import { createPlatformApp, initPlatformApp } from '../support/app.js';
+import { createPlatformApp, initPlatformApp, useNestValidation, usesNestValidation } from '../support/app.js';
 
 /**
  * The back office on fixture models (test/fixtures/back-office-models.ts), for what the sample
@@ -45,6 +45,8 @@ describeBrowser('the back office in a browser (fixture models)', () => {
     class FixtureModule {}
     const moduleRef = await Test.createTestingModule({ imports: [FixtureModule] }).compile();
     app = createPlatformApp(moduleRef, { logger: false, routeConflictPolicy: { duplicate: 'error' } });
+    // The CI pass with MODEL_ROUTES_NEST_VALIDATION: a usual app's global ValidationPipe and ClassSerializerInterceptor.
+    if (usesNestValidation()) useNestValidation(app);
     await initPlatformApp(app);
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
