@@ -40,8 +40,11 @@ h3 { font-size: 1rem; margin: 0 0 .5rem; }
 .filters summary { cursor: pointer; font-weight: 600; padding: .25rem 0; }
 .filter-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: .5rem 1rem; margin: .5rem 0; align-items: end; }
 .filter-grid .field { margin: 0; }
-.range { display: grid; grid-template-columns: 1fr 1fr; gap: .5rem; border: 0; padding: 0; margin: 0; }
+.range { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); min-width: 0; gap: .5rem; border: 0; padding: 0; margin: 0; }
+.range .field, .range input { min-width: 0; }
+@media (min-width: 701px) { .filter-grid .range { grid-column: span 2; } }
 .range legend { font-weight: 600; font-size: .9rem; padding: 0; margin-bottom: .25rem; }
+.range .field label { font-weight: 400; }
 .field { display: grid; gap: .25rem; margin-bottom: .9rem; }
 .field label, .group-label { font-weight: 600; font-size: .9rem; margin: 0; }
 .required { color: var(--danger); }
