@@ -1,17 +1,13 @@
-import type { INestApplication } from '@nestjs/common';
-import { getConnectionToken } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
-import type { Connection } from 'mongoose';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import request from 'supertest';
 import { AppModule } from '../../sample-app/app.module.js';
 import { configureSampleApp } from '../../sample-app/app.setup.js';
-import { ModelRoutesExplorer, type RouteDefinition } from '../../src/index.js';
-import { checkAccessibility, describeBrowser, launchBrowser, PageProblems, RequestLog, screenshot, VIEWPORTS } from '../support/browser.js';
+import type { RouteDefinition } from '../../src/index.js';
+import { openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../support/back-office-session.js';
+import { checkAccessibility, describeBrowser, type PageProblems, type RequestLog, screenshot, VIEWPORTS } from '../support/browser.js';
 import { useEngine } from '../support/engine.js';
-import { createPlatformApp, initPlatformApp, useNestValidation, usesNestValidation } from '../support/app.js';
 import { makeImage } from '../support/images.js';
 
 /**
@@ -34,35 +30,17 @@ function logo(): Promise<Buffer> {
 }
 
 describeBrowser('the back office in a browser (sample app)', () => {
-  let app: INestApplication;
-  let connection: Connection;
-  let base: string;
-  let browser: Browser;
-  let context: BrowserContext;
+  let session: BackOfficeSession;
   let page: Page;
   let log: RequestLog;
   let problems: PageProblems;
   let table: RouteDefinition[];
-  const http = () => request(app.getHttpServer());
+  const http = () => request(session.app.getHttpServer());
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forDatabase(engine.get().uri, engine.dbName('back_office'))] }).compile();
-    app = configureSampleApp(createPlatformApp(moduleRef, { logger: false, routeConflictPolicy: { duplicate: 'error' } }));
-    // MODEL_ROUTES_NEST_VALIDATION=1 (a CI pass): the app as most Nest apps are, with a global ValidationPipe.
-    if (usesNestValidation()) useNestValidation(app);
-    await initPlatformApp(app);
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    base = `http://127.0.0.1:${port}`;
-    connection = app.get<Connection>(getConnectionToken());
-    table = app.get(ModelRoutesExplorer).routes();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-    page = await context.newPage();
-    // A step that waits for what never comes fails in seconds, naming what it waited for.
-    page.setDefaultTimeout(5000);
-    log = new RequestLog(page, base);
-    problems = new PageProblems(page);
+    session = await startBackOfficeSession(moduleRef, configureSampleApp);
+    ({ page, log, problems, table } = session);
     // Companies to sort and filter: three whose name holds "labs", one that does not.
     const [owner] = (await http().get('/users').expect(200)).body.result;
     for (const [niceName, employees] of [['Alpha Labs', 10], ['Beta labs', 300], ['Gamma Works', 50]] as const) {
@@ -70,17 +48,9 @@ describeBrowser('the back office in a browser (sample app)', () => {
     }
   }, 60000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await connection?.dropDatabase().catch(() => undefined);
-    await app?.close();
-  });
+  afterAll(() => session?.close());
 
-  /** Opens a hash route of the back office and waits for its heading. */
-  async function open(hash: string, heading: string | RegExp): Promise<void> {
-    await page.goto(`${base}/admin#${hash}`);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  }
+  const open = (hash: string, heading: string | RegExp) => openBackOffice(session, hash, heading);
 
   async function company(niceName: string): Promise<Record<string, unknown>> {
     const { body } = await http().get('/companies').query({ niceName }).expect(200);
@@ -91,7 +61,7 @@ describeBrowser('the back office in a browser (sample app)', () => {
     await page.getByRole('button', { name: 'Credentials' }).click();
     const dialog = page.getByRole('dialog', { name: 'Credentials' });
     if (value) {
-      await dialog.getByLabel('X-api-key value').fill(value);
+      await dialog.getByLabel('Value of the x-api-key header').fill(value);
       await dialog.getByRole('button', { name: 'Save' }).click();
     } else {
       await dialog.getByRole('button', { name: 'Forget' }).click();

@@ -1,16 +1,15 @@
-import { Module, type INestApplication } from '@nestjs/common';
-import { MongooseModule, getConnectionToken } from '@nestjs/mongoose';
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import request from 'supertest';
 import { BackOfficeModule } from '../../src/back-office/index.js';
-import { ModelRoutesExplorer, ModelRoutesModule, type RouteDefinition } from '../../src/index.js';
+import { ModelRoutesModule, type RouteDefinition } from '../../src/index.js';
 import { BEARER_TOKEN, BearerGuard, Member, Project } from '../fixtures/back-office-models.js';
-import { checkAccessibility, describeBrowser, launchBrowser, PageProblems, RequestLog, screenshot, VIEWPORTS } from '../support/browser.js';
+import { openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../support/back-office-session.js';
+import { checkAccessibility, describeBrowser, type PageProblems, type RequestLog, screenshot, VIEWPORTS } from '../support/browser.js';
 import { useEngine } from '../support/engine.js';
-import { createPlatformApp, initPlatformApp, useNestValidation, usesNestValidation } from '../support/app.js';
 
 /**
  * The back office on fixture models (test/fixtures/back-office-models.ts), for what the sample
@@ -21,17 +20,14 @@ import { createPlatformApp, initPlatformApp, useNestValidation, usesNestValidati
 const engine = useEngine();
 
 describeBrowser('the back office in a browser (fixture models)', () => {
-  let app: INestApplication;
+  let session: BackOfficeSession;
   let connection: Connection;
-  let base: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let log: RequestLog;
   let problems: PageProblems;
   let table: RouteDefinition[];
   const members: Record<string, string> = {};
-  const http = () => request(app.getHttpServer());
+  const http = () => request(session.app.getHttpServer());
 
   beforeAll(async () => {
     @Module({
@@ -43,16 +39,8 @@ describeBrowser('the back office in a browser (fixture models)', () => {
       providers: [BearerGuard],
     })
     class FixtureModule {}
-    const moduleRef = await Test.createTestingModule({ imports: [FixtureModule] }).compile();
-    app = createPlatformApp(moduleRef, { logger: false, routeConflictPolicy: { duplicate: 'error' } });
-    // The CI pass with MODEL_ROUTES_NEST_VALIDATION: a usual app's global ValidationPipe and ClassSerializerInterceptor.
-    if (usesNestValidation()) useNestValidation(app);
-    await initPlatformApp(app);
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    base = `http://127.0.0.1:${port}`;
-    connection = app.get<Connection>(getConnectionToken());
-    table = app.get(ModelRoutesExplorer).routes();
+    session = await startBackOfficeSession(await Test.createTestingModule({ imports: [FixtureModule] }).compile());
+    ({ connection, page, log, problems, table } = session);
     // Members with an email, written to the database (a hidden field: the routes neither take nor give it).
     for (const name of ['Ada Lovelace', 'Barbara Liskov', 'Carl Sagan', 'Dana Scott']) {
       const email = `${name.split(' ')[0].toLowerCase()}@example.com`;
@@ -66,26 +54,11 @@ describeBrowser('the back office in a browser (fixture models)', () => {
       { name: 'Side quest', stage: 'draft', public: false },
     ];
     for (const project of projects) await http().post('/project').send(project).expect(201);
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-    page = await context.newPage();
-    // A step that waits for what never comes fails in seconds, naming what it waited for.
-    page.setDefaultTimeout(5000);
-    log = new RequestLog(page, base);
-    problems = new PageProblems(page);
   }, 60000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await connection?.dropDatabase().catch(() => undefined);
-    await app?.close();
-  });
+  afterAll(() => session?.close());
 
-  /** Opens a hash route of the back office and waits for its heading. */
-  async function open(hash: string, heading: string | RegExp): Promise<void> {
-    await page.goto(`${base}/admin#${hash}`);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  }
+  const open = (hash: string, heading: string | RegExp) => openBackOffice(session, hash, heading);
 
   async function project(name: string): Promise<Record<string, unknown>> {
     const { body } = await http().get('/projects').query({ name }).expect(200);

@@ -8,7 +8,7 @@ import type { BackOfficeMetadata } from './metadata.js';
  */
 export function credentialsDialog(auth: BackOfficeMetadata['auth'], api: Api, changed: () => void): () => void {
   const { header, scheme } = auth;
-  const what = scheme ? `${scheme} token` : `${header} value`;
+  const label = scheme ? `${scheme} token` : `Value of the ${header} header`;
   return () => {
     const input = h('input', { id: 'credential', type: 'password', autocomplete: 'off', value: api.credential, 'aria-describedby': 'credential-hint' });
     const dialog = h(
@@ -18,7 +18,7 @@ export function credentialsDialog(auth: BackOfficeMetadata['auth'], api: Api, ch
         'form',
         { method: 'dialog' },
         h('h2', { id: 'credentials-title' }, 'Credentials'),
-        h('div', { class: 'field' }, h('label', { for: 'credential' }, what.charAt(0).toUpperCase() + what.slice(1)), input),
+        h('div', { class: 'field' }, h('label', { for: 'credential' }, label), input),
         h('p', { id: 'credential-hint', class: 'hint' }, `Sent in the ${header} header of every request, kept until this tab closes.`),
         h(
           'div',
