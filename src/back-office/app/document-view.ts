@@ -6,7 +6,7 @@ import { createControls, type FieldControl, type FormScope } from './fields.js';
 import { createFileField } from './files.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import type { Doc } from './picker.js';
-import { resourceSearch } from './search.js';
+import { referencedDocuments } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 
 /** A document's page (`#/company/<id>`), or the create form (`#/company/new`) when `id` is undefined. */
@@ -55,7 +55,7 @@ class DocumentPage {
   async render(): Promise<void> {
     const { resource, document } = this;
     const canSave = document ? resource.routes.some((route) => route === 'patch' || route === 'update') : resource.routes.includes('create');
-    const scope: FormScope = { context: this.context, document, referenced: await this.referencedDocuments(), relate: (field, id, add) => this.relate(field, id, add) };
+    const scope: FormScope = { context: this.context, document, referenced: document ? await referencedDocuments(this.context, flatten(resource.fields), [document]) : new Map(), relate: (field, id, add) => this.relate(field, id, add) };
     const { elements, controls } = createControls(resource.fields, scope);
     this.controls = canSave ? controls : [];
     if (document) replace(this.heading, `${singularName(resource)}: ${documentLabel(resource, document)}`);
@@ -120,34 +120,6 @@ class DocumentPage {
       .filter((item): item is HTMLLIElement => Boolean(item));
     if (!links.length) return undefined;
     return h('section', { class: 'related', 'aria-labelledby': 'related-heading' }, h('h2', { id: 'related-heading' }, 'Related'), h('ul', {}, links));
-  }
-
-  /** The documents the reference fields point to, for their names and links: one search per target. */
-  private async referencedDocuments(): Promise<Map<string, Doc>> {
-    const found = new Map<string, Doc>();
-    if (!this.document) return found;
-    const byTarget = new Map<string, Set<string>>();
-    for (const field of flatten(this.resource.fields)) {
-      if (field.type !== 'reference' && field.type !== 'references') continue;
-      const value = valueAt(this.document, field.path);
-      const ids = (Array.isArray(value) ? value : value ? [value] : []).map(String);
-      if (!byTarget.has(field.target!)) byTarget.set(field.target!, new Set());
-      ids.forEach((id) => byTarget.get(field.target!)!.add(id));
-    }
-    await Promise.all(
-      [...byTarget].map(async ([name, ids]) => {
-        const target = this.context.resourceNamed(name);
-        const search = target && resourceSearch(this.context, target);
-        if (!search || !ids.size) return;
-        try {
-          const envelope = await search({ filter: { _id: { $in: [...ids] } }, limit: Math.min(ids.size, 100) });
-          for (const document of envelope.result) found.set(String(document._id), document);
-        } catch {
-          // The names are a comfort: without them the identifiers show.
-        }
-      }),
-    );
-    return found;
   }
 
   /** Adds or removes one reference through the relationship route, at once. */

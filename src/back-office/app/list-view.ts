@@ -4,7 +4,7 @@ import { h, replace, uid } from './dom.js';
 import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import { createPicker, type Doc } from './picker.js';
-import { containing, resourceSearch, reverseSearch, type Condition, type Searcher } from './search.js';
+import { containing, referencedDocuments, resourceSearch, reverseSearch, type Condition, type Searcher } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 
 const PAGE_SIZE = 20;
@@ -166,43 +166,16 @@ function filterInput(context: AppContext, field: FieldMetadata, params: URLSearc
       onClear: () => values.set(field.path, ''),
     });
     // The page's parameters hold an identifier: the input shows the document's name once it is found.
-    if (chosen) void showPicked(context, target, chosen, picker.querySelector('input')!);
+    if (chosen) void showPicked(context, field, target, chosen, picker.querySelector('input')!);
     return labelled(label, picker, id);
   }
   return labelled(field.type === 'string' ? `${label} contains` : label, bind(field.path, h('input', { id, type: 'search' })), id);
 }
 
-/** Puts the name of the document `id` of `target` in a filter's picker, unless the user typed meanwhile. */
-async function showPicked(context: AppContext, target: ResourceMetadata, id: string, input: HTMLInputElement): Promise<void> {
-  const search = resourceSearch(context, target);
-  if (!search) return;
-  try {
-    const [document] = (await search({ filter: { _id: { $in: [id] } }, limit: 1 })).result;
-    if (document && input.value === id) input.value = documentLabel(target, document);
-  } catch {
-    // The identifier stays.
-  }
-}
-
-/** The documents referenced by the page's reference columns, for their names: one search per target. */
-async function referencedDocuments(context: AppContext, columns: FieldMetadata[], documents: Doc[]): Promise<Map<string, Doc>> {
-  const found = new Map<string, Doc>();
-  await Promise.all(
-    columns
-      .filter((field) => field.type === 'reference')
-      .map(async (field) => {
-        const target = context.resourceNamed(field.target!);
-        const search = target && resourceSearch(context, target);
-        const ids = [...new Set(documents.map((document) => valueAt(document, field.path)).filter(Boolean).map(String))];
-        if (!search || !ids.length) return;
-        try {
-          for (const document of (await search({ filter: { _id: { $in: ids } }, limit: ids.length })).result) found.set(String(document._id), document);
-        } catch {
-          // Without names the identifiers show.
-        }
-      }),
-  );
-  return found;
+/** Puts the name of the document `id` of the reference `field` in a filter's picker, unless the user typed meanwhile. */
+async function showPicked(context: AppContext, field: FieldMetadata, target: ResourceMetadata, id: string, input: HTMLInputElement): Promise<void> {
+  const document = (await referencedDocuments(context, [field], [{ [field.path]: id }])).get(id);
+  if (document && input.value === id) input.value = documentLabel(target, document);
 }
 
 function table(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], envelope: Envelope, referenced: Map<string, Doc>, params: URLSearchParams, here: string): HTMLElement {

@@ -1,6 +1,8 @@
 import type { Envelope } from './api.js';
 import type { AppContext } from './context.js';
-import type { ResourceMetadata } from './metadata.js';
+import type { FieldMetadata, ResourceMetadata } from './metadata.js';
+import type { Doc } from './picker.js';
+import { valueAt } from './text.js';
 
 /** A condition on one field: a value (equality) or operators of the allowlist. */
 export type Condition = string | number | boolean | { $regex?: string; $options?: string; $gte?: string | number; $lte?: string | number; $in?: string[] };
@@ -63,4 +65,36 @@ function toBody(spec: SearchSpec): Record<string, unknown> {
 /** A fragment typed by a user, matched literally and case-insensitively. */
 export function containing(text: string): Condition {
   return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
+}
+
+/**
+ * The documents that the reference `fields` of `documents` point to, by identifier, for their
+ * names and links: one search per target resource (`_id` in the identifiers). A search that
+ * fails, or a target without one, leaves the identifiers to show.
+ */
+export async function referencedDocuments(context: AppContext, fields: FieldMetadata[], documents: Doc[]): Promise<Map<string, Doc>> {
+  const byTarget = new Map<string, Set<string>>();
+  for (const field of fields) {
+    if (field.type !== 'reference' && field.type !== 'references') continue;
+    const ids = byTarget.get(field.target!) ?? new Set<string>();
+    byTarget.set(field.target!, ids);
+    for (const document of documents) {
+      const value = valueAt(document, field.path);
+      for (const id of Array.isArray(value) ? value : value ? [value] : []) ids.add(String(id));
+    }
+  }
+  const found = new Map<string, Doc>();
+  await Promise.all(
+    [...byTarget].map(async ([name, ids]) => {
+      const target = context.resourceNamed(name);
+      const search = target && resourceSearch(context, target);
+      if (!search || !ids.size) return;
+      try {
+        for (const document of (await search({ filter: { _id: { $in: [...ids] } }, limit: Math.min(ids.size, 100) })).result) found.set(String(document._id), document);
+      } catch {
+        // The names are a comfort: without them the identifiers show.
+      }
+    }),
+  );
+  return found;
 }
