@@ -277,6 +277,26 @@ describeBrowser('the back office in a browser (sample app)', () => {
     await page.setViewportSize(VIEWPORTS.desktop);
   });
 
+  it('never adds a list still loading to the page the user moved on to (regression: two tables, seen in CI)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The companies' search is held until the user is on the users' list.
+    await page.route(/\/companies\?/, async (route) => {
+      await held;
+      await route.continue();
+    }, { times: 1 });
+    await open('/company?niceName=labs', 'Companies');
+    await page.goto(`${session.base}/admin#/user`);
+    await page.getByRole('region', { name: 'Users' }).waitFor();
+    const finished = page.waitForResponse(/\/companies\?/);
+    release();
+    await finished;
+    // Every page that was loading has finished, the held one included.
+    await page.locator('main[aria-busy=false]').waitFor();
+    await expect(page.getByRole('region').count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { level: 1 }).allTextContents()).resolves.toEqual(['Users']);
+  });
+
   it('shows where the keyboard focus is', async () => {
     await open('/company', 'Companies');
     await page.keyboard.press('Tab');

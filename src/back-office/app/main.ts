@@ -50,8 +50,20 @@ async function start(): Promise<void> {
     await route();
   };
 
+  // aria-busy while any page is loading (assistive technology waits; so can a test).
+  let loading = 0;
   const route = async (): Promise<void> => {
     if (!context) return;
+    loading += 1;
+    main.setAttribute('aria-busy', 'true');
+    try {
+      await show(context);
+    } finally {
+      loading -= 1;
+      if (!loading) main.setAttribute('aria-busy', 'false');
+    }
+  };
+  const show = async (context: AppContext): Promise<void> => {
     const [path, search = ''] = location.hash.replace(/^#\/?/, '').split('?');
     const params = new URLSearchParams(search);
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -62,22 +74,26 @@ async function start(): Promise<void> {
     }
     const { metadata } = context;
     context.pageChanged();
+    // Each page renders into a view of its own: a page still loading when the user moves on
+    // finishes in a view no longer shown, and never adds to the next page.
+    const view = h('div', { class: 'view' });
+    replace(main, view);
     if (!resource) {
       document.title = metadata.title;
-      renderHome(context, main);
+      renderHome(context, view);
     } else if (segments.length === 1) {
       document.title = `${pluralName(resource)} · ${metadata.title}`;
-      await renderList(context, main, resource, params);
+      await renderList(context, view, resource, params);
     } else if (segments.length === 2) {
       document.title = `${segments[1] === 'new' ? 'New' : 'Edit'} ${resource.path} · ${metadata.title}`;
-      await renderDocument(context, main, resource, segments[1] === 'new' ? undefined : segments[1]);
+      await renderDocument(context, view, resource, segments[1] === 'new' ? undefined : segments[1]);
     } else {
       const source = metadata.resources.find((candidate) => candidate.plural === segments[2]);
-      if (!source) return renderHome(context, main);
+      if (!source) return renderHome(context, view);
       document.title = `${pluralName(source)} · ${metadata.title}`;
-      await renderList(context, main, source, params, { target: resource, id: segments[1], field: segments[3] });
+      await renderList(context, view, source, params, { target: resource, id: segments[1], field: segments[3] });
     }
-    main.querySelector<HTMLElement>('h1')?.focus();
+    if (view.isConnected) view.querySelector<HTMLElement>('h1')?.focus();
   };
   window.addEventListener('hashchange', () => void route());
   await load();
