@@ -163,6 +163,8 @@ describeBrowser('the back office in a browser (sample app)', () => {
     await page.getByLabel('Location').fill('Arlington');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').getByText('Saved company Hopper Labs.').waitFor();
+    // The form is made again after a save: the keyboard stays on Save.
+    await expect(page.getByRole('button', { name: 'Save' }).evaluate((button) => button === button.ownerDocument.activeElement)).resolves.toBe(true);
     await expect(company('Hopper Labs')).resolves.toMatchObject({ location: 'Arlington', employees: 42 });
     await screenshot(page, 'edit-form-saved');
     await checkAccessibility(page, 'edit company');
@@ -297,14 +299,27 @@ describeBrowser('the back office in a browser (sample app)', () => {
     await expect(page.getByRole('heading', { level: 1 }).allTextContents()).resolves.toEqual(['Users']);
   });
 
-  it('shows where the keyboard focus is', async () => {
+  it('shows where the keyboard focus is, and a page that finishes loading leaves it where the user put it (regression: seen in CI)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/companies\?/, async (route) => {
+      await held;
+      await route.continue();
+    }, { times: 1 });
+    // The heading has the focus as soon as the page is there; the user tabs on while the list still loads.
     await open('/company', 'Companies');
+    await expect(page.getByRole('heading', { level: 1 }).evaluate((heading) => heading === heading.ownerDocument.activeElement)).resolves.toBe(true);
     await page.keyboard.press('Tab');
     const outline = await page.evaluate<{ style: string; width: string }>(
       '(({ outlineStyle, outlineWidth }) => ({ style: outlineStyle, width: outlineWidth }))(getComputedStyle(document.activeElement))',
     );
     expect(outline.style).not.toBe('none');
     expect(outline.width).not.toBe('0px');
+    const focused = await page.evaluate<string>('document.activeElement.outerHTML');
+    release();
+    await page.getByRole('region', { name: 'Companies' }).waitFor();
+    await page.locator('main[aria-busy=false]').waitFor();
+    await expect(page.evaluate<string>('document.activeElement.outerHTML')).resolves.toBe(focused);
   });
 
   it('met no uncaught error, CSP violation or console error on the way', () => {

@@ -161,6 +161,8 @@ class DocumentPage {
         this.document = answer.body;
         this.etag = answer.etag;
         await this.render();
+        // The form was made again: the keyboard stays on its Save button.
+        this.main.querySelector<HTMLElement>('button[type=submit]')?.focus();
         this.context.announce(`Saved ${this.noun} ${documentLabel(resource, answer.body)}.`);
       } else {
         const answer = await this.context.api.json('POST', this.context.api.url(resource.path), { body });

@@ -63,40 +63,49 @@ async function start(): Promise<void> {
       if (!loading) main.setAttribute('aria-busy', 'false');
     }
   };
-  const show = async (context: AppContext): Promise<void> => {
+  const show = async (current: AppContext): Promise<void> => {
     const [path, search = ''] = location.hash.replace(/^#\/?/, '').split('?');
     const params = new URLSearchParams(search);
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
-    const resource = segments[0] ? context.resourceAt(segments[0]) : undefined;
+    const resource = segments[0] ? current.resourceAt(segments[0]) : undefined;
     for (const link of nav.querySelectorAll('a')) {
       if (link.dataset.path === resource?.path && segments.length === 1) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
-    const { metadata } = context;
-    context.pageChanged();
+    current.pageChanged();
     // Each page renders into a view of its own: a page still loading when the user moves on
     // finishes in a view no longer shown, and never adds to the next page.
     const view = h('div', { class: 'view' });
     replace(main, view);
-    if (!resource) {
-      document.title = metadata.title;
-      renderHome(context, view);
-    } else if (segments.length === 1) {
-      document.title = `${pluralName(resource)} · ${metadata.title}`;
-      await renderList(context, view, resource, params);
-    } else if (segments.length === 2) {
-      document.title = `${segments[1] === 'new' ? 'New' : 'Edit'} ${resource.path} · ${metadata.title}`;
-      await renderDocument(context, view, resource, segments[1] === 'new' ? undefined : segments[1]);
-    } else {
-      const source = metadata.resources.find((candidate) => candidate.plural === segments[2]);
-      if (!source) return renderHome(context, view);
-      document.title = `${pluralName(source)} · ${metadata.title}`;
-      await renderList(context, view, source, params, { target: resource, id: segments[1], field: segments[3] });
-    }
-    if (view.isConnected) view.querySelector<HTMLElement>('h1')?.focus();
+    const rendering = render(current, view, segments, params);
+    // Focus goes to the new page's heading as soon as it is there (each page puts it first, before
+    // it loads anything): never later, when the user may already be typing in the page.
+    view.querySelector<HTMLElement>('h1')?.focus();
+    await rendering;
   };
   window.addEventListener('hashchange', () => void route());
   await load();
+}
+
+/** The page of a hash route: `#/company`, `#/company/new`, `#/company/<id>`, `#/user/<id>/companies/owner`, else the home page. */
+async function render(context: AppContext, view: HTMLElement, segments: string[], params: URLSearchParams): Promise<void> {
+  const { metadata } = context;
+  const resource = segments[0] ? context.resourceAt(segments[0]) : undefined;
+  const source = segments.length === 4 ? metadata.resources.find((candidate) => candidate.plural === segments[2]) : undefined;
+  if (resource && segments.length === 1) {
+    document.title = `${pluralName(resource)} · ${metadata.title}`;
+    return renderList(context, view, resource, params);
+  }
+  if (resource && segments.length === 2) {
+    document.title = `${segments[1] === 'new' ? 'New' : 'Edit'} ${resource.path} · ${metadata.title}`;
+    return renderDocument(context, view, resource, segments[1] === 'new' ? undefined : segments[1]);
+  }
+  if (resource && source) {
+    document.title = `${pluralName(source)} · ${metadata.title}`;
+    return renderList(context, view, source, params, { target: resource, id: segments[1], field: segments[3] });
+  }
+  document.title = metadata.title;
+  renderHome(context, view);
 }
 
 function renderHome(context: AppContext, main: HTMLElement): void {
