@@ -52,6 +52,9 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
     active = -1;
   };
   const pick = (document: Doc) => {
+    // A search still on its way must not open the list again over the choice.
+    window.clearTimeout(timer);
+    asked += 1;
     close();
     options.onPick(document);
     input.value = options.clearAfterPick ? '' : documentLabel(target, document);
@@ -110,9 +113,10 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
     } else if (event.key === 'ArrowUp') {
       event.preventDefault();
       highlight(Math.max(active - 1, 0));
-    } else if (event.key === 'Enter' && !list.hidden && active >= 0 && found[active]) {
+    } else if (event.key === 'Enter' && !list.hidden) {
+      // Enter in an open list picks (or does nothing); it never submits the form around it.
       event.preventDefault();
-      pick(found[active]);
+      if (active >= 0 && found[active]) pick(found[active]);
     } else if (event.key === 'Escape' && !list.hidden) {
       event.preventDefault();
       close();
