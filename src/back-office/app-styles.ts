@@ -66,7 +66,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .5rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { background: var(--soft); white-space: nowrap; }
 tbody th { font-weight: 600; }
-td.number { text-align: right; font-variant-numeric: tabular-nums; }
+td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .sort { font: inherit; font-weight: 700; background: none; border: 0; padding: 0; color: var(--ink); cursor: pointer; }
 .pager { display: flex; align-items: center; gap: .5rem; flex-wrap: wrap; margin-top: .75rem; }
 .pager p { margin: 0 auto 0 0; }
@@ -89,7 +89,7 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; }
 .dialog::backdrop { background: rgba(0,0,0,.35); }
 .dialog h2 { margin-top: 0; }
 @media (max-width: 700px) {
-  .layout { grid-template-columns: 1fr; }
+  .layout { grid-template-columns: 1fr; grid-template-rows: auto 1fr; }
   .menu { border-right: 0; border-bottom: 1px solid var(--line); padding: .5rem; overflow-x: auto; }
   .menu ul { display: flex; gap: .25rem; }
   .menu a { white-space: nowrap; }

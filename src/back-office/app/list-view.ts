@@ -188,7 +188,7 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
     query.delete('skip');
     return h(
       'th',
-      { scope: 'col', 'aria-sort': direction },
+      { scope: 'col', 'aria-sort': direction, class: field.type === 'number' ? 'number' : undefined },
       h('button', { type: 'button', class: 'sort', onclick: () => (location.hash = `${here}?${query}`) }, fieldLabel(field), h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : '')),
     );
   });
