@@ -5,7 +5,7 @@ import request from 'supertest';
 import { AppModule } from '../../sample-app/app.module.js';
 import { configureSampleApp } from '../../sample-app/app.setup.js';
 import type { RouteDefinition } from '../../src/index.js';
-import { openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../support/back-office-session.js';
+import { holdNextRequest, openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../support/back-office-session.js';
 import { checkAccessibility, describeBrowser, type PageProblems, type RequestLog, screenshot, VIEWPORTS } from '../support/browser.js';
 import { useEngine } from '../support/engine.js';
 import { makeImage } from '../support/images.js';
@@ -280,13 +280,8 @@ describeBrowser('the back office in a browser (sample app)', () => {
   });
 
   it('never adds a list still loading to the page the user moved on to (regression: two tables, seen in CI)', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
     // The companies' search is held until the user is on the users' list.
-    await page.route(/\/companies\?/, async (route) => {
-      await held;
-      await route.continue();
-    }, { times: 1 });
+    const release = await holdNextRequest(page, /\/companies\?/);
     await open('/company?niceName=labs', 'Companies');
     await page.goto(`${session.base}/admin#/user`);
     await page.getByRole('region', { name: 'Users' }).waitFor();
@@ -300,12 +295,7 @@ describeBrowser('the back office in a browser (sample app)', () => {
   });
 
   it('shows where the keyboard focus is, and a page that finishes loading leaves it where the user put it (regression: seen in CI)', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/companies\?/, async (route) => {
-      await held;
-      await route.continue();
-    }, { times: 1 });
+    const release = await holdNextRequest(page, /\/companies\?/);
     // The heading has the focus as soon as the page is there; the user tabs on while the list still loads.
     await open('/company', 'Companies');
     await expect(page.getByRole('heading', { level: 1 }).evaluate((heading) => heading === heading.ownerDocument.activeElement)).resolves.toBe(true);

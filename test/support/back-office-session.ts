@@ -63,3 +63,17 @@ export async function openBackOffice(session: Pick<BackOfficeSession, 'page' | '
   await session.page.goto(`${session.base}/admin#${hash}`);
   await session.page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
+
+/**
+ * Holds the next request of `page` whose URL matches `url` until the returned function is called:
+ * a page made to be still loading, whatever the machine's speed.
+ */
+export async function holdNextRequest(page: Page, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  }, { times: 1 });
+  return release;
+}
