@@ -20,6 +20,7 @@ export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
 export { FileProp } from './files/file-prop.decorator.js';
 export { FileRef, FileRefSchema } from './files/file-ref.js';
 export type { FilePropOptions, ImageFormat, VariantOptions } from './files/file-options.js';
+export type { ImageOptions } from './files/image-work.js';
 
 // Extending the generated routes
 export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';

@@ -31,6 +31,7 @@ export const ERROR_CODES = Object.freeze({
   MR_REFERENCED: { status: 409, description: 'The document cannot be deleted: reference fields declared `onDelete: \'restrict\'` still name it. `details` has one entry per field (`Company.owner`) with its count; nothing was deleted. Remove or change those references, then delete again.' },
   MR_PRECONDITION_FAILED: { status: 412, description: 'The document changed since the `ETag` sent in `If-Match` was read (or the tag names another document): nothing was written. The response\'s `ETag` is the current one; read the document again and retry.' },
   MR_PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than the configured limit; for an upload, the file is larger than its field\'s `maxSize` (answered as soon as it is known, before the rest is read, and the connection closed).' },
+  MR_IMAGE_TOO_LARGE: { status: 413, description: 'An uploaded image has more pixels than its field takes (`variants.maxPixels`, else `forRoot({ images: { maxPixels } })`, 25 megapixels; an interlaced or progressive image counts twice, and twice again at more than 8 bits per sample), read from its header: nothing is stored.' },
   MR_UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request has a body that is not JSON (`Content-Type` other than `application/json`) on a route that takes JSON; or an uploaded file whose content (read from its first bytes, whatever its `Content-Type` says) is of a type its field does not accept.' },
   MR_RANGE_NOT_SATISFIABLE: { status: 416, description: 'The `Range` of a download starts past the end of the file; `Content-Range` gives its size.' },
   MR_QUERY_TIMEOUT: { status: 422, description: 'The database gave up on the query after `maxTimeMS` (default 5000 ms): narrow the query.' },
@@ -38,6 +39,7 @@ export const ERROR_CODES = Object.freeze({
   MR_HTTP_ERROR: { status: 0, description: 'Another HTTP error raised by user code (guard, pipe, interceptor); `statusCode` tells which.' },
   MR_INTERNAL: { status: 500, description: 'An unexpected failure; the real error is logged on the server, never sent.' },
   MR_DATABASE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached or did not answer in time.' },
+  MR_IMAGE_BUSY: { status: 503, description: 'A resized image could not be made now: as many resizes as the server runs at once are running and as many wait (`forRoot({ images: { concurrency, queue } })`), or the resize took longer than `images.timeout`. `Retry-After` says when to try again.' },
 } as const satisfies Record<string, { status: number; description: string }>);
 for (const entry of Object.values(ERROR_CODES)) Object.freeze(entry);
 

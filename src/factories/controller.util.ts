@@ -16,7 +16,7 @@ type Handler = (this: any, ...args: any[]) => unknown;
  * controller without a path prefix (handlers carry full paths), every failure through the one
  * filter, and each injection set as a property.
  */
-export function createControllerClass(name: string, base: Type | undefined, injections: Record<string, string | Type>): Type {
+export function createControllerClass(name: string, base: Type | undefined, injections: Record<string, string | symbol | Type>): Type {
   const Base = base ?? class {};
   const generated = { [name]: class extends Base {} }[name];
   for (const [property, token] of Object.entries(injections)) Inject(token)(generated.prototype, property);

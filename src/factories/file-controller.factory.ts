@@ -10,7 +10,9 @@ import { sendFile, type DownloadRequest, type DownloadResponse, type Servable } 
 import type { FileFieldDefinition } from '../files/file-options.js';
 import type { FileRef } from '../files/file-ref.js';
 import type { FileStore } from '../files/file-store.js';
+import { UploadHeader } from '../files/image-pixels.js';
 import { loadSharp, variantOf, variantOfFile } from '../files/image-variants.js';
+import { IMAGE_WORK, type ImageWork } from '../files/image-work.js';
 import { readUpload, type UploadRequest } from '../files/upload-source.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
@@ -25,6 +27,7 @@ import { fileRouteNames } from './route-table.factory.js';
 interface FileController {
   repository: ModelRepository;
   adapterHost: HttpAdapterHost;
+  images: ImageWork;
 }
 
 type Handlers = Record<FileActionName, (this: FileController, ...args: any[]) => Promise<unknown>>;
@@ -41,6 +44,7 @@ export function createFileController(source: ResourceDefinition, file: FileField
   const controller = createControllerClass(routes[0].controller, undefined, {
     repository: getModelRepositoryToken(source.name, connectionName),
     adapterHost: HttpAdapterHost,
+    images: IMAGE_WORK,
   });
   const where = `${source.name}.${file.field}`;
   const uploads = routes.some((route) => routeAction(route.action as FileActionName).upload);
@@ -92,14 +96,18 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
    * fails, or the write does, the stored file is deleted. A response whose request was not read to
    * its end closes the connection (the client may still be sending).
    */
-  async function receive<R>(store: FileStore, doc: PlainDocument, request: UploadRequest, response: HttpResponse, write: (stored: FileRef) => Promise<R>): Promise<R> {
+  async function receive<R>(this: FileController, store: FileStore, doc: PlainDocument, request: UploadRequest, response: HttpResponse, write: (stored: FileRef) => Promise<R>): Promise<R> {
     const incoming = (request.raw ?? request) as IncomingMessage;
     let stored: FileRef | undefined;
     let upload: Awaited<ReturnType<typeof readUpload>> | undefined;
+    // An image to be resized: its dimensions are read from the first bytes kept on the way.
+    const header = file.variants && new UploadHeader();
     try {
       upload = await readUpload(request, file.maxSize, where);
-      stored = await store.upload(upload.bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, { resource: source.name, document: doc._id, field });
+      const bytes = header ? header.tap(upload.bytes) : upload.bytes;
+      stored = await store.upload(bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, { resource: source.name, document: doc._id, field });
       await upload.complete();
+      if (header) await header.check(await loadSharp(where), store, stored, file.variants!.maxPixels ?? this.images.options.maxPixels, where);
       return await write(stored);
     } catch (error) {
       upload?.stop();
@@ -113,7 +121,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
     async upload(key: string, request: UploadRequest, response: HttpResponse) {
       const store = this.repository.files!;
       let doc = await uploadTarget(this.repository, key, request);
-      return receive(store, doc, request, response, async (stored) => {
+      return receive.call(this, store, doc, request, response, async (stored) => {
         for (let attempt = 0; attempt < REPLACE_ATTEMPTS; attempt++) {
           const previous = (doc[field] as FileRef | null | undefined) ?? undefined;
           const updated = found(await this.repository.replaceFile(key, field, stored, previous?._id), key);
@@ -128,7 +136,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
     },
     async addFile(key: string, request: UploadRequest, response: HttpResponse) {
       const doc = await uploadTarget(this.repository, key, request);
-      return receive(this.repository.files!, doc, request, response, async (stored) => {
+      return receive.call(this, this.repository.files!, doc, request, response, async (stored) => {
         const updated = found(await this.repository.addFile(key, field, stored), key);
         setHeader(response, 'Location', locationOf(request as never, stored._id));
         return updated;
@@ -139,7 +147,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
       const ref = fileOf(await this.repository.getOne(key), key, fileId);
       const variant = variantOf(query, file, ref);
       const servable: Servable = variant
-        ? await variantOfFile(store, ref, variant, file.variants!.maxPerFile, where)
+        ? await variantOfFile(store, ref, variant, file, this.images, where)
         : { ...ref, open: (range) => store.download(ref._id, range) };
       sendFile(servable, file, request, response);
     },

@@ -41,14 +41,22 @@ export interface VariantOptions {
    */
   sizes?: number[];
   /**
-   * How many variants of one file are kept in GridFS. Past it, a new variant is computed and
-   * served but not kept, so that asking for every size cannot fill the database. Default 20.
+   * How many variants of one file are made and kept in GridFS. Past it, a new variant is refused
+   * (400 `MR_INVALID_QUERY`, naming the variants there are): none is ever computed for one request
+   * only. List `sizes` and `formats` so that the variants your front end asks for are fewer.
+   * Default 20.
    */
   maxPerFile?: number;
+  /**
+   * The largest image this field accepts, in pixels, weighted as `forRoot({ images: { maxPixels } })`
+   * says (interlaced and 16-bit images count more): a larger one is a 413 `MR_IMAGE_TOO_LARGE` at
+   * upload. Default: `forRoot`'s, 25,000,000.
+   */
+  maxPixels?: number;
 }
 
-/** Variant limits with their defaults. */
-export type ResolvedVariants = Required<Omit<VariantOptions, 'sizes'>> & { sizes?: readonly number[] };
+/** Variant limits with their defaults (`maxPixels`: the registration's when absent). */
+export type ResolvedVariants = Required<Omit<VariantOptions, 'sizes' | 'maxPixels'>> & { sizes?: readonly number[]; maxPixels?: number };
 
 export type ImageFormat = 'webp' | 'avif' | 'png' | 'jpeg';
 
@@ -101,13 +109,15 @@ function resolveVariants(given: true | VariantOptions, accept: readonly string[]
     formats: options.formats ?? [...IMAGE_FORMATS],
     maxPerFile: options.maxPerFile ?? 20,
     ...(options.sizes && { sizes: [...options.sizes] }),
+    ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
   };
   const dimension = (value: number) => Number.isSafeInteger(value) && value >= 1 && value <= 16384;
   for (const key of ['maxWidth', 'maxHeight'] as const) {
     if (!dimension(variants[key])) throw invalid(`variants.${key} must be an integer from 1 to 16384.`);
   }
   if (variants.sizes && (variants.sizes.length === 0 || !variants.sizes.every(dimension))) throw invalid('variants.sizes must list integers from 1 to 16384.');
-  if (!Number.isSafeInteger(variants.maxPerFile) || variants.maxPerFile < 0) throw invalid('variants.maxPerFile must be an integer of at least 0.');
+  if (!Number.isSafeInteger(variants.maxPerFile) || variants.maxPerFile < 1) throw invalid('variants.maxPerFile must be an integer of at least 1.');
+  if (variants.maxPixels !== undefined && !(Number.isSafeInteger(variants.maxPixels) && variants.maxPixels >= 1)) throw invalid('variants.maxPixels must be an integer of at least 1.');
   const unknown = variants.formats.find((format) => !IMAGE_FORMATS.includes(format));
   if (unknown !== undefined || variants.formats.length === 0) throw invalid(`variants.formats must list some of ${IMAGE_FORMATS.join(', ')}.`);
   if (!accept.some((type) => RASTER_IMAGES.includes(type))) throw invalid('variants are resized images, but accept lists no raster image type.');

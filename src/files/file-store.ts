@@ -163,9 +163,10 @@ export class FileStore {
     return this.variantIndex().then(() => this.filesCollection().findOne({ 'metadata.variantOf': id, 'metadata.variant': key }));
   }
 
-  /** How many variants of a file are kept. */
-  countVariants(id: Types.ObjectId): Promise<number> {
-    return this.filesCollection().countDocuments({ 'metadata.variantOf': id });
+  /** The keys of the variants kept of a file (`w200-h200-cover.webp`), in the order they were made. */
+  async listVariants(id: Types.ObjectId): Promise<string[]> {
+    const variants = await this.filesCollection().find({ 'metadata.variantOf': id }, { projection: { 'metadata.variant': 1 } }).sort({ _id: 1 }).toArray();
+    return variants.map((variant) => variant.metadata!.variant!);
   }
 
   /** Keeps `bytes` as the variant `key` of a file; returns its entry. */

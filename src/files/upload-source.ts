@@ -53,7 +53,7 @@ export async function readUpload(request: UploadRequest, maxSize: number, where:
     };
     // Not destroyed when the reading stops: that would close the connection before the error is answered.
     const bytes = stream.iterator({ destroyOnReturn: false });
-    return { bytes, name: name && sanitizeFileName(name), declaredType: type || undefined, complete, stop: () => stream.pause() };
+    return { bytes, name: name === undefined ? undefined : sanitizeFileName(name), declaredType: type || undefined, complete, stop: () => stream.pause() };
   }
   return readMultipart(stream, headers, where);
 }

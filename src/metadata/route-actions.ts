@@ -72,7 +72,7 @@ const theFile = ({ field, fileParam }: RouteNames) => (fileParam ? `a file of th
 const WRITE = 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_REFERENCE_NOT_FOUND';
 const SEARCH = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY';
 const BODY_LIMITS = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
-const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
+const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [413, 'MR_PAYLOAD_TOO_LARGE, MR_IMAGE_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
 const UPLOAD_TEXT = 'The file is multipart/form-data (its first file part) or the raw body with its Content-Type; its type is read from its content and must be one the field accepts.';
 const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
 
@@ -192,11 +192,11 @@ export const ROUTE_ACTIONS = {
   download: {
     scope: 'file', method: 'GET', path: file, status: 200, params: ['id', 'fileId', 'query', 'request', 'rawResponse'],
     answers: { shape: 'file', of: 'source' },
-    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND, MR_FILE_NOT_FOUND'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE'], [416, 'MR_RANGE_NOT_SATISFIABLE']],
+    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND, MR_FILE_NOT_FOUND'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE'], [416, 'MR_RANGE_NOT_SATISFIABLE'], [503, 'MR_DATABASE_UNAVAILABLE, MR_IMAGE_BUSY']],
     summary: (names) => `Download ${theFile(names)} of ${an(names.source.name)}`,
     description: () =>
       'Streamed, with ETag, Last-Modified and Cache-Control; Range (one range) answers 206, If-None-Match 304; HEAD answers the headers only. ' +
-      'Images of a field with variants take w, h, fit and format: the resized image, computed once.',
+      'Images of a field with variants take w, h, fit and format: the resized image, computed once (503 with Retry-After while the resizes are all taken).',
   },
   deleteFile: {
     scope: 'file', method: 'DELETE', path: file, status: 200, params: ['id', 'fileId'],

@@ -229,9 +229,10 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResourceD
   ];
 }
 
-/** The errors of a route, by status: those of its row, and those any route may answer. */
+/** The errors of a route, by status: those of its row, and those any route may answer (a row's own status names all its codes). */
 function errorResponses(row: RouteActionRow): MethodDecorator[] {
-  return [...row.errors, ...COMMON_ERRORS].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never }));
+  const common = COMMON_ERRORS.filter(([status]) => !row.errors.some(([own]) => own === status));
+  return [...row.errors, ...common].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never }));
 }
 
 /** The headers of a success: `Location` of a create, `ETag` of a document (a delete's is gone). */
