@@ -41,11 +41,11 @@ export async function readImageHeader(sharp: Sharp, bytes: Buffer): Promise<Imag
   }
 }
 
-/** `10000 × 10000 pixels, interlaced, 16 bits per sample: it counts as 400 megapixels` */
+/** `10000 × 10000 pixels (100 megapixels), interlaced, more than 8 bits per sample: it counts as 400 megapixels` */
 export function describePixels(header: ImageHeader): string {
   const traits = [header.interlaced && 'interlaced', header.deep && 'more than 8 bits per sample'].filter(Boolean);
-  const counted = weightedPixels(header);
-  return `${header.width} × ${header.height} pixels${traits.length ? `, ${traits.join(', ')}: it counts as ${megapixels(counted)} megapixels` : ''}`;
+  const size = `${header.width} × ${header.height} pixels (${megapixels(header.width * header.height)} megapixels)`;
+  return traits.length ? `${size}, ${traits.join(', ')}: it counts as ${megapixels(weightedPixels(header))} megapixels` : size;
 }
 
 export function megapixels(pixels: number): string {
