@@ -34,12 +34,12 @@ interface RecordedUrl {
 /** Records every object URL the page makes, with its blob's type, and whether it was revoked. */
 function recordObjectUrls(): void {
   const made: RecordedUrl[] = [];
-  (window as unknown as { objectUrls: RecordedUrl[] }).objectUrls = made;
+  (globalThis as unknown as { objectUrls: RecordedUrl[] }).objectUrls = made;
   const create = URL.createObjectURL.bind(URL);
   const revoke = URL.revokeObjectURL.bind(URL);
-  URL.createObjectURL = (object: Blob | MediaSource) => {
+  URL.createObjectURL = (object: Blob) => {
     const url = create(object);
-    made.push({ url, type: (object as Blob).type, revoked: false });
+    made.push({ url, type: object.type, revoked: false });
     return url;
   };
   URL.revokeObjectURL = (url: string) => {
@@ -49,7 +49,7 @@ function recordObjectUrls(): void {
   };
 }
 
-const objectUrls = (page: Page) => page.evaluate(() => (window as unknown as { objectUrls: RecordedUrl[] }).objectUrls);
+const objectUrls = (page: Page) => page.evaluate(() => (globalThis as unknown as { objectUrls: RecordedUrl[] }).objectUrls);
 
 const engine = useEngine();
 
@@ -88,7 +88,7 @@ describeBrowser('the back office\'s file previews (in a browser)', () => {
     await expect(svgItem.getByRole('img').count()).resolves.toBe(0);
     expect((await objectUrls(page)).map((entry) => entry.type)).toEqual(['image/png']);
 
-    await page.waitForFunction(() => (window as unknown as { objectUrls: RecordedUrl[] }).objectUrls.some((entry) => entry.type === 'image/png' && entry.revoked));
+    await page.waitForFunction(() => (globalThis as unknown as { objectUrls: RecordedUrl[] }).objectUrls.some((entry) => entry.type === 'image/png' && entry.revoked));
     // Revoked: the URL no longer opens as a page ("open image in new tab").
     const src = (await image.getAttribute('src'))!;
     expect(src).toMatch(/^blob:/);
