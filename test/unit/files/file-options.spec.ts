@@ -37,4 +37,11 @@ describe('resolveFileOptions', () => {
     expect(() => resolve({ variants: { maxWidth: 0 } })).toThrow(/maxWidth/);
     expect(() => resolve({ variants: { formats: ['gif' as never] } })).toThrow(/formats/);
   });
+
+  it('takes a field\'s own maxPixels, and no maxPerFile of 0 (a variant is never made for one request only)', () => {
+    expect(resolve({ variants: { maxPixels: 4_000_000 } }).variants?.maxPixels).toBe(4_000_000);
+    expect(resolve({ variants: true }).variants).not.toHaveProperty('maxPixels');
+    expect(() => resolve({ variants: { maxPixels: 0 } })).toThrow(/variants\.maxPixels must be an integer of at least 1/);
+    expect(() => resolve({ variants: { maxPerFile: 0 } })).toThrow(/variants\.maxPerFile must be an integer of at least 1/);
+  });
 });
