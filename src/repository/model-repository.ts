@@ -84,7 +84,8 @@ export class ModelRepository<T = Record<string, unknown>> {
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
     this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
     if (definition.files?.length) this.files = new FileStore(model.db, `${model.collection.collectionName}_files`);
-    if (definition.schema.get('toObject')) this.plainOptions = { virtuals: false, getters: false, transform: false };
+    // A Map would stay a Map, which JSON writes as `{}`: it is read back as the plain object a query gives.
+    if (definition.schema.get('toObject') || hasMaps(definition.schema)) this.plainOptions = { virtuals: false, getters: false, transform: false, flattenMaps: true };
     this.collectionCount = new CollectionCount({
       // The driver's collection: a Mongoose aggregate may put a stage before `$collStats`, which must be first.
       collStats: (readPreference) => model.collection.aggregate<{ count?: unknown }>([{ $collStats: { count: {} } }], { maxTimeMS: this.maxTimeMS, readPreference }).toArray(),
@@ -451,6 +452,15 @@ export function combineFilters(scope: Record<string, unknown> | undefined, filte
   if (!scope) return filter;
   if (Object.keys(scope).some((key) => Object.hasOwn(filter, key))) return { $and: [scope, filter] };
   return { ...scope, ...filter };
+}
+
+/** Whether a schema has a Map at any depth (in nested objects and sub-documents too). */
+function hasMaps(schema: mongoose.Schema): boolean {
+  let found = false;
+  schema.eachPath((_path, type) => {
+    found ||= type.instance === 'Map';
+  });
+  return found || schema.childSchemas.some((child) => hasMaps(child.schema));
 }
 
 /** The GridFS ids of the files a raw document holds in its file fields. */

@@ -172,9 +172,12 @@ function typeSchema(type: SchemaType, path: string, include: (path: string) => b
     case 'Buffer':
       result = { type: 'string', format: 'byte' };
       break;
-    case 'Map':
-      result = { type: 'object', additionalProperties: element ? typeSchema(element, `${path}.$*`, () => true, mode) : {} };
+    case 'Map': {
+      // Mongoose keeps the type of a Map's values (`of`) as the Map's `$__schemaType`.
+      const values = (type as SchemaType & { $__schemaType?: SchemaType }).$__schemaType ?? element;
+      result = { type: 'object', additionalProperties: values ? typeSchema(values, `${path}.$*`, () => true, mode) : {} };
       break;
+    }
     case 'Embedded':
       result = sub ? objectSchema(sub, `${path}.`, include, mode) : { type: 'object' };
       break;
@@ -188,7 +191,8 @@ function typeSchema(type: SchemaType, path: string, include: (path: string) => b
       result = {}; // Mixed: any JSON value
   }
   const values = enumValues(options.enum);
-  if (values) result.enum = values;
+  // `{ type: [String], enum: [...] }`: Mongoose checks each element against the enum, so the items carry it.
+  if (values) (result.type === 'array' && result.items ? (result.items as OpenApiSchema) : result).enum = values;
   // In a response a field with a default is always there; in a request body it may be left out,
   // and client generators would make a property with a `default` required.
   if (options.default !== undefined && typeof options.default !== 'function' && mode === 'read') result.default = options.default;
