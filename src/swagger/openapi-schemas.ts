@@ -3,6 +3,7 @@ import { ERROR_CODES } from '../errors/error-codes.js';
 import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { isUnderAny as isUnder } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
+import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 
@@ -30,8 +31,9 @@ export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | '
   if (mode !== 'read') {
     markWriteOnly(schema, fields.writeOnly);
     acceptTargetIds(schema, definition.references ?? []);
-  } else if (definition.serialization) {
-    describeSerialization(schema, definition.serialization);
+  } else {
+    describeVirtuals(schema, definition.schema);
+    if (definition.serialization) describeSerialization(schema, definition.serialization);
   }
   return schema;
 }
@@ -53,6 +55,14 @@ function describeSerialization(schema: OpenApiSchema, serialization: Serializati
     if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
     const property = (parent?.properties as Record<string, OpenApiSchema> | undefined)?.[name];
     if (property) property.description = [property.description, visibility(serialization.visibleTo(path))].filter(Boolean).join('. ');
+  }
+}
+
+/** The virtuals a document answers: read-only, of whatever type their getter gives, absent when it gives none. */
+function describeVirtuals(schema: OpenApiSchema, mongooseSchema: Schema): void {
+  const properties = schema.properties as Record<string, OpenApiSchema>;
+  for (const name of answeredVirtuals(mongooseSchema)) {
+    properties[name] ??= { readOnly: true, description: 'A virtual of the schema: computed on each read, never written, never searched' };
   }
 }
 

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { createModelRoutesDocument } from '../../src/swagger/index.js';
-import { Shelf, Specimen, Wallet } from '../fixtures/field-types-models.js';
+import { Person, Quiet, Shelf, Specimen, Wallet } from '../fixtures/field-types-models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
@@ -66,7 +66,7 @@ let t: TestApp;
 let document: OpenAPIObject;
 
 beforeAll(async () => {
-  t = await createTestApp(engine, { resources: [Shelf, Specimen, Wallet] });
+  t = await createTestApp(engine, { resources: [Shelf, Specimen, Wallet, Person, Quiet] });
   document = createModelRoutesDocument(t.app, new DocumentBuilder().setTitle('field types').build());
 });
 afterAll(() => t?.close());
@@ -133,6 +133,67 @@ describe('enum arrays', () => {
     }
     const parameters = (document.paths['/specimens'].get as { parameters: Array<{ name: string; schema: object }> }).parameters;
     expect(parameters.find((parameter) => parameter.name === 'tags')?.schema).toMatchObject({ type: 'string', enum: ['rare', 'heavy', 'shiny'] });
+  });
+});
+
+describe('virtuals', () => {
+  it('answers those the schema asks for on every route that answers a document, computed without hidden fields', async () => {
+    const created = (await t.http().post('/person').send({ first: 'Ada', last: 'Lovelace' }).expect(201)).body;
+    expect(created).toMatchObject({ first: 'Ada', fullName: 'Ada Lovelace', pinState: 'unset', shout: 'LOVELACE' });
+    expect(created).not.toHaveProperty('id');
+    // Server code sets the hidden field: a virtual reading it still sees none, on every route.
+    await t.connection.model('Person').updateOne({ _id: created._id }, { $set: { pin: '1234' } });
+    const answers = [
+      (await t.http().get(`/person/${created._id}`).expect(200)).body,
+      (await t.http().get('/people').query({ first: 'Ada' }).expect(200)).body.result[0],
+      (await t.http().post('/people').send({ query: { first: 'Ada' } }).expect(200)).body.result[0],
+      (await t.http().patch(`/person/${created._id}`).send({ last: 'King' }).expect(200)).body,
+      (await t.http().put(`/person/${created._id}`).send({ first: 'Ada', last: 'Byron' }).expect(200)).body,
+    ];
+    expect(answers.map(({ fullName, pinState }) => ({ fullName, pinState }))).toEqual([
+      { fullName: 'Ada Lovelace', pinState: 'unset' },
+      { fullName: 'Ada Lovelace', pinState: 'unset' },
+      { fullName: 'Ada Lovelace', pinState: 'unset' },
+      { fullName: 'Ada King', pinState: 'unset' },
+      { fullName: 'Ada Byron', pinState: 'unset' },
+    ]);
+    expect((await t.http().delete(`/person/${created._id}`).expect(200)).body).toMatchObject({ fullName: 'Ada Byron' });
+  });
+
+  it('leaves out a virtual its getter cannot compute, and all of them from a selection of fields', async () => {
+    const created = (await t.http().post('/person').send({ first: 'Grace' }).expect(201)).body;
+    expect(created).toMatchObject({ fullName: 'Grace', pinState: 'unset' });
+    expect(created).not.toHaveProperty('shout');
+    const selected = (await t.http().get('/people').query({ first: 'Grace', select: 'first' }).expect(200)).body.result[0];
+    expect(selected).toEqual({ _id: created._id, first: 'Grace' });
+  });
+
+  it('refuses a filter, a sort or a selection of a virtual as of any unknown field', async () => {
+    for (const send of [
+      () => t.http().get('/people').query({ fullName: 'Ada' }),
+      () => t.http().get('/people').query({ sort: 'fullName' }),
+      () => t.http().post('/people').send({ select: ['fullName'] }),
+      () => t.http().post('/person').send({ first: 'x', fullName: 'y' }),
+    ]) {
+      expect((await send()).status).toBe(400);
+    }
+  });
+
+  it('answers none the schema does not ask for', async () => {
+    const created = (await t.http().post('/quiet').send({ first: 'Ada' }).expect(201)).body;
+    expect(created).not.toHaveProperty('size');
+    expect((await t.http().get(`/quiet/${created._id}`).expect(200)).body).not.toHaveProperty('size');
+  });
+
+  it('documents them read-only in documents, never in bodies nor searches', () => {
+    for (const name of ['fullName', 'pinState', 'shout']) {
+      expect(schema('Person').properties[name]).toMatchObject({ readOnly: true });
+      expect(schema('PersonCreateDto').properties).not.toHaveProperty(name);
+    }
+    expect((schema('Person') as { required?: string[] }).required).not.toContain('fullName');
+    expect(schema('Quiet').properties).not.toHaveProperty('size');
+    const parameters = (document.paths['/people'].get as { parameters: Array<{ name: string }> }).parameters.map((parameter) => parameter.name);
+    expect(parameters).not.toContain('fullName');
   });
 });
 
