@@ -6,16 +6,15 @@ interface VirtualLike {
 }
 
 /**
- * The virtuals a schema asks to be answered: those its `toJSON` (or `toObject`) option names,
- * `virtuals: true` for all of them or `virtuals: ['fullName']`, that have a getter. Left out:
+ * The virtuals a schema asks to be answered: those its `toJSON` option names, `virtuals: true` for
+ * all of them or `virtuals: ['fullName']`, that have a getter (the routes answer JSON; `toObject`
+ * is about the objects server code handles, and stays out of the answers). Left out:
  * Mongoose's own `id` (the documents have `_id`), populate virtuals (`ref`: the routes answer
  * identifiers, never populated documents) and virtuals of sub-documents.
  */
 export function answeredVirtuals(schema: Schema): string[] {
-  const asked = [schema.get('toJSON'), schema.get('toObject')]
-    .map((options) => (options as { virtuals?: unknown } | undefined)?.virtuals)
-    .find((virtuals) => virtuals === true || Array.isArray(virtuals));
-  if (!asked) return [];
+  const asked = (schema.get('toJSON') as { virtuals?: unknown } | undefined)?.virtuals;
+  if (asked !== true && !Array.isArray(asked)) return [];
   const virtuals = schema.virtuals as Record<string, VirtualLike>;
   return Object.keys(virtuals).filter(
     (name) =>
