@@ -55,7 +55,8 @@ export function validationDetails(errors: readonly ValidationError[], instance?:
     const path = parent ? `${parent}.${error.property}` : error.property;
     const value = instance && (instance as Record<string, unknown>)[error.property];
     const element = instance && elementRulesOf(instance, error.property);
-    if (element && Array.isArray(value) && !error.constraints?.isArray) {
+    // (A Map's rules of one value are recorded alike: an array sent for a Map fails its `isObject`.)
+    if (element && Array.isArray(value) && !error.constraints?.isArray && !error.constraints?.isObject) {
       value.forEach((item, index) => {
         const itemErrors = validateSync(Object.assign(new element(), { [error.property]: item }), VALIDATOR_OPTIONS);
         details.push(...validationDetails(itemErrors).map((detail) => ({ ...detail, path: `${path}.${index}` })));

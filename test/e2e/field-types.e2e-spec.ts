@@ -88,6 +88,10 @@ describe('Maps', () => {
     const both = await t.http().post('/specimen').send({ name: 'x', measures: { weekly: 3, daily: '5' }, labels: { en: 5 } });
     expect(both.body.details.map((detail: { path: string }) => detail.path)).toEqual(['measures.daily', 'labels.en']);
     expect((await t.http().get(`/specimen/${id}`).expect(200)).body).not.toHaveProperty('measures.daily');
+    // An array is not a Map, whatever its elements.
+    const array = await t.http().post('/specimen').send({ name: 'x', measures: [1] });
+    expectError(array, 400, 'MR_VALIDATION_FAILED');
+    expect(array.body.details).toEqual([{ path: 'measures', message: 'measures must be an object' }]);
   });
 
   it("answers the value Mongoose cannot cast at its key's path, behind a DTO of the user's", async () => {
