@@ -214,6 +214,7 @@ describe('a client generated from the fixture app covering every field type', ()
   const create = () => ({
     name: 'Ammonite',
     weight: 1.5,
+    count: 7,
     fragile: true,
     foundAt: '2024-05-01T00:00:00.000Z',
     category: 'fossil',
@@ -232,6 +233,7 @@ describe('a client generated from the fixture app covering every field type', ()
   const searches = () => [
     { name: 'Ammonite' },
     { weight: 1.5 },
+    { count: 7 },
     { fragile: true },
     { foundAt: '2024-05-01T00:00:00.000Z' },
     { category: 'fossil' },
@@ -258,6 +260,7 @@ describe('a client generated from the fixture app covering every field type', ()
 declare const doc: components['schemas']['Specimen'];
 export const name: string = doc.name;
 export const weight: number | null | undefined = doc.weight;
+export const count: number | null | undefined = doc.count;
 export const fragile: boolean | null | undefined = doc.fragile;
 export const foundAt: string | null | undefined = doc.foundAt;
 export const category: 'rock' | 'fossil' | 'mineral' | null | undefined = doc.category;
@@ -284,6 +287,9 @@ export const createdAt: string | null | undefined = doc.createdAt;
       typed('created', body('/specimen', 'post'), create()),
       typed('patched', body('/specimen/{specimen_id}', 'patch'), { tags: ['heavy'], measures: { daily: 6 } }),
       ...searches().map((search, index) => typed(`search${index}`, query('/specimens'), search)),
+      // Files are uploaded to their own routes, at the document's id.
+      typed('upload', "paths['/specimen/{specimen_id}/scan']['put']['parameters']['path']", { specimen_id: shelf }),
+      typed('addPhoto', "paths['/specimen/{specimen_id}/photos']['post']['parameters']['path']", { specimen_id: shelf }),
       ...searchBodies().map((search, index) => typed(`searchBody${index}`, body('/specimens', 'post'), search)),
       READS,
     ].join('\n');
