@@ -6,6 +6,7 @@
  * compiler; the same bodies and searches are then sent to the app, whose answers are checked
  * against the document.
  */
+import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DocumentBuilder } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
@@ -72,6 +73,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const schema = (name: string) => (document.components!.schemas as Record<string, { properties: Record<string, Record<string, unknown>> }>)[name];
+
+it('the document of every field type is valid OpenAPI 3', async () => {
+  await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+});
 
 describe('Maps', () => {
   it("answers a value of the wrong type at its key's path, on create, replace and merge", async () => {
