@@ -25,6 +25,9 @@ async function clientTypes(document: OpenAPIObject): Promise<string> {
   return astToString(await openapiTS(structuredClone(document) as never));
 }
 
+/** A whole program type-checked with the lib files: seconds, more on a busy machine. */
+const COMPILE_TIMEOUT = 120_000;
+
 const COMPILER_OPTIONS: ts.CompilerOptions = {
   strict: true,
   noEmit: true,
@@ -301,7 +304,7 @@ export const createdAt: string | null | undefined = doc.createdAt;
 
   it('compiles, strict, a create, an update and a search of every field type, and every field read back', () => {
     expect(compile({ 'api.ts': types, 'client.ts': client() })).toEqual([]);
-  });
+  }, COMPILE_TIMEOUT);
 
   it('refuses, at compile time, values of the wrong type in an enum array and in a Map', () => {
     const wrong = [
@@ -312,7 +315,7 @@ export const createdAt: string | null | undefined = doc.createdAt;
     ].join('\n');
     const diagnostics = compile({ 'api.ts': types, 'wrong.ts': wrong });
     expect(diagnostics.map((diagnostic) => /wrong\.ts:(\d+)/.exec(diagnostic)?.[1])).toEqual(['2', '3', '4']);
-  });
+  }, COMPILE_TIMEOUT);
 
   it('sends the same bodies and searches to the app, which stores and finds them', async () => {
     const created = (await t.http().post('/specimen').send(create()).expect(201)).body;
@@ -355,5 +358,5 @@ describe('a client generated from the sample app', () => {
       'export const owner: string | null | undefined = doc.owner;',
     ].join('\n');
     expect(compile({ 'api.ts': types, 'client.ts': client })).toEqual([]);
-  });
+  }, COMPILE_TIMEOUT);
 });
