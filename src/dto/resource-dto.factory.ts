@@ -1,9 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { Type as TransformType } from 'class-transformer';
-import { Allow, IsArray, IsDefined, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { Allow, IsArray, IsDefined, IsIn, IsObject, IsOptional, ValidateBy, ValidateIf, ValidateNested, validateSync } from 'class-validator';
 import type { Schema, SchemaType } from 'mongoose';
 import type { FieldRules } from '../interfaces/resource-definition.interface.js';
 import { pascalCase } from '../utils/naming.util.js';
+import { enumValues } from '../utils/schema-enum.util.js';
 import { isRequired, leafValidators, type LeafReference } from './dto-validators.util.js';
 
 /** The body classes of one resource's routes. */
@@ -141,7 +142,15 @@ function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoS
   if (type.instance === 'Array') {
     if (!element || element.instance === 'Array' || element.instance === 'Mixed') return [IsOptional(), IsArray(), Allow()];
     const reference = referenceOf(type, source);
-    return [IsOptional(), IsArray(), ...leafValidators(element, reference, true), ElementRules(key, leafValidators(element, reference))];
+    // `{ type: [String], enum: [...] }`: the array's enum is its elements' (Mongoose checks each one).
+    const values = enumValues((type.options as { enum?: unknown } | undefined)?.enum);
+    const inEnum = (each: boolean) => (values ? [IsIn(values, { each })] : []);
+    return [IsOptional(), IsArray(), ...leafValidators(element, reference, true), ...inEnum(true), ElementRules(key, [...leafValidators(element, reference), ...inEnum(false)])];
+  }
+  const values = (type as SchemaType & { $__schemaType?: SchemaType }).$__schemaType;
+  if (type.instance === 'Map' && values && !['Mixed', 'Array', 'Embedded', 'Map'].includes(values.instance)) {
+    // Each value of a Map is checked as a field of its type (`of: Number`), at its key's path (`limits.daily`).
+    return [...presence(key, isRequired(type), mode), IsObject(), MapValues(key, leafValidators(values, undefined))];
   }
   return [...presence(key, isRequired(type), mode), ...leafValidators(type, referenceOf(type, source))];
 }
@@ -172,8 +181,31 @@ function ElementRules(key: string, decorators: PropertyDecorator[]): PropertyDec
 }
 
 /**
+ * Checks every value of a Map property with the rules of its values' type; records the class that
+ * checks one value, as for an array's elements, so that each failing value gets its own detail.
+ */
+function MapValues(key: string, decorators: PropertyDecorator[]): PropertyDecorator {
+  return (prototype, property) => {
+    ElementRules(key, decorators)(prototype, property);
+    const element = elementRules.get(prototype)!.get(key)!;
+    ValidateBy({
+      name: 'mapValues',
+      validator: {
+        validate: (value: unknown) =>
+          !isPlainObject(value) || Object.values(value).every((item) => validateSync(Object.assign(new element(), { [key]: item })).length === 0),
+        defaultMessage: () => `each value of ${key} must be valid`,
+      },
+    })(prototype, property);
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
  * The class that checks one element of the array `property` of a DTO (of its class or a parent's),
- * as `{ [property]: element }`; undefined for other properties.
+ * or one value of its Map `property`, as `{ [property]: element }`; undefined for other properties.
  */
 export function elementRulesOf(dto: object, property: string): Type | undefined {
   for (let prototype = Object.getPrototypeOf(dto); prototype && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype)) {

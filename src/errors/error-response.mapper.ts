@@ -109,7 +109,8 @@ interface MongooseValidationError {
 function fromValidationError(error: MongooseValidationError): MappedError {
   // A cast failure's own message names the model; say what the client needs instead.
   const details = Object.entries(error.errors ?? {}).map(([path, item]) => ({
-    path: item.path ?? path,
+    // A Map's value: Mongoose's path is the schema's (`limits.$*`), the key of `errors` the value's (`limits.daily`).
+    path: item.path && !item.path.includes('$*') ? item.path : path,
     message: item.name === 'CastError' ? `Value ${describe(item.value)} cannot be converted to ${item.kind ?? 'its type'}` : item.message,
   }));
   const fields = details.map((detail) => detail.path).join(', ');

@@ -15,6 +15,7 @@ import { createFieldRules, findReferences } from './field-rules.factory.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
 import { assertRouteNames } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
+import { assertNoDiscriminators } from './unsupported-schema.util.js';
 
 /**
  * Reads `@GeneratedResource()` metadata and the Mongoose schema of every listed resource,
@@ -76,6 +77,7 @@ export function createResourceDefinition(
 ): ResourceDefinition {
   const metadata = resourceMetadata(resource);
   const schema = createResourceSchema(resource, given);
+  assertNoDiscriminators(resource.name, schema);
   const path = metadata.path ?? kebabCase(resource.name);
   const plural = metadata.plural ?? pluralPath(path);
   const idField = metadata.id ?? '_id';

@@ -160,7 +160,10 @@ function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?:
 function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
   const { search } = definition;
   const fields = documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>;
-  const scalar = Object.entries(fields).filter(([, schema]) => ['string', 'number', 'boolean'].includes(schema.type as string));
+  // An array of scalars is filtered by one element's value (`?tags=vip` matches the arrays that hold it).
+  const scalar = Object.entries(fields)
+    .map(([name, schema]): [string, OpenApiSchema] => [name, schema.type === 'array' ? { ...(schema.items as OpenApiSchema) } : schema])
+    .filter(([, schema]) => ['string', 'number', 'integer', 'boolean'].includes(schema.type as string));
   return [
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: `At most ${search.maxLimit}; larger values are clamped.` }),
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),

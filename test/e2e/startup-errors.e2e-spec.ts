@@ -3,7 +3,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import { ModelRoutesModule } from '../../src/index.js';
 import { Pamphlet } from '../fixtures/extend-models.js';
-import { FirstOwnerController, OwnerModel } from '../fixtures/startup-models.js';
+import { FirstOwnerController, OwnerModel, Product } from '../fixtures/startup-models.js';
 import { bootTestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 
@@ -44,4 +44,11 @@ describe('a ref to a model registered nowhere', () => {
 it('a valid configuration of the same classes starts (the checks are not too eager)', async () => {
   const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [OwnerModel], controllers: [FirstOwnerController] }) });
   await http().get('/owner-models').expect(200);
+});
+
+it('a resource with a discriminator key but no discriminators starts, and its key is an ordinary field', async () => {
+  // With discriminators on its schema, forRoot refuses it (MR_CONFIG_UNSUPPORTED_SCHEMA, test/unit/module/startup-errors.spec.ts).
+  const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Product] }) });
+  await http().post('/product').send({ name: 'Dune', kind: 'Book' }).expect(201);
+  expect((await http().get('/products').query({ kind: 'Book' }).expect(200)).body.result).toHaveLength(1);
 });
