@@ -17,7 +17,10 @@ type BoundRule = DeleteRule & { referencing: Model<unknown> };
  * 3. the caller deletes the document.
  *
  * A failure between 2 and 3 leaves the document in place with its references already gone; the
- * same delete again converges. A reference written between 1 and 3 can still dangle.
+ * same delete again converges. A reference written between 1 and 3 by this process cannot
+ * happen: the repository runs the delete and every write that names the document through a field
+ * with a rule under one lock (`referenceLocks`, `targetLocks`). One written by another process can
+ * still dangle.
  */
 export class DeleteCascade {
   private readonly restricting: BoundRule[];
