@@ -132,16 +132,16 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */
   async create(data: Record<string, unknown>): Promise<PlainDocument<T>> {
     const values = withoutNulls(data, this.definition.fields);
-    const doc = new this.model(values);
-    await this.referencing(nestedAccess(values), async () => {
+    const doc = await this.referencing(nestedAccess(values), async () => {
       const resolving = this.resolveReferences(nestedAccess(values));
       if (resolving) await resolving;
-      doc.set(values);
+      const created = new this.model(values);
       try {
-        await doc.save();
+        await created.save();
       } catch (error) {
         throw (await writeError(error, this.model, toMergeUpdate(values, this.definition.fields).$set ?? {})) ?? error;
       }
+      return created;
     });
     // `_id` first, as in the documents every other route answers.
     const { _id, ...rest } = (this.plainOptions ? doc.toObject(this.plainOptions) : doc.toObject()) as Record<string, unknown>;
