@@ -80,10 +80,10 @@ const OBJECT_ID = /^[0-9a-f]{24}$/i;
 type ModelName = Pick<Model<unknown>, 'db' | 'modelName'>;
 
 /**
- * The lock that a write naming `value` in a field with an `onDelete` rule and the delete of the
- * document `value` names both take (`WriteSerializer.runAll`), so that within one process the
- * two run one after the other: the write's existence check and its write, or the delete's count
- * of the references and its delete, never interleaved. An `_id` is keyed by its lower-case hex,
+ * The lock that a write naming `value` in a field with an `onDelete` rule (shared with other
+ * writes) and the delete of the document `value` names (alone) take (`ReferenceLocks`), so that
+ * within one process the two run one after the other: the write's existence check and its write,
+ * or the delete's count of the references and its delete, never interleaved. An `_id` is keyed by its lower-case hex,
  * another identifier (a slug) by its value; values that cannot name a document take no lock.
  */
 function lockKey(connection: Connection, targetName: string, value: unknown): string | undefined {

@@ -15,7 +15,8 @@ import { writeError } from './write-error.util.js';
 import type { FileRef } from '../files/file-ref.js';
 import { galleryFull } from '../files/file-errors.js';
 import { FileStore } from '../files/file-store.js';
-import { hasAtomicDocumentWrites, processWrites } from './write-serializer.js';
+import { referenceLocksOfProcess } from './reference-locks.js';
+import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */
 export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
@@ -55,7 +56,7 @@ interface UpdateOptions {
 const FILE_SWAP_ATTEMPTS = 5;
 
 /** One queue per process: two repositories of one collection (two modules) share it. */
-const serializer = processWrites;
+const serializer = new WriteSerializer();
 
 /**
  * The one data access service behind every generated route, one instance per resource.
@@ -193,7 +194,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   async delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const ifMatch = this.ifMatchOf(id, options);
     // The references' locks before the document's turn, as writes that reference it take them: never the other way round.
-    const doc = await serializer.runAll(await this.deleteLocks(id), () =>
+    const doc = await referenceLocksOfProcess.exclusive(await this.deleteLocks(id), () =>
       this.serialized(id, async () => {
         const target = await this.writeFilter(id, ifMatch);
         const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
@@ -505,7 +506,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    */
   private referencing<R>(data: Pick<FieldAccess, 'get'>, write: (locked: boolean) => Promise<R>): Promise<R> {
     const keys = referenceLocks(this.model, data);
-    return keys.length ? serializer.runAll(keys, () => write(true)) : write(false);
+    return keys.length ? referenceLocksOfProcess.shared(keys, () => write(true)) : write(false);
   }
 
   /** The locks a delete of the document `id` names takes: none unless an `onDelete` rule targets this model. */

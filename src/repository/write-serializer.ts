@@ -14,18 +14,11 @@ import type { Connection } from 'mongoose';
  */
 export class WriteSerializer {
   private readonly tails = new Map<string, Promise<void>>();
-  private queued = 0;
 
   /** Runs `write` once every write queued before it under `key` has settled. */
   run<T>(key: string, write: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key);
-    if (previous) this.queued++;
-    const result = previous
-      ? previous.then(() => {
-          this.queued--;
-          return write();
-        })
-      : write();
+    const result = previous ? previous.then(write) : write();
     const tail = result.then(
       () => undefined,
       () => undefined,
@@ -38,33 +31,11 @@ export class WriteSerializer {
     return result;
   }
 
-  /**
-   * Runs `write` holding every key of `keys` (each after the writes queued before it under that
-   * key). The keys are taken one after the other in sorted order, the same for every caller, so
-   * that two callers holding one key each can never wait for each other's.
-   */
-  runAll<T>(keys: readonly string[], write: () => Promise<T>): Promise<T> {
-    const sorted = [...new Set(keys)].sort();
-    const hold = (index: number): Promise<T> => (index === sorted.length ? write() : this.run(sorted[index], () => hold(index + 1)));
-    return hold(0);
-  }
-
   /** Keys with writes in progress (for tests). */
   get size(): number {
     return this.tails.size;
   }
-
-  /** Writes waiting behind another write of their key (for tests: a deterministic sign that one is held). */
-  get waiting(): number {
-    return this.queued;
-  }
 }
-
-/**
- * The queue of this process: every repository's (two repositories of one collection, in two
- * modules, share it), and the locks that order a reference's write and its target's delete.
- */
-export const processWrites = new WriteSerializer();
 
 const atomicity = new WeakMap<Connection, Promise<boolean>>();
 

@@ -23,7 +23,7 @@ import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 import { MISSING_ID } from '../support/ids.js';
 import { pollUntil } from '../support/poll.js';
-import { processWrites } from '../../src/repository/write-serializer.js';
+import { referenceLocksOfProcess } from '../../src/repository/reference-locks.js';
 
 const engine = useEngine();
 
@@ -64,7 +64,7 @@ function holdNext(step: 'delete' | 'save'): { reached: Promise<void>; release: (
 }
 
 /** Settles once a write of this process waits for another's lock: the held step is what it waits for. */
-const someWriteWaits = () => pollUntil(async () => processWrites.waiting, (waiting) => waiting > 0, 60_000);
+const someWriteWaits = () => pollUntil(async () => referenceLocksOfProcess.waiting, (waiting) => waiting > 0, 60_000);
 const person = { resource: Person, schema: PersonSchema };
 
 /** The default: references dangle. */
@@ -217,6 +217,16 @@ describe("onDelete: 'restrict'", () => {
       expectError(deleted, 409, 'MR_REFERENCED');
       await t.http().get(`/user/${cy}`).expect(200);
       await t.http().get(`/venture/${created.body._id}/founder`).expect(200);
+    });
+
+    it('writes naming one person do not wait for each other: a second create goes through while the first is held', async () => {
+      const cy = await post(t, '/user', { niceName: 'Cy' });
+      const saving = holdNext('save');
+      const first = t.http().post('/venture').send({ name: 'First', founder: cy }).then((response) => response);
+      await saving.reached;
+      const second = await t.http().post('/venture').send({ name: 'Second', founder: cy });
+      saving.release();
+      expect([(await first).status, second.status]).toEqual([201, 201]);
     });
 
     it('a relationship add (POST /board/:board_id/members/:user_id) naming a person whose delete is under way waits, then answers 404: nothing dangles', async () => {
