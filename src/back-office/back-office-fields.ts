@@ -140,7 +140,7 @@ function bound(name: 'min' | 'max' | 'minLength' | 'maxLength', option: unknown)
 }
 
 function fileField(file: FileFieldDefinition, routes: Array<ReferenceRoute | FileRoute>): FieldMetadata {
-  return { path: file.field, type: file.gallery ? 'files' : 'file', accept: [...file.accept], maxSize: file.maxSize, variants: Boolean(file.variants), routes };
+  return { path: file.field, type: file.gallery ? 'files' : 'file', accept: [...file.accept], maxSize: file.maxSize, ...(file.maxFiles !== undefined && { maxFiles: file.maxFiles }), variants: Boolean(file.variants), routes };
 }
 
 /** A nested object whose every field is hidden is not shown at all. */

@@ -6,6 +6,7 @@ import { etagOf, matchesStrongly, parseEntityTags } from '../concurrency/entity-
 import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { registerFastifyUploads, markUploadRoute } from '../files/fastify-uploads.js';
+import { galleryFull } from '../files/file-errors.js';
 import { sendFile, type DownloadRequest, type DownloadResponse, type Servable } from '../files/file-download.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
 import type { FileRef } from '../files/file-ref.js';
@@ -31,9 +32,6 @@ interface FileController {
 }
 
 type Handlers = Record<FileActionName, (this: FileController, ...args: any[]) => Promise<unknown>>;
-
-/** How many times an upload retries storing its file when another upload replaced the field in between. */
-const REPLACE_ATTEMPTS = 5;
 
 /**
  * Builds the controller of one file field (`CompanyLogoFileController`): `upload` (or `addFile`
@@ -81,13 +79,15 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
     return ref;
   };
 
-  /** Reads the document an upload is for, refusing a stale `If-Match` before a byte of the file is read. */
+  /** Reads the document an upload is for, refusing a stale `If-Match` and a full gallery before a byte of the file is read. */
   async function uploadTarget(repository: ModelRepository, key: string, request: UploadRequest): Promise<PlainDocument> {
     const doc = await repository.getOne(key);
     const ifMatch = request.headers['if-match'];
     if (ifMatch !== undefined && !matchesStrongly(parseEntityTags(ifMatch), etagOf(doc)!)) {
       throw ModelRoutesException.preconditionFailed(source.name, key, etagOf(doc));
     }
+    // Checked again by the write (another add may land meanwhile); here, a full gallery costs no upload.
+    if (file.maxFiles !== undefined && ((doc[field] as FileRef[] | undefined)?.length ?? 0) >= file.maxFiles) throw galleryFull(where, file.maxFiles);
     return doc;
   }
 
@@ -120,18 +120,11 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
   return {
     async upload(key: string, request: UploadRequest, response: HttpResponse) {
       const store = this.repository.files!;
-      let doc = await uploadTarget(this.repository, key, request);
+      const doc = await uploadTarget(this.repository, key, request);
       return receive.call(this, store, doc, request, response, async (stored) => {
-        for (let attempt = 0; attempt < REPLACE_ATTEMPTS; attempt++) {
-          const previous = (doc[field] as FileRef | null | undefined) ?? undefined;
-          const updated = found(await this.repository.replaceFile(key, field, stored, previous?._id), key);
-          if (String((updated[field] as FileRef | undefined)?._id) === String(stored._id)) {
-            if (previous) await store.release([previous._id]);
-            return updated;
-          }
-          doc = updated; // another upload stored its file in between: replace that one
-        }
-        throw new Error(`${where}: ${REPLACE_ATTEMPTS} uploads in a row replaced this one's file before it could be stored`);
+        const { document, replaced } = found(await this.repository.swapFile(key, field, stored), key);
+        if (replaced) await store.release([replaced._id]);
+        return document;
       });
     },
     async addFile(key: string, request: UploadRequest, response: HttpResponse) {

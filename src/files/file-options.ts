@@ -25,6 +25,11 @@ export interface FilePropOptions {
   variants?: boolean | VariantOptions;
   /** `Cache-Control` of downloads. Default `'private, no-cache'`: caches keep the file and revalidate it by its `ETag`. */
   cacheControl?: string;
+  /**
+   * A gallery's (`FileRef[]`) largest number of files: past it, adding one is a 409
+   * `MR_GALLERY_FULL` (before the file is read); delete one first. Default 100. Galleries only.
+   */
+  maxFiles?: number;
 }
 
 /** Limits of the resized variants of an image field. */
@@ -71,6 +76,8 @@ export interface FileFieldDefinition {
   inline: ReadonlySet<string>;
   variants?: ResolvedVariants;
   cacheControl: string;
+  /** A gallery's largest number of files; `undefined` for a single file. */
+  maxFiles?: number;
 }
 
 /** The schema type option under which `@FileProp()` records a field's options. */
@@ -80,6 +87,8 @@ const RASTER_IMAGES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'im
 const IMAGE_FORMATS: readonly ImageFormat[] = ['webp', 'avif', 'png', 'jpeg'];
 const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
 const DEFAULT_MAX_SIZE = 10 * 1024 ** 2;
+/** A gallery's files by default: each add rewrites the array and each file is deleted with its document. */
+const DEFAULT_MAX_FILES = 100;
 
 /** The options of one file field, checked and completed; `where` names it in errors (`Company.logo`). */
 export function resolveFileOptions(options: FilePropOptions, field: string, gallery: boolean, where: string): FileFieldDefinition {
@@ -90,6 +99,9 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
   }
   const inline = new Set((options.inline ?? accept.filter((type) => RASTER_IMAGES.includes(type))).map((type) => type.toLowerCase()));
   for (const type of inline) if (!accept.includes(type)) throw invalid(`inline lists '${type}', which accept does not.`);
+  if (options.maxFiles !== undefined && !gallery) throw invalid('maxFiles bounds a gallery (FileRef[]); a single file field holds one file: remove it.');
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  if (!Number.isSafeInteger(maxFiles) || maxFiles < 1) throw invalid(`maxFiles must be an integer of at least 1 (got ${JSON.stringify(options.maxFiles)}).`);
   return {
     field,
     gallery,
@@ -98,6 +110,7 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
     inline,
     ...(options.variants && { variants: resolveVariants(options.variants, accept, invalid) }),
     cacheControl: options.cacheControl ?? 'private, no-cache',
+    ...(gallery && { maxFiles }),
   };
 }
 

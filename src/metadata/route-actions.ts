@@ -178,14 +178,14 @@ export const ROUTE_ACTIONS = {
   upload: {
     scope: 'file', method: 'PUT', path: forward, status: 200, params: ['id', 'request', 'response'], upload: true,
     conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray }) => !isArray,
-    errors: UPLOAD_ERRORS,
+    errors: [...UPLOAD_ERRORS, [409, 'MR_WRITE_CONFLICT']],
     summary: ({ source, field }) => `Upload the ${field} of ${an(source.name)}`,
     description: ({ source }) => `${UPLOAD_TEXT} Replaces the previous file, which is deleted; answers the ${source.name}.`,
   },
   addFile: {
     scope: 'file', method: 'POST', path: forward, status: 201, params: ['id', 'request', 'response'], upload: true,
     conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray }) => isArray, location: true,
-    errors: UPLOAD_ERRORS,
+    errors: [...UPLOAD_ERRORS, [409, 'MR_GALLERY_FULL']],
     summary: ({ source, field }) => `Add a file to the ${field} of ${an(source.name)}`,
     description: ({ source }) => `${UPLOAD_TEXT} Answers the ${source.name}; the new file's URL is in Location.`,
   },

@@ -7,13 +7,15 @@ import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
 import { CollectionCount } from './collection-count.js';
-import { releaseReferences } from './delete-cascade.js';
+import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from './delete-cascade.js';
 import { castPathId, deletePath } from './document-path.util.js';
-import { flatAccess, nestedAccess, resolveReferences } from './reference-resolver.js';
+import { flatAccess, nestedAccess, resolveReferences, type FieldAccess } from './reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
 import { writeError } from './write-error.util.js';
 import type { FileRef } from '../files/file-ref.js';
+import { galleryFull } from '../files/file-errors.js';
 import { FileStore } from '../files/file-store.js';
+import { referenceLocksOfProcess } from './reference-locks.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
 import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js';
 
@@ -39,6 +41,20 @@ export interface WriteOptions {
 
 /** What a conditional write filters on, or `null` when the condition can match no version (it names another document). */
 type WriteFilter = { filter: Record<string, unknown> } | null;
+
+/** Options of `findAndUpdate()`. */
+interface UpdateOptions {
+  merge?: MergeUpdate;
+  condition?: Record<string, unknown>;
+  ifMatch?: string[];
+}
+
+/**
+ * How many times `swapFile()` writes a file field that another writer changed in between. Within
+ * one process the first attempt lands (see `swapFile()`): only writers of other processes, each
+ * landing between a read and a write, exhaust them.
+ */
+const FILE_SWAP_ATTEMPTS = 5;
 
 /** One queue per process: two repositories of one collection (two modules) share it. */
 const serializer = new WriteSerializer();
@@ -122,14 +138,17 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */
   async create(data: Record<string, unknown>): Promise<PlainDocument<T>> {
     const values = withoutNulls(data, this.definition.fields);
-    const resolving = this.resolveReferences(nestedAccess(values));
-    if (resolving) await resolving;
-    const doc = new this.model(values);
-    try {
-      await doc.save();
-    } catch (error) {
-      throw (await writeError(error, this.model, toMergeUpdate(values, this.definition.fields).$set ?? {})) ?? error;
-    }
+    const doc = await this.referencing(nestedAccess(values), async () => {
+      const resolving = this.resolveReferences(nestedAccess(values));
+      if (resolving) await resolving;
+      const created = new this.model(values);
+      try {
+        await created.save();
+      } catch (error) {
+        throw (await writeError(error, this.model, toMergeUpdate(values, this.definition.fields).$set ?? {})) ?? error;
+      }
+      return created;
+    });
     // `_id` first, as in the documents every other route answers.
     const { _id, ...rest } = (this.plainOptions ? doc.toObject(this.plainOptions) : doc.toObject()) as Record<string, unknown>;
     return this.tagged({ _id, ...rest });
@@ -143,9 +162,11 @@ export class ModelRepository<T = Record<string, unknown>> {
     const update = toMergeUpdate(data, this.definition.fields);
     const ifMatch = this.ifMatchOf(id, options);
     if (!update.$set && !update.$unset) return this.unwritten(id, ifMatch, true);
-    const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
-    if (resolving) await resolving;
-    return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, ifMatch });
+    return this.referencing(flatAccess(update.$set ?? {}), async () => {
+      const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
+      if (resolving) await resolving;
+      return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, ifMatch });
+    });
   }
 
   /**
@@ -153,7 +174,16 @@ export class ModelRepository<T = Record<string, unknown>> {
    * identifier that is there already writes nothing (timestamps and version included).
    */
   addReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, ifMatch: this.ifMatchOf(id, options) });
+    const ifMatch = this.ifMatchOf(id, options);
+    const access = { get: (path: string) => (path === field ? objectId : undefined) };
+    return this.referencing(access, async (locked) => {
+      // In the turn of the referenced document's delete: it exists now, or the add is a 404.
+      const reference = this.definition.references.find((candidate) => candidate.field === field);
+      if (locked && reference && !(await this.model.db.model(reference.targetName).exists({ _id: objectId }).maxTimeMS(this.maxTimeMS).exec())) {
+        throw ModelRoutesException.notFound(reference.targetName, String(objectId));
+      }
+      return this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, ifMatch });
+    });
   }
 
   /** Removes one identifier from an array of references; the document, or `null`. Removing one that is not there writes nothing. */
@@ -168,11 +198,14 @@ export class ModelRepository<T = Record<string, unknown>> {
    */
   async delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const ifMatch = this.ifMatchOf(id, options);
-    const doc = await this.serialized(id, async () => {
-      const target = await this.writeFilter(id, ifMatch);
-      const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
-      return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
-    });
+    // The references' locks before the document's turn, as writes that reference it take them: never the other way round.
+    const doc = await referenceLocksOfProcess.exclusive(await this.deleteLocks(id), () =>
+      this.serialized(id, async () => {
+        const target = await this.writeFilter(id, ifMatch);
+        const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
+        return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
+      }),
+    );
     if (!doc) return this.unwritten(id, ifMatch, false);
     if (this.files) await this.files.release(fileIdsOf(doc as Record<string, unknown>, this.definition.files!));
     return this.toPlain(doc as object);
@@ -208,9 +241,50 @@ export class ModelRepository<T = Record<string, unknown>> {
     return this.findAndUpdate(id, { $set: { [field]: file } }, { condition, ifMatch: this.ifMatchOf(id, options) });
   }
 
-  /** Appends `file` to a gallery; the document, or `null`. */
-  addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.findAndUpdate(id, { $push: { [field]: file } }, { ifMatch: this.ifMatchOf(id, options) });
+  /**
+   * Stores `file` in a single-file field in place of whatever file it holds, and says which one
+   * that was (for the caller to delete): the field is read and then written on the condition that
+   * it still holds what was read, in one turn of the document's writes (so, within one process, the
+   * first attempt lands, whatever the engine), again if another writer (another process, or your
+   * own code writing the field directly) got in between, at most `FILE_SWAP_ATTEMPTS` times; past them a 409
+   * `MR_WRITE_CONFLICT` (with `Retry-After`), nothing written. `null` when no document has this id.
+   */
+  async swapFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
+    const ifMatch = this.ifMatchOf(id, options);
+    for (let attempt = 0; attempt < FILE_SWAP_ATTEMPTS; attempt++) {
+      const outcome = await this.serialized(id, async (): Promise<{ document: PlainDocument<T>; landed: boolean; replaced?: FileRef } | null> => {
+        const current = await this.model.findOne(this.idFilter(id)).select(`_id ${field}`).maxTimeMS(this.maxTimeMS).lean().exec();
+        if (!current) return this.unwritten(id, ifMatch, false).then((document) => document && { document, landed: false });
+        const replaced = ((current as Record<string, unknown>)[field] as FileRef | null | undefined) ?? undefined;
+        const condition = replaced ? { [`${field}._id`]: replaced._id } : { [field]: null };
+        const document = await this.updateNow(id, { $set: { [field]: file } }, { condition, ifMatch });
+        const landed = String(((document as Record<string, unknown> | null)?.[field] as FileRef | undefined)?._id) === String(file._id);
+        return document && { document, landed, replaced };
+      }, true);
+      if (!outcome) return null;
+      if (outcome.landed) return { document: outcome.document, ...(outcome.replaced && { replaced: outcome.replaced }) };
+    }
+    throw new ModelRoutesException(
+      'MR_WRITE_CONFLICT',
+      `${this.definition.name}.${field} of '${id}' was replaced by other writers ${FILE_SWAP_ATTEMPTS} times while this upload was being stored; nothing was written: send it again`,
+      undefined,
+      { 'Retry-After': '1' },
+    );
+  }
+
+  /**
+   * Appends `file` to a gallery; the document, or `null`. A gallery declared with `@FileProp()`
+   * holding its `maxFiles` already is a 409 `MR_GALLERY_FULL`, checked in the write's own filter.
+   */
+  async addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    const ifMatch = this.ifMatchOf(id, options);
+    const maxFiles = this.definition.files?.find((definition) => definition.field === field)?.maxFiles;
+    if (maxFiles === undefined) return this.findAndUpdate(id, { $push: { [field]: file } }, { ifMatch });
+    // The element at `maxFiles - 1` exists exactly when the gallery is full.
+    const doc = await this.findAndUpdate(id, { $push: { [field]: file } }, { condition: { [`${field}.${maxFiles - 1}`]: { $exists: false } }, ifMatch });
+    const added = ((doc as Record<string, unknown> | null)?.[field] as FileRef[] | undefined)?.some((ref) => String(ref._id) === String(file._id));
+    if (doc && !added) throw galleryFull(`${this.definition.name}.${field}`, maxFiles);
+    return doc;
   }
 
   /**
@@ -228,31 +302,30 @@ export class ModelRepository<T = Record<string, unknown>> {
    * its version incremented. Where it matches nothing: `null` if no document has this id, a 412
    * if `ifMatch` names another version, else (the `condition` failed: nothing to change) the document.
    */
-  private findAndUpdate(
-    id: string,
-    update: Record<string, unknown>,
-    { merge, condition, ifMatch }: { merge?: MergeUpdate; condition?: Record<string, unknown>; ifMatch?: string[] },
-  ): Promise<PlainDocument<T> | null> {
+  private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions): Promise<PlainDocument<T> | null> {
+    return this.serialized(id, () => this.updateNow(id, update, options));
+  }
+
+  /** `findAndUpdate()` without waiting for the other writes to the document: for a caller that runs in its turn already. */
+  private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, ifMatch }: UpdateOptions): Promise<PlainDocument<T> | null> {
     const { versionKey } = this.definition.fields;
     const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
-    return this.serialized(id, async () => {
-      const target = await this.writeFilter(id, ifMatch, condition);
-      try {
-        // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
-        // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
-        const doc =
-          target &&
-          (await this.model
-            .findOneAndUpdate(target.filter, versioned, { returnDocument: 'after', runValidators: true, context: 'query' })
-            .select(this.revealHidden)
-            .maxTimeMS(this.maxTimeMS)
-            .lean()
-            .exec());
-        return doc ? this.tagged(doc as object) : this.unwritten(id, ifMatch, condition !== undefined);
-      } catch (error) {
-        throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
-      }
-    });
+    const target = await this.writeFilter(id, ifMatch, condition);
+    try {
+      // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
+      // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
+      const doc =
+        target &&
+        (await this.model
+          .findOneAndUpdate(target.filter, versioned, { returnDocument: 'after', runValidators: true, context: 'query' })
+          .select(this.revealHidden)
+          .maxTimeMS(this.maxTimeMS)
+          .lean()
+          .exec());
+      return doc ? this.tagged(doc as object) : this.unwritten(id, ifMatch, condition !== undefined);
+    } catch (error) {
+      throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
+    }
   }
 
   /** The `If-Match` of a write: the one given, else the request's for this document. `'*'` and none alike check nothing. */
@@ -435,13 +508,35 @@ export class ModelRepository<T = Record<string, unknown>> {
     return this.definition.search.maxTimeMS;
   }
 
+  /**
+   * Runs a write holding the locks of the documents it references through fields with an
+   * `onDelete` rule (see `referenceLocks`), so that a delete of one of them in this process runs
+   * wholly before or wholly after it; `locked` says whether it holds any. On every engine: the
+   * window between a reference's check and its write is the library's, not the engine's.
+   */
+  private referencing<R>(data: Pick<FieldAccess, 'get'>, write: (locked: boolean) => Promise<R>): Promise<R> {
+    const keys = referenceLocks(this.model, data);
+    return keys.length ? referenceLocksOfProcess.shared(keys, () => write(true)) : write(false);
+  }
+
+  /** The locks a delete of the document `id` names takes: none unless an `onDelete` rule targets this model. */
+  private async deleteLocks(id: string): Promise<string[]> {
+    if (!hasDeleteRules(this.model)) return [];
+    if (this.definition.idField === '_id') return targetLocks(this.model, [this.castId(id)]);
+    // Writes may name it by its slug or by its `_id`: both locks.
+    return targetLocks(this.model, [id, await this.existingObjectId(id)]);
+  }
+
   private resolveReferences(data: Parameters<typeof resolveReferences>[2]): Promise<void> | undefined {
     return resolveReferences(this.model.db, this.definition.references, data, this.maxTimeMS);
   }
 
-  /** Runs a write to the document `id` names after the writes to it in progress, where the engine needs that. */
-  private async serialized<R>(id: string, write: () => Promise<R>): Promise<R> {
-    if (await hasAtomicDocumentWrites(this.model.db)) return write();
+  /**
+   * Runs a write to the document `id` names after the writes to it in progress, where the engine
+   * needs that, or `always` (a read and a write that depends on it, which no engine applies atomically).
+   */
+  private async serialized<R>(id: string, write: () => Promise<R>, always = false): Promise<R> {
+    if (!always && (await hasAtomicDocumentWrites(this.model.db))) return write();
     return serializer.run(`${this.model.db.name}/${this.model.collection.collectionName}/${id}`, write);
   }
 

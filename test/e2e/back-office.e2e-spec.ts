@@ -208,7 +208,7 @@ describe('BackOfficeModule.forRoot() with its defaults', () => {
     expect(field(project.fields, 'tasks')).toEqual({ path: 'tasks', type: 'json' });
     expect(field(project.fields, 'externalId')).toEqual({ path: 'externalId', type: 'objectId' });
     expect(field(project.fields, 'photos')).toEqual({
-      path: 'photos', type: 'files', accept: ['image/png', 'application/pdf'], maxSize: 5 * 1024 ** 2, variants: false, routes: ['addFile', 'download'],
+      path: 'photos', type: 'files', accept: ['image/png', 'application/pdf'], maxSize: 5 * 1024 ** 2, maxFiles: 100, variants: false, routes: ['addFile', 'download'],
     });
     expect(resource(metadata, 'Person').referencedBy).toEqual([
       { resource: 'Project', field: 'owner', isArray: false, routes: ['reversePost'] },

@@ -130,7 +130,7 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
         { class: 'upload' },
         h('label', { for: inputId }, gallery ? `Add a file to ${label.toLowerCase()}` : `Upload ${file(label)}`),
         input,
-        h('p', { id: `${inputId}-hint`, class: 'hint' }, [field.accept?.join(', '), field.maxSize && `up to ${formatSize(field.maxSize)}`].filter(Boolean).join(', ')),
+        h('p', { id: `${inputId}-hint`, class: 'hint' }, [field.accept?.join(', '), field.maxSize && `up to ${formatSize(field.maxSize)}`, field.maxFiles && `at most ${field.maxFiles} files`].filter(Boolean).join(', ')),
       ),
     status,
   );

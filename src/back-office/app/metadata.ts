@@ -81,5 +81,7 @@ export interface FieldMetadata {
   /** `file` and `files`: accepted media types, the size limit in bytes, and whether images can be resized (`?w=`). */
   accept?: string[];
   maxSize?: number;
+  /** `files`: the largest number of files the gallery holds. */
+  maxFiles?: number;
   variants?: boolean;
 }

@@ -25,6 +25,20 @@ describe('resolveFileOptions', () => {
     expect(() => resolve({ maxSize })).toThrow(/^Company\.logo: @FileProp\(\): maxSize/);
   });
 
+  it('bounds a gallery to 100 files by default, or to its maxFiles; a single file has no maxFiles', () => {
+    expect(resolveFileOptions({}, 'photos', true, 'Company.photos').maxFiles).toBe(100);
+    expect(resolveFileOptions({ maxFiles: 12 }, 'photos', true, 'Company.photos').maxFiles).toBe(12);
+    expect(resolve({}).maxFiles).toBeUndefined();
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxFiles %p, naming the field', (maxFiles) => {
+    expect(() => resolveFileOptions({ maxFiles }, 'photos', true, 'Company.photos')).toThrow(/^Company\.photos: @FileProp\(\): maxFiles must be an integer of at least 1/);
+  });
+
+  it('refuses maxFiles on a single file field', () => {
+    expect(() => resolve({ maxFiles: 3 })).toThrow('Company.logo: @FileProp(): maxFiles bounds a gallery (FileRef[]); a single file field holds one file: remove it.');
+  });
+
   it('serves SVG inline only when listed; lower-cases types', () => {
     expect([...resolve({ accept: ['image/PNG', 'image/svg+xml'] }).inline]).toEqual(['image/png']);
     expect([...resolve({ accept: ['image/svg+xml'], inline: ['image/svg+xml'] }).inline]).toEqual(['image/svg+xml']);
