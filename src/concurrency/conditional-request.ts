@@ -69,8 +69,8 @@ export async function handleConditionally<R>(
 }
 
 /**
- * A write request's conditions, parsed: its `If-Match` (`*` checks nothing) and its `If-None-Match`.
- * Routes that check them before the write (an upload, before its body is read) and the write itself read the same.
+ * A write request's conditions, parsed: its `If-Match` and its `If-None-Match`. A route that
+ * checks them before the write (an upload, before its body is read) and the write itself read the same.
  */
 export function writePreconditionOf(request: ConditionalRequest): WritePrecondition {
   const ifMatch = request.headers['if-match'];
