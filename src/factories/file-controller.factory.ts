@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { type Type } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { Types } from 'mongoose';
-import { etagOf, matchesStrongly, parseEntityTags } from '../concurrency/entity-tag.js';
+import { writePreconditionOf } from '../concurrency/conditional-request.js';
+import { etagOf, failedCondition } from '../concurrency/entity-tag.js';
 import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { registerFastifyUploads, markUploadRoute } from '../files/fastify-uploads.js';
@@ -79,13 +80,11 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
     return ref;
   };
 
-  /** Reads the document an upload is for, refusing a stale `If-Match` and a full gallery before a byte of the file is read. */
+  /** Reads the document an upload is for, refusing a failed `If-Match` or `If-None-Match` and a full gallery before a byte of the file is read. */
   async function uploadTarget(repository: ModelRepository, key: string, request: UploadRequest): Promise<PlainDocument> {
     const doc = await repository.getOne(key);
-    const ifMatch = request.headers['if-match'];
-    if (ifMatch !== undefined && !matchesStrongly(parseEntityTags(ifMatch), etagOf(doc)!)) {
-      throw ModelRoutesException.preconditionFailed(source.name, key, etagOf(doc));
-    }
+    const failed = failedCondition(writePreconditionOf(request), etagOf(doc)!);
+    if (failed) throw ModelRoutesException.preconditionFailed(source.name, key, etagOf(doc), failed);
     // Checked again by the write (another add may land meanwhile); here, a full gallery costs no upload.
     if (file.maxFiles !== undefined && ((doc[field] as FileRef[] | undefined)?.length ?? 0) >= file.maxFiles) throw galleryFull(where, file.maxFiles);
     return doc;

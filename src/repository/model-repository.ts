@@ -1,5 +1,5 @@
 import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
-import { attachEtag, contentTag, etagOf, matchesStrongly, parseEntityTags, parseVersionTag, versionTag } from '../concurrency/entity-tag.js';
+import { attachEtag, contentTag, etagOf, failedCondition, parseEntityTags, parseVersionTag, versionTag, type EntityTagCondition } from '../concurrency/entity-tag.js';
 import { routeReadPreference, takePrecondition } from '../concurrency/route-context.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
@@ -37,6 +37,19 @@ export interface WriteOptions {
    * `If-Match` when it writes the route's own document (once per request).
    */
   ifMatch?: string | readonly string[];
+  /**
+   * Entity tags (an `If-None-Match` header's value): write only if the document has none of these
+   * versions (weak comparison), checked in the write's own filter like `ifMatch`; `'*'`: never
+   * write an existing document. Otherwise nothing is written and a 412 `MR_PRECONDITION_FAILED` is
+   * thrown. Given either option, the request's conditions do not apply to the write.
+   */
+  ifNoneMatch?: string | readonly string[];
+}
+
+/** The conditions of one write, as the repository applies them (`If-Match: *` is no condition). */
+interface Precondition {
+  ifMatch?: string[];
+  ifNoneMatch?: EntityTagCondition;
 }
 
 /** What a conditional write filters on, or `null` when the condition can match no version (it names another document). */
@@ -46,7 +59,7 @@ type WriteFilter = { filter: Record<string, unknown> } | null;
 interface UpdateOptions {
   merge?: MergeUpdate;
   condition?: Record<string, unknown>;
-  ifMatch?: string[];
+  precondition?: Precondition;
 }
 
 /**
@@ -70,7 +83,7 @@ const serializer = new WriteSerializer();
  * - merge updates at every depth (`null` removes a field; arrays are replaced whole);
  * - run one after the other per document on engines whose single-document writes are not atomic;
  * - increment the document's version key, so that its `ETag` changes with every write;
- * - apply an `If-Match` condition in the write's own filter (`WriteOptions.ifMatch`);
+ * - apply `If-Match` and `If-None-Match` conditions in the write's own filter (`WriteOptions`);
  * - on delete, apply the `onDelete` rules of the fields that reference the document (`DeleteCascade`);
  * - answer failures about the values written as `MR_VALIDATION_FAILED` and `MR_DUPLICATE_KEY`.
  *
@@ -160,12 +173,12 @@ export class ModelRepository<T = Record<string, unknown>> {
    */
   async update(id: string, data: Record<string, unknown>, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const update = toMergeUpdate(data, this.definition.fields);
-    const ifMatch = this.ifMatchOf(id, options);
-    if (!update.$set && !update.$unset) return this.unwritten(id, ifMatch, true);
+    const precondition = this.preconditionOf(id, options);
+    if (!update.$set && !update.$unset) return this.unwritten(id, precondition, true);
     return this.referencing(flatAccess(update.$set ?? {}), async () => {
       const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
       if (resolving) await resolving;
-      return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, ifMatch });
+      return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, precondition });
     });
   }
 
@@ -174,7 +187,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * identifier that is there already writes nothing (timestamps and version included).
    */
   addReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const ifMatch = this.ifMatchOf(id, options);
+    const precondition = this.preconditionOf(id, options);
     const access = { get: (path: string) => (path === field ? objectId : undefined) };
     return this.referencing(access, async (locked) => {
       // In the turn of the referenced document's delete: it exists now, or the add is a 404.
@@ -182,13 +195,13 @@ export class ModelRepository<T = Record<string, unknown>> {
       if (locked && reference && !(await this.model.db.model(reference.targetName).exists({ _id: objectId }).maxTimeMS(this.maxTimeMS).exec())) {
         throw ModelRoutesException.notFound(reference.targetName, String(objectId));
       }
-      return this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, ifMatch });
+      return this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, precondition });
     });
   }
 
   /** Removes one identifier from an array of references; the document, or `null`. Removing one that is not there writes nothing. */
   removeReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.findAndUpdate(id, { $pull: { [field]: objectId } }, { condition: { [field]: objectId }, ifMatch: this.ifMatchOf(id, options) });
+    return this.findAndUpdate(id, { $pull: { [field]: objectId } }, { condition: { [field]: objectId }, precondition: this.preconditionOf(id, options) });
   }
 
   /**
@@ -197,16 +210,16 @@ export class ModelRepository<T = Record<string, unknown>> {
    * 409 `MR_REFERENCED` while a `restrict` field references it, then `nullify` and `pull`.
    */
   async delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const ifMatch = this.ifMatchOf(id, options);
+    const precondition = this.preconditionOf(id, options);
     // The references' locks before the document's turn, as writes that reference it take them: never the other way round.
     const doc = await referenceLocksOfProcess.exclusive(await this.deleteLocks(id), () =>
       this.serialized(id, async () => {
-        const target = await this.writeFilter(id, ifMatch);
+        const target = await this.writeFilter(id, precondition);
         const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
         return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
       }),
     );
-    if (!doc) return this.unwritten(id, ifMatch, false);
+    if (!doc) return this.unwritten(id, precondition, false);
     if (this.files) await this.files.release(fileIdsOf(doc as Record<string, unknown>, this.definition.files!));
     return this.toPlain(doc as object);
   }
@@ -238,7 +251,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    */
   replaceFile(id: string, field: string, file: FileRef, replaces: Types.ObjectId | undefined, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const condition = replaces ? { [`${field}._id`]: replaces } : { [field]: null };
-    return this.findAndUpdate(id, { $set: { [field]: file } }, { condition, ifMatch: this.ifMatchOf(id, options) });
+    return this.findAndUpdate(id, { $set: { [field]: file } }, { condition, precondition: this.preconditionOf(id, options) });
   }
 
   /**
@@ -250,14 +263,14 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `MR_WRITE_CONFLICT` (with `Retry-After`), nothing written. `null` when no document has this id.
    */
   async swapFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
-    const ifMatch = this.ifMatchOf(id, options);
+    const precondition = this.preconditionOf(id, options);
     for (let attempt = 0; attempt < FILE_SWAP_ATTEMPTS; attempt++) {
       const outcome = await this.serialized(id, async (): Promise<{ document: PlainDocument<T>; landed: boolean; replaced?: FileRef } | null> => {
         const current = await this.model.findOne(this.idFilter(id)).select(`_id ${field}`).maxTimeMS(this.maxTimeMS).lean().exec();
-        if (!current) return this.unwritten(id, ifMatch, false).then((document) => document && { document, landed: false });
+        if (!current) return this.unwritten(id, precondition, false).then((document) => document && { document, landed: false });
         const replaced = ((current as Record<string, unknown>)[field] as FileRef | null | undefined) ?? undefined;
         const condition = replaced ? { [`${field}._id`]: replaced._id } : { [field]: null };
-        const document = await this.updateNow(id, { $set: { [field]: file } }, { condition, ifMatch });
+        const document = await this.updateNow(id, { $set: { [field]: file } }, { condition, precondition });
         const landed = String(((document as Record<string, unknown> | null)?.[field] as FileRef | undefined)?._id) === String(file._id);
         return document && { document, landed, replaced };
       }, true);
@@ -277,11 +290,11 @@ export class ModelRepository<T = Record<string, unknown>> {
    * holding its `maxFiles` already is a 409 `MR_GALLERY_FULL`, checked in the write's own filter.
    */
   async addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const ifMatch = this.ifMatchOf(id, options);
+    const precondition = this.preconditionOf(id, options);
     const maxFiles = this.definition.files?.find((definition) => definition.field === field)?.maxFiles;
-    if (maxFiles === undefined) return this.findAndUpdate(id, { $push: { [field]: file } }, { ifMatch });
+    if (maxFiles === undefined) return this.findAndUpdate(id, { $push: { [field]: file } }, { precondition });
     // The element at `maxFiles - 1` exists exactly when the gallery is full.
-    const doc = await this.findAndUpdate(id, { $push: { [field]: file } }, { condition: { [`${field}.${maxFiles - 1}`]: { $exists: false } }, ifMatch });
+    const doc = await this.findAndUpdate(id, { $push: { [field]: file } }, { condition: { [`${field}.${maxFiles - 1}`]: { $exists: false } }, precondition });
     const added = ((doc as Record<string, unknown> | null)?.[field] as FileRef[] | undefined)?.some((ref) => String(ref._id) === String(file._id));
     if (doc && !added) throw galleryFull(`${this.definition.name}.${field}`, maxFiles);
     return doc;
@@ -292,25 +305,25 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `null`. A gallery's element is pulled by its whole value: the engines match it the same way.
    */
   removeFile(id: string, field: string, file: FileRef, gallery: boolean, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const ifMatch = this.ifMatchOf(id, options);
-    if (gallery) return this.findAndUpdate(id, { $pull: { [field]: file } }, { ifMatch });
-    return this.findAndUpdate(id, { $unset: { [field]: 1 } }, { condition: { [`${field}._id`]: file._id }, ifMatch });
+    const precondition = this.preconditionOf(id, options);
+    if (gallery) return this.findAndUpdate(id, { $pull: { [field]: file } }, { precondition });
+    return this.findAndUpdate(id, { $unset: { [field]: 1 } }, { condition: { [`${field}._id`]: file._id }, precondition });
   }
 
   /**
-   * The update of the document `id` names, where `condition` (if any) and `ifMatch` hold too, with
-   * its version incremented. Where it matches nothing: `null` if no document has this id, a 412
-   * if `ifMatch` names another version, else (the `condition` failed: nothing to change) the document.
+   * The update of the document `id` names, where `condition` (if any) and `precondition` hold too,
+   * with its version incremented. Where it matches nothing: `null` if no document has this id, a 412
+   * if `precondition` fails, else (the `condition` failed: nothing to change) the document.
    */
   private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions): Promise<PlainDocument<T> | null> {
     return this.serialized(id, () => this.updateNow(id, update, options));
   }
 
   /** `findAndUpdate()` without waiting for the other writes to the document: for a caller that runs in its turn already. */
-  private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, ifMatch }: UpdateOptions): Promise<PlainDocument<T> | null> {
+  private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, precondition }: UpdateOptions): Promise<PlainDocument<T> | null> {
     const { versionKey } = this.definition.fields;
     const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
-    const target = await this.writeFilter(id, ifMatch, condition);
+    const target = await this.writeFilter(id, precondition, condition);
     try {
       // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
       // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
@@ -322,37 +335,51 @@ export class ModelRepository<T = Record<string, unknown>> {
           .maxTimeMS(this.maxTimeMS)
           .lean()
           .exec());
-      return doc ? this.tagged(doc as object) : this.unwritten(id, ifMatch, condition !== undefined);
+      return doc ? this.tagged(doc as object) : this.unwritten(id, precondition, condition !== undefined);
     } catch (error) {
       throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
     }
   }
 
-  /** The `If-Match` of a write: the one given, else the request's for this document. `'*'` and none alike check nothing. */
-  private ifMatchOf(id: string, options: WriteOptions | undefined): string[] | undefined {
-    const given = options?.ifMatch;
-    const condition = given !== undefined ? parseEntityTags(given) : takePrecondition(this.definition.name, id);
-    return condition === '*' ? undefined : condition;
+  /**
+   * The conditions of a write: those given, else the request's for this document; `undefined` for
+   * none. `If-Match: *` checks nothing: a write only ever finds an existing document.
+   */
+  private preconditionOf(id: string, options: WriteOptions | undefined): Precondition | undefined {
+    const given = options && (options.ifMatch !== undefined || options.ifNoneMatch !== undefined);
+    const conditions = given
+      ? { ifMatch: options.ifMatch === undefined ? undefined : parseEntityTags(options.ifMatch), ifNoneMatch: options.ifNoneMatch === undefined ? undefined : parseEntityTags(options.ifNoneMatch) }
+      : takePrecondition(this.definition.name, id);
+    const ifMatch = conditions?.ifMatch === '*' ? undefined : conditions?.ifMatch;
+    const ifNoneMatch = conditions?.ifNoneMatch;
+    return ifMatch || ifNoneMatch ? { ifMatch, ifNoneMatch } : undefined;
   }
 
   /**
-   * The filter of a write to the document `id` names, with `condition` and `ifMatch`. With a version
-   * key, `ifMatch` is a condition on it (and on `_id` where the id field is another one); without
-   * (`versionKey: false`), the document is read, its content tag compared (a 412 if it differs),
-   * and the write filters on every top-level field of what was read: a compare-and-swap of the
-   * whole content.
+   * The filter of a write to the document `id` names, with `condition` and `precondition`. With a
+   * version key, `If-Match` is a condition on it (and on `_id` where the id field is another one),
+   * and `If-None-Match` the negation of one (`*` matches no document: an existing one is never
+   * written); without (`versionKey: false`), the document is read, its content tag compared (a 412
+   * if a condition fails), and the write filters on every top-level field of what was read: a
+   * compare-and-swap of the whole content.
    */
-  private async writeFilter(id: string, ifMatch: string[] | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
+  private async writeFilter(id: string, precondition: Precondition | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
     const filter = { ...this.idFilter(id), ...condition };
-    if (!ifMatch) return { filter };
+    if (!precondition) return { filter };
+    const { ifMatch, ifNoneMatch } = precondition;
+    if (ifNoneMatch === '*') return null;
     if (this.definition.fields.versionKey) {
-      const versions = this.versionCondition(id, ifMatch);
-      return versions && { filter: { ...filter, ...versions } };
+      const versions = ifMatch && this.versionCondition(id, ifMatch);
+      if (versions === null) return null;
+      // A weak tag names the same version as its strong form (weak comparison).
+      const excluded = ifNoneMatch && this.versionCondition(id, ifNoneMatch.map((tag) => tag.replace(/^W\//, '')));
+      return { filter: { ...filter, ...versions, ...(excluded && { $nor: [excluded] }) } };
     }
     const raw = await this.model.findOne(this.idFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec();
     if (!raw) return null;
-    const current = this.tagged(mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw)));
-    if (!matchesStrongly(ifMatch, etagOf(current)!)) throw ModelRoutesException.preconditionFailed(this.definition.name, id, etagOf(current));
+    const tag = etagOf(this.tagged(mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw))))!;
+    const failed = failedCondition(precondition, tag);
+    if (failed) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag, failed);
     return { filter: { ...this.sameContent(raw as Record<string, unknown>), ...condition } };
   }
 
@@ -397,16 +424,17 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /**
-   * Why a write matched nothing: `null` when no document has this id; a 412 when `ifMatch` names
-   * another version; otherwise the document, unchanged, where the write was `conditional` (an add
-   * of an identifier already there), or a 412 where it was not (another writer got in between).
+   * Why a write matched nothing: `null` when no document has this id; a 412 when `precondition`
+   * fails; otherwise the document, unchanged, where the write was `conditional` (an add of an
+   * identifier already there), or a 412 where it was not (another writer got in between).
    */
-  private async unwritten(id: string, ifMatch: string[] | undefined, conditional: boolean): Promise<PlainDocument<T> | null> {
-    if (!ifMatch && !conditional) return null;
+  private async unwritten(id: string, precondition: Precondition | undefined, conditional: boolean): Promise<PlainDocument<T> | null> {
+    if (!precondition && !conditional) return null;
     const current = await this.findOne(id);
-    if (!current || !ifMatch) return current;
+    if (!current || !precondition) return current;
     const tag = etagOf(current)!;
-    if (!conditional || !matchesStrongly(ifMatch, tag)) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag);
+    const failed = failedCondition(precondition, tag);
+    if (failed || !conditional) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag, failed);
     return current;
   }
 

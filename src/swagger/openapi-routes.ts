@@ -185,7 +185,7 @@ const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY
 
 const ETAG_HEADER = { ETag: { description: "The document's entity tag: send it in If-Match to write only this version, or in If-None-Match to be answered 304 while it is current.", schema: { type: 'string' } } };
 
-/** `If-None-Match` on a route that reads a document, `If-Match` on one that writes it (required with `requireIfMatch`). */
+/** `If-None-Match` on a route that reads a document, `If-Match` (required with `requireIfMatch`) and `If-None-Match` on one that writes it. */
 function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): MethodDecorator[] {
   if (row.conditional === 'read') {
     return [ApiHeader({ name: 'If-None-Match', required: false, description: 'ETags (or `*`): 304 Not Modified, without a body, when the document still has one of them.' })];
@@ -196,6 +196,11 @@ function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): Met
       name: 'If-Match',
       required: owner.requireIfMatch,
       description: `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing written.${owner.requireIfMatch ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`,
+    }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'ETags (or `*`, any version): write only while the document has none of them (weak comparison), else 412 MR_PRECONDITION_FAILED and nothing written.',
     }),
   ];
 }
