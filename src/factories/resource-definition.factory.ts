@@ -11,7 +11,8 @@ import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { resourceDtos } from '../dto/generated-dto.js';
 import { findFileFields } from '../files/file-options.js';
 import { findDeleteRules } from './delete-rules.factory.js';
-import { createFieldRules, findReferences } from './field-rules.factory.js';
+import { createFieldRules, findEmbeddedReferences, findReferences } from './field-rules.factory.js';
+import { isUnderAny } from '../query/field-path.util.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
 import { assertRouteNames } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
@@ -33,7 +34,7 @@ export function createResourceDefinitions(options: ModelRoutesModuleOptions): Re
 function completeReferences(definitions: ResourceDefinition[], defaults: ReferenceRoutesOptions | undefined): void {
   const idFields = new Map(definitions.map((definition) => [definition.name, definition.idField]));
   for (const definition of definitions) {
-    for (const reference of definition.references) {
+    for (const reference of [...definition.references, ...(definition.embeddedReferences ?? [])]) {
       reference.targetIdField = idFields.get(reference.targetName) ?? '_id';
       reference.checkExists = definition.referenceRoutes?.[reference.field]?.checkExists ?? defaults?.checkExists ?? true;
     }
@@ -107,6 +108,9 @@ export function createResourceDefinition(
     references: findReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !fields.hidden.has(reference.field))
       // Completed by createResourceDefinitions(), which knows every resource.
+      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
+    embeddedReferences: findEmbeddedReferences(schema, (field) => `${resource.name}.${field}`)
+      .filter((reference) => !isUnderAny(reference.field, fields.hidden))
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
     files: files.filter((file) => !fields.hidden.has(file.field)),
     fields,

@@ -33,6 +33,11 @@ export interface ResourceDefinition {
   idParam: string;
   schema: Schema;
   references: ReferenceDefinition[];
+  /**
+   * The references inside its sub-documents (`vaccinations.vet`), at any depth: checked on write
+   * like `references`, with no routes of their own.
+   */
+  embeddedReferences?: ReferenceDefinition[];
   /** Its `@FileProp()` fields. */
   files: FileFieldDefinition[];
   fields: FieldRules;

@@ -19,7 +19,7 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
   const resources = new Set(definitions.map((definition) => definition.name));
   const registered = new Map<string, string>();
   for (const definition of definitions) {
-    for (const { targetName, field } of definition.references) {
+    for (const { targetName, field } of [...definition.references, ...(definition.embeddedReferences ?? [])]) {
       if (!resources.has(targetName) && !registered.has(targetName)) registered.set(targetName, `${definition.name}.${field}`);
     }
   }

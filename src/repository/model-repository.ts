@@ -18,7 +18,7 @@ import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js'
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */
 export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
-  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files'>>;
+  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files' | 'embeddedReferences'>>;
 
 /** A document as the routes return it: plain data, without the version key and hidden fields. */
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
@@ -74,6 +74,8 @@ export class ModelRepository<T = Record<string, unknown>> {
   private readonly plainOptions?: ToObjectOptions;
   /** The envelope's `count`: collection metadata, never a scan. */
   private readonly collectionCount: CollectionCount;
+  /** The references a write names, top-level and inside sub-documents. */
+  private readonly references: RepositoryDefinition['references'];
   /** Where the files of its `@FileProp()` fields are (`companies_files`), if it has any. */
   readonly files?: FileStore;
 
@@ -81,6 +83,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     readonly model: Model<T>,
     readonly definition: RepositoryDefinition,
   ) {
+    this.references = [...definition.references, ...(definition.embeddedReferences ?? [])];
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
     this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
     if (definition.files?.length) this.files = new FileStore(model.db, `${model.collection.collectionName}_files`);
@@ -426,7 +429,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   private resolveReferences(data: Parameters<typeof resolveReferences>[2]): Promise<void> | undefined {
-    return resolveReferences(this.model.db, this.definition.references, data, this.maxTimeMS);
+    return resolveReferences(this.model.db, this.references, data, this.maxTimeMS);
   }
 
   /** Runs a write to the document `id` names after the writes to it in progress, where the engine needs that. */
