@@ -23,6 +23,7 @@ export const ERROR_CODES = Object.freeze({
   MR_FORBIDDEN: { status: 403, description: 'A guard refused the request.' },
   MR_NOT_FOUND: { status: 404, description: 'No document has this identifier (on a reverse reference route: no referenced document has it).' },
   MR_ROUTE_NOT_FOUND: { status: 404, description: 'No route has this path.' },
+  MR_REFERENCE_CYCLE: { status: 400, description: 'A write to a self-reference declared `acyclic` would close a cycle (a category as its own ancestor), or leads to a chain longer than `acyclic.maxDepth`; `details[].path` names the field, the message the chain. Nothing was written.' },
   MR_REFERENCE_UNSET: { status: 404, description: 'The document exists but its reference field is empty.' },
   MR_REFERENCE_BROKEN: { status: 404, description: 'The reference field points to a document that no longer exists.' },
   MR_FILE_NOT_FOUND: { status: 404, description: 'The document exists but has no such file: its file field is empty, or its gallery holds no file with this `:file_id`.' },

@@ -108,7 +108,7 @@ export function createResourceDefinition(
     references: findReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !fields.hidden.has(reference.field))
       // Completed by createResourceDefinitions(), which knows every resource.
-      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
+      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true, ...acyclicOption(resource, schema, reference) })),
     embeddedReferences: findEmbeddedReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !isUnderAny(reference.field, fields.hidden))
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
@@ -170,6 +170,27 @@ function resolveSearchOptions(
     search.defaultLimit = search.maxLimit;
   }
   return search;
+}
+
+/** Default of `acyclic.maxDepth`: how many documents a write may walk up a self-reference. */
+export const DEFAULT_ACYCLIC_MAX_DEPTH = 32;
+
+/**
+ * `@Prop({ type: Types.ObjectId, ref: 'Category', acyclic: true | { maxDepth } })`: checked, on a
+ * single reference of a model to itself only (a cycle needs one).
+ */
+function acyclicOption(resource: Type, schema: Schema, reference: { field: string; targetName: string; isArray: boolean }): { acyclic?: { maxDepth: number } } {
+  const given = (schema.path(reference.field)?.options as { acyclic?: unknown } | undefined)?.acyclic;
+  if (given === undefined || given === false) return {};
+  const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}.${reference.field}: ${message}`);
+  if (reference.targetName !== resource.name || reference.isArray) {
+    throw invalid(`acyclic applies to a single reference of ${resource.name} to itself (ref: '${resource.name}'); remove it.`);
+  }
+  const maxDepth = given === true ? DEFAULT_ACYCLIC_MAX_DEPTH : (given as { maxDepth?: unknown } | null)?.maxDepth;
+  if (typeof given !== 'boolean' && (typeof given !== 'object' || given === null)) throw invalid(`acyclic must be true or { maxDepth: <integer of at least 1> }.`);
+  if (maxDepth === undefined) return { acyclic: { maxDepth: DEFAULT_ACYCLIC_MAX_DEPTH } };
+  if (!Number.isSafeInteger(maxDepth) || (maxDepth as number) < 1) throw invalid(`acyclic.maxDepth: ${String(maxDepth)} must be an integer of at least 1.`);
+  return { acyclic: { maxDepth: maxDepth as number } };
 }
 
 function assertPathSegment(resource: Type, option: 'path' | 'plural', value: string): void {

@@ -18,6 +18,8 @@ export interface ReferenceDefinition {
   targetIdField: string;
   /** Whether writes must name existing documents (`references: { owner: { checkExists } }`). */
   checkExists: boolean;
+  /** A self-reference declared `@Prop({ ..., acyclic: true })`: writes that would close a cycle are refused. */
+  acyclic?: { maxDepth: number };
 }
 
 /** What the library knows about one resource, read once at startup. */

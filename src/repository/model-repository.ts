@@ -9,6 +9,7 @@ import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-d
 import { CollectionCount } from './collection-count.js';
 import { releaseReferences } from './delete-cascade.js';
 import { castPathId, deletePath } from './document-path.util.js';
+import { assertNoCycles } from './reference-cycles.js';
 import { flatAccess, nestedAccess, resolveReferences } from './reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
 import { writeError } from './write-error.util.js';
@@ -143,6 +144,11 @@ export class ModelRepository<T = Record<string, unknown>> {
     if (!update.$set && !update.$unset) return this.unwritten(id, ifMatch, true);
     const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
     if (resolving) await resolving;
+    if (update.$set && this.definition.references.some((reference) => reference.acyclic && reference.field in update.$set!)) {
+      const self = await this.model.findOne(this.idFilter(id)).select('_id').maxTimeMS(this.maxTimeMS).lean().exec();
+      // No such document: the write answers its 404.
+      if (self) await assertNoCycles(this.model as unknown as Model<unknown>, this.definition.references, (self as { _id: Types.ObjectId })._id, update.$set, this.maxTimeMS);
+    }
     return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, ifMatch });
   }
 

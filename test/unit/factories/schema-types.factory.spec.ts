@@ -2,6 +2,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import mongoose, { Types } from 'mongoose';
 import { GeneratedResource } from '../../../src/index.js';
 import { createResourceSchema } from '../../../src/factories/schema.factory.js';
+import { createResourceDefinition, DEFAULT_ACYCLIC_MAX_DEPTH } from '../../../src/factories/resource-definition.factory.js';
 
 /*
  * BSON-class spellings of a type (issue 23, item 19): @nestjs/mongoose reads a class given as
@@ -65,5 +66,43 @@ describe('createResourceSchema: BSON classes as types', () => {
 
   it('refuses a BSON class Mongoose has no schema type for', () => {
     expect(() => createResourceSchema(Unsupported)).toThrow(/Unsupported\.count: Mongoose has no schema type for the BSON class Long/);
+  });
+});
+
+describe('the acyclic option of a reference (issue 23, item 26)', () => {
+  @GeneratedResource()
+  @Schema()
+  class Node {
+    @Prop({ type: [{ type: Types.ObjectId, ref: 'Node' }], acyclic: true }) children?: Types.ObjectId[];
+  }
+
+  @GeneratedResource()
+  @Schema()
+  class Leaf {
+    @Prop({ type: Types.ObjectId, ref: 'Node', acyclic: true }) node?: Types.ObjectId;
+  }
+
+  @GeneratedResource()
+  @Schema()
+  class Branch {
+    @Prop({ type: Types.ObjectId, ref: 'Branch', acyclic: { maxDepth: 0 } }) parent?: Types.ObjectId;
+  }
+
+  @GeneratedResource()
+  @Schema()
+  class Tree {
+    @Prop({ type: Types.ObjectId, ref: 'Tree', acyclic: true }) parent?: Types.ObjectId;
+  }
+
+  it('applies to a single self-reference, with a default bound', () => {
+    expect(createResourceDefinition({ resource: Tree }).references).toEqual([expect.objectContaining({ field: 'parent', acyclic: { maxDepth: DEFAULT_ACYCLIC_MAX_DEPTH } })]);
+  });
+
+  it.each([
+    [Node, /Node\.children: acyclic applies to a single reference of Node to itself/],
+    [Leaf, /Leaf\.node: acyclic applies to a single reference of Leaf to itself/],
+    [Branch, /Branch\.parent: acyclic\.maxDepth: 0 must be an integer of at least 1/],
+  ])('is refused elsewhere, naming the field and the fix (%p)', (resource, message) => {
+    expect(() => createResourceDefinition({ resource })).toThrow(message);
   });
 });
