@@ -23,7 +23,7 @@ export interface DtoSource {
   name: string;
   schema: Schema;
   fields: Pick<FieldRules, 'writable'>;
-  /** Reference fields, by path; `bySlug` when their target is identified by another field than `_id`. */
+  /** Reference fields at every depth, by path (`vaccinations.vet`); `bySlug` when their target is identified by another field than `_id`. */
   references: ReadonlyMap<string, LeafReference>;
 }
 
@@ -33,7 +33,7 @@ const REQUIRED = { message: '$property is required' };
 
 /** A writable place of the schema: a scalar (or array of scalars), a nested object, or an array of sub-documents. */
 type DtoNode =
-  | { kind: 'leaf'; type: SchemaType }
+  | { kind: 'leaf'; path: string; type: SchemaType }
   | { kind: 'object'; path: string; required: boolean; children: Map<string, DtoNode> }
   | { kind: 'array'; path: string; children: Map<string, DtoNode> };
 
@@ -109,7 +109,7 @@ function buildTree(schema: Schema, prefix: string, source: DtoSource): Map<strin
     const name = parts[parts.length - 1];
     if (sub && type.instance === 'Embedded') level.set(name, { kind: 'object', path: full, required: isRequired(type), children: buildTree(sub, `${full}.`, source) });
     else if (sub && type.instance === 'Array') level.set(name, { kind: 'array', path: full, children: buildTree(sub, `${full}.`, source) });
-    else level.set(name, { kind: 'leaf', type });
+    else level.set(name, { kind: 'leaf', path: full, type });
   });
   return root;
 }
@@ -141,7 +141,7 @@ function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoS
   const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
   if (type.instance === 'Array') {
     if (!element || element.instance === 'Array' || element.instance === 'Mixed') return [IsOptional(), IsArray(), Allow()];
-    const reference = referenceOf(type, source);
+    const reference = source.references.get(node.path);
     // `{ type: [String], enum: [...] }`: the array's enum is its elements' (Mongoose checks each one).
     const values = enumValues((type.options as { enum?: unknown } | undefined)?.enum);
     const inEnum = (each: boolean) => (values ? [IsIn(values, { each })] : []);
@@ -152,7 +152,7 @@ function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoS
     // Each value of a Map is checked as a field of its type (`of: Number`), at its key's path (`limits.daily`).
     return [...presence(key, isRequired(type), mode), IsObject(), MapValues(key, leafValidators(values, undefined))];
   }
-  return [...presence(key, isRequired(type), mode), ...leafValidators(type, referenceOf(type, source))];
+  return [...presence(key, isRequired(type), mode), ...leafValidators(type, source.references.get(node.path))];
 }
 
 /** Left out, `null`, or neither: what a field's presence may be in a body of this mode. */
@@ -161,10 +161,6 @@ function presence(key: string, required: boolean, mode: Mode): PropertyDecorator
   if (mode === 'create') return [IsDefined(REQUIRED)];
   // An update may leave a required field out, but not clear it.
   return [ValidateIf((object: Record<string, unknown>) => object[key] !== undefined), IsDefined(REQUIRED)];
-}
-
-function referenceOf(type: SchemaType, source: DtoSource): LeafReference | undefined {
-  return source.references.get(type.path);
 }
 
 /** The rules of one element of each array of scalars, by DTO class and property: to tell which elements failed. */

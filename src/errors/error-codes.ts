@@ -15,6 +15,7 @@ export const ERROR_CODES = Object.freeze({
   MR_INVALID_BODY: { status: 400, description: 'The request body is not a JSON object, or names a field a client may not write: unknown or hidden, `_id`, `__v`, timestamps, `readonly`; or a key that is not allowed (`$set`, `a.b`, `__proto__`, `_bsontype`).' },
   MR_VALIDATION_FAILED: { status: 400, description: 'A value of the body is refused by its field: wrong type (it cannot be converted), an object expected, a schema validator (`required`, `min`, `enum`, `match`...), or a validation pipe. `details` has one entry per failure.' },
   MR_REFERENCE_NOT_FOUND: { status: 400, description: 'A reference written in the body names no document of the referenced model; `details[].path` names the field (`tags.1` in an array).' },
+  MR_REFERENCE_CYCLE: { status: 400, description: 'A write to a self-reference declared `acyclic` would close a cycle (a category as its own ancestor), or leads to a chain longer than `acyclic.maxDepth`; `details[].path` names the field, the message the chain. Nothing was written.' },
   MR_UNSUPPORTED_QUERY: { status: 400, description: 'The database server does not implement a feature the query uses (MongoDB-compatible engines such as FerretDB lack a few).' },
   MR_INVALID_FILE: { status: 400, description: 'An upload holds no file: an empty file, a multipart body without a file part or with more than one, or a malformed multipart body.' },
   MR_INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },

@@ -16,8 +16,9 @@ export type ErrorFilterScope = 'app' | 'routes';
 
 /**
  * Gives every failure of a generated route the one error shape
- * `{ statusCode, error, code, message, details? }`. Unexpected errors are logged here,
- * with their stack, and reach the client only as a generic 500. A request for a path of the
+ * `{ statusCode, error, code, message, details? }`. Every failure answered with a 5xx (a 503 too)
+ * is logged here with its cause (the stack, and the chain of `cause`s); unexpected errors reach
+ * the client only as a generic 500. A request for a path of the
  * route table with a method it does not serve is a 405 with an `Allow` header.
  *
  * The module installs it app-wide, scoped to the paths of the route table unless
@@ -66,7 +67,9 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
         httpAdapter.setHeader(response, 'Allow', methods().join(', '));
       }
     }
-    if (unexpected) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    // Every 5xx (a 503 too: the database is down, or the engine dropped the connection) says why in
+    // the log; the client only gets the code.
+    if (unexpected || body.statusCode >= 500) this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
     httpAdapter.reply(response, body, body.statusCode);
   }
 
@@ -74,4 +77,15 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     // Built on first use: the global prefix is set after the module is defined.
     return (this.allowed ??= new AllowedMethods(this.explorer?.routes() ?? [], this.config?.getGlobalPrefix() ?? ''));
   }
+}
+
+/** The stack of what was thrown, and of each `cause` it carries (a driver error wrapped by the library), at most 5 deep. */
+function causeOf(exception: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = exception;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    parts.push(current instanceof Error ? (current.stack ?? `${current.name}: ${current.message}`) : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join('\nCaused by: ');
 }

@@ -11,7 +11,8 @@ import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { resourceDtos } from '../dto/generated-dto.js';
 import { findFileFields } from '../files/file-options.js';
 import { findDeleteRules } from './delete-rules.factory.js';
-import { createFieldRules, findReferences } from './field-rules.factory.js';
+import { createFieldRules, findEmbeddedReferences, findReferences } from './field-rules.factory.js';
+import { isUnderAny } from '../query/field-path.util.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
 import { assertRouteNames } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
@@ -34,7 +35,7 @@ export function createResourceDefinitions(options: ModelRoutesModuleOptions): Re
 function completeReferences(definitions: ResourceDefinition[], defaults: ReferenceRoutesOptions | undefined): void {
   const idFields = new Map(definitions.map((definition) => [definition.name, definition.idField]));
   for (const definition of definitions) {
-    for (const reference of definition.references) {
+    for (const reference of [...definition.references, ...(definition.embeddedReferences ?? [])]) {
       reference.targetIdField = idFields.get(reference.targetName) ?? '_id';
       reference.checkExists = definition.referenceRoutes?.[reference.field]?.checkExists ?? defaults?.checkExists ?? true;
     }
@@ -109,6 +110,9 @@ export function createResourceDefinition(
     references: findReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !fields.hidden.has(reference.field))
       // Completed by createResourceDefinitions(), which knows every resource.
+      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true, ...acyclicOption(resource, schema, reference) })),
+    embeddedReferences: findEmbeddedReferences(schema, (field) => `${resource.name}.${field}`)
+      .filter((reference) => !isUnderAny(reference.field, fields.hidden))
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
     files: files.filter((file) => !fields.hidden.has(file.field)),
     fields,
@@ -168,6 +172,27 @@ function resolveSearchOptions(
     search.defaultLimit = search.maxLimit;
   }
   return search;
+}
+
+/** Default of `acyclic.maxDepth`: how many documents a write may walk up a self-reference. */
+export const DEFAULT_ACYCLIC_MAX_DEPTH = 32;
+
+/**
+ * `@Prop({ type: Types.ObjectId, ref: 'Category', acyclic: true | { maxDepth } })`: checked, on a
+ * single reference of a model to itself only (a cycle needs one).
+ */
+function acyclicOption(resource: Type, schema: Schema, reference: { field: string; targetName: string; isArray: boolean }): { acyclic?: { maxDepth: number } } {
+  const given = (schema.path(reference.field)?.options as { acyclic?: unknown } | undefined)?.acyclic;
+  if (given === undefined || given === false) return {};
+  const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}.${reference.field}: ${message}`);
+  if (reference.targetName !== resource.name || reference.isArray) {
+    throw invalid(`acyclic applies to a single reference of ${resource.name} to itself (ref: '${resource.name}'); remove it.`);
+  }
+  const maxDepth = given === true ? DEFAULT_ACYCLIC_MAX_DEPTH : (given as { maxDepth?: unknown } | null)?.maxDepth;
+  if (typeof given !== 'boolean' && (typeof given !== 'object' || given === null)) throw invalid(`acyclic must be true or { maxDepth: <integer of at least 1> }.`);
+  if (maxDepth === undefined) return { acyclic: { maxDepth: DEFAULT_ACYCLIC_MAX_DEPTH } };
+  if (!Number.isSafeInteger(maxDepth) || (maxDepth as number) < 1) throw invalid(`acyclic.maxDepth: ${String(maxDepth)} must be an integer of at least 1.`);
+  return { acyclic: { maxDepth: maxDepth as number } };
 }
 
 function assertPathSegment(resource: Type, option: 'path' | 'plural', value: string): void {

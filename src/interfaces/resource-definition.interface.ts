@@ -18,6 +18,8 @@ export interface ReferenceDefinition {
   targetIdField: string;
   /** Whether writes must name existing documents (`references: { owner: { checkExists } }`). */
   checkExists: boolean;
+  /** A self-reference declared `@Prop({ ..., acyclic: true })`: writes that would close a cycle are refused. */
+  acyclic?: { maxDepth: number };
 }
 
 /** What the library knows about one resource, read once at startup. */
@@ -33,6 +35,11 @@ export interface ResourceDefinition {
   idParam: string;
   schema: Schema;
   references: ReferenceDefinition[];
+  /**
+   * The references inside its sub-documents (`vaccinations.vet`), at any depth: checked on write
+   * like `references`, with no routes of their own.
+   */
+  embeddedReferences?: ReferenceDefinition[];
   /** Its `@FileProp()` fields. */
   files: FileFieldDefinition[];
   fields: FieldRules;

@@ -100,14 +100,14 @@ export const ROUTE_ACTIONS = {
   update: {
     scope: 'resource', method: 'PUT', path: one, status: 200, params: ['id', 'body', 'request'],
     body: 'update', conditional: 'write', answers: { shape: 'document', of: 'source' },
-    errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+    errors: [[400, `MR_INVALID_ID, ${WRITE}, MR_REFERENCE_CYCLE`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)}`,
     description: () => MERGE_TEXT,
   },
   patch: {
     scope: 'resource', method: 'PATCH', path: one, status: 200, params: ['id', 'body', 'request'],
     body: 'update', conditional: 'write', answers: { shape: 'document', of: 'source' },
-    errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+    errors: [[400, `MR_INVALID_ID, ${WRITE}, MR_REFERENCE_CYCLE`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)} (same as PUT)`,
     description: () => MERGE_TEXT,
   },

@@ -9,6 +9,7 @@ import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-d
 import { CollectionCount } from './collection-count.js';
 import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from './delete-cascade.js';
 import { castPathId, deletePath } from './document-path.util.js';
+import { assertNoCycles } from './reference-cycles.js';
 import { flatAccess, nestedAccess, resolveReferences, type FieldAccess } from './reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
 import { writeError } from './write-error.util.js';
@@ -21,7 +22,7 @@ import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js'
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */
 export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
-  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files'>>;
+  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files' | 'embeddedReferences'>>;
 
 /** A document as the routes return it: plain data, without the version key and hidden fields. */
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
@@ -106,6 +107,8 @@ export class ModelRepository<T = Record<string, unknown>> {
   private readonly virtuals: string[];
   /** The envelope's `count`: collection metadata, never a scan. */
   private readonly collectionCount: CollectionCount;
+  /** The references a write names, top-level and inside sub-documents. */
+  private readonly references: RepositoryDefinition['references'];
   /** Where the files of its `@FileProp()` fields are (`companies_files`), if it has any. */
   readonly files?: FileStore;
 
@@ -113,6 +116,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     readonly model: Model<T>,
     readonly definition: RepositoryDefinition,
   ) {
+    this.references = [...definition.references, ...(definition.embeddedReferences ?? [])];
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
     this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
     this.virtuals = answeredVirtuals(definition.schema);
@@ -178,6 +182,11 @@ export class ModelRepository<T = Record<string, unknown>> {
     return this.referencing(flatAccess(update.$set ?? {}), async () => {
       const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
       if (resolving) await resolving;
+      if (update.$set && this.definition.references.some((reference) => reference.acyclic && reference.field in update.$set!)) {
+        const self = await this.model.findOne(this.idFilter(id)).select('_id').maxTimeMS(this.maxTimeMS).lean().exec();
+        // No such document: the write answers its 404.
+        if (self) await assertNoCycles(this.model as unknown as Model<unknown>, this.definition.references, (self as { _id: Types.ObjectId })._id, update.$set, this.maxTimeMS);
+      }
       return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, precondition });
     });
   }
@@ -556,7 +565,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   private resolveReferences(data: Parameters<typeof resolveReferences>[2]): Promise<void> | undefined {
-    return resolveReferences(this.model.db, this.definition.references, data, this.maxTimeMS);
+    return resolveReferences(this.model.db, this.references, data, this.maxTimeMS);
   }
 
   /**

@@ -21,7 +21,7 @@ export const OBJECT_ID_SCHEMA: OpenApiSchema = { type: 'string', pattern: '^[0-9
  * arrays. Hidden fields never appear; request bodies leave out `_id`, the version key,
  * timestamps and readonly fields, refuse unknown properties, and in `update` nothing is required.
  */
-export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references' | 'serialization'>>, mode: SchemaMode): OpenApiSchema {
+export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references' | 'embeddedReferences' | 'serialization'>>, mode: SchemaMode): OpenApiSchema {
   const { fields } = definition;
   const include = (path: string) =>
     (!isUnder(path, fields.hidden) || (mode !== 'read' && isUnder(path, fields.writeOnly))) &&
@@ -30,7 +30,7 @@ export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | '
   const schema = objectSchema(definition.schema, '', include, mode);
   if (mode !== 'read') {
     markWriteOnly(schema, fields.writeOnly);
-    acceptTargetIds(schema, definition.references ?? []);
+    acceptTargetIds(schema, [...(definition.references ?? []), ...(definition.embeddedReferences ?? [])]);
   } else {
     describeVirtuals(schema, definition.schema);
     if (definition.serialization) describeSerialization(schema, definition.serialization);
@@ -88,7 +88,11 @@ export function objectAt(schema: OpenApiSchema, path: string): OpenApiSchema | u
 /** Walks to the property schema of a dotted path, if the document schema has it. */
 function propertyAt(schema: OpenApiSchema, path: string): OpenApiSchema | undefined {
   let node: OpenApiSchema | undefined = schema;
-  for (const part of path.split('.')) node = (node?.properties as Record<string, OpenApiSchema> | undefined)?.[part];
+  for (const part of path.split('.')) {
+    // Below an array of sub-documents: the schema of each element (`vaccinations.vet`).
+    if (node?.type === 'array' && node.items) node = node.items as OpenApiSchema;
+    node = (node?.properties as Record<string, OpenApiSchema> | undefined)?.[part];
+  }
   return node;
 }
 
