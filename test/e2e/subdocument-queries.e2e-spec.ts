@@ -51,3 +51,63 @@ describe('a value that cannot be cast below a sub-document is named by its full 
     expect(response.body.details[0].path).toBe('query.photo.size');
   });
 });
+
+describe('smaller findings of the clinic app (item 18)', () => {
+  const storedVaccinations = async (microchip: string) =>
+    ((await t.connection.model('Pet').findOne({ microchip }).lean()) as unknown as { vaccinations: Array<Record<string, unknown>> }).vaccinations;
+
+  it.each<[string, 'post' | 'put' | 'patch', string, Record<string, unknown>, string]>([
+    ['create', 'post', '/pet', { microchip: 'kit', name: 'Kit', vaccinations: [{ name: 'a', date: null }] }, 'kit'],
+    ['PATCH', 'patch', '/pet/rex', { vaccinations: [{ name: 'a', date: null }] }, 'rex'],
+    ['PUT', 'put', '/pet/tom', { name: 'Tom', vaccinations: [{ name: 'a', date: null }] }, 'tom'],
+  ])('null in an element of an array of sub-documents means absent, as on create (%s)', async (_label, method, path, body, microchip) => {
+    const response = await t.http()[method](path).send(body);
+    expect(response.status).toBeLessThan(300);
+    expect(response.body.vaccinations).toEqual([{ _id: expect.any(String), name: 'a' }]);
+    const [stored] = await storedVaccinations(microchip);
+    expect(Object.keys(stored).sort()).toEqual(['_id', 'name']);
+  });
+
+  it.each([
+    ['the id field', { microchip: '', name: 'Kit' }, { microchip: null, name: 'Kit' }, 'microchip', 'microchip is required'],
+    ['a field of an element', { microchip: 'kat', name: 'Kat', vaccinations: [{ name: '' }] }, { microchip: 'kat', name: 'Kat', vaccinations: [{ name: null }] }, 'vaccinations.0.name', 'name is required'],
+  ])('an empty string on a required field (%s) is answered in the same words, at the same path, as null', async (_label, empty, nulled, path, message) => {
+    const byEmpty = await t.http().post('/pet').send(empty);
+    const byNull = await t.http().post('/pet').send(nulled);
+    expectError(byEmpty, 400, 'MR_VALIDATION_FAILED');
+    expect(byEmpty.body.details).toEqual([{ path, message }]);
+    expect(byEmpty.body.details).toEqual(byNull.body.details);
+  });
+
+  it('POST /appointment/upcoming, where a custom GET route serves that path, is a 405 with the Allow of that route', async () => {
+    await t.http().get('/appointment/upcoming').expect(200);
+    const response = await t.http().post('/appointment/upcoming');
+    expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
+    expect(response.headers.allow).toBe('GET, HEAD');
+    // A path only the generated route serves still answers its methods.
+    const generated = await t.http().post('/appointment/6f0000000000000000000000');
+    expect(generated.headers.allow).toBe('DELETE, GET, HEAD, PATCH, PUT');
+  });
+
+  it('an error body carries no ETag (Express added a weak one); a success still does', async () => {
+    for (const response of [
+      await t.http().get('/pet/nobody'),
+      await t.http().get('/pets?photo.size[gt]=big'),
+      await t.http().post('/appointment/upcoming'),
+      await t.http().post('/pet').send({ name: 'x' }),
+    ]) {
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.headers.etag).toBeUndefined();
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text));
+    }
+    expect((await t.http().get('/pet/rex').expect(200)).headers.etag).toMatch(/^"/);
+  });
+
+  it('HEAD of a missing document is a 404 without a body or an ETag', async () => {
+    const response = await t.http().head('/pet/nobody');
+    expect(response.status).toBe(404);
+    expect(response.headers.etag).toBeUndefined();
+    expect(response.text ?? '').toBe('');
+  });
+});
