@@ -7,7 +7,7 @@
 import { ModelRoutesModule } from '../../src/index.js';
 import { Appointment, AppointmentController, Pet } from '../fixtures/subdocument-models.js';
 import { bootTestApp, type TestApp } from '../support/app.js';
-import { useEngine } from '../support/engine.js';
+import { itOnFerretDb, itOnMongoDb, useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
 const engine = useEngine();
@@ -49,6 +49,46 @@ describe('a value that cannot be cast below a sub-document is named by its full 
     const response = await t.http().post('/pets').send({ query: { name: 'Rex', 'vaccinations.name': 'rabies', 'photo.size': 'big' } });
     expectError(response, 400, 'MR_INVALID_VALUE');
     expect(response.body.details[0].path).toBe('query.photo.size');
+  });
+});
+
+describe('$elemMatch: the forms FerretDB v1 lacks or gets wrong are refused there, never answered empty (item 25)', () => {
+  const slugsOf = (response: { body: { result: Array<{ microchip: string }> } }) => response.body.result.map((pet) => pet.microchip).sort();
+  const ENGINE_WRONG: Array<[string, Record<string, unknown>, string, string[]]> = [
+    ['a field condition on the elements', { vaccinations: { $elemMatch: { name: 'rabies' } } }, 'query.vaccinations.$elemMatch', ['rex']],
+    ['an operator on a field of the elements', { vaccinations: { $elemMatch: { date: { $gte: '2025-01-01' } } } }, 'query.vaccinations.$elemMatch', ['rex']],
+    ['two fields of one element', { vaccinations: { $elemMatch: { name: 'typhus', date: { $lt: '2024-01-01' } } } }, 'query.vaccinations.$elemMatch', ['tom']],
+    ['$or inside, under $or', { $or: [{ vaccinations: { $elemMatch: { $or: [{ name: 'lepto' }] } } }] }, 'query.$or.0.vaccinations.$elemMatch', ['rex']],
+    ['$ne on the elements', { tags: { $elemMatch: { $ne: 'dog' } } }, 'query.tags.$elemMatch.$ne', ['rex', 'tom']],
+    ['$not on the elements', { tags: { $elemMatch: { $not: { $eq: 'cat' } } } }, 'query.tags.$elemMatch.$not', ['rex']],
+    ['$size on the elements', { tags: { $elemMatch: { $size: 1 } } }, 'query.tags.$elemMatch.$size', []],
+    ['an element compared with an object', { vaccinations: { $elemMatch: { $in: [{ name: 'x' }] } } }, 'query.vaccinations.$elemMatch.$in', []],
+    ['$all of $elemMatch', { tags: { $all: [{ $elemMatch: { $eq: 'dog' } }, { $elemMatch: { $eq: 'old' } }] } }, 'query.tags.$all.0', ['rex']],
+  ];
+
+  itOnFerretDb('FerretDB v1 matches no document, or fails, with these forms', 'answers 400 MR_UNSUPPORTED_QUERY naming the place, for every form it gets wrong', async () => {
+    for (const [label, query, path] of ENGINE_WRONG) {
+      const response = await t.http().post('/pets').send({ query });
+      expectError(response, 400, 'MR_UNSUPPORTED_QUERY');
+      expect({ label, details: response.body.details }).toEqual({ label, details: [{ path, message: expect.stringContaining('FerretDB v1') }] });
+    }
+  });
+
+  itOnMongoDb('FerretDB v1 refuses these forms (see the test above)', 'answers every form with the documents it matches', async () => {
+    for (const [label, query, , expected] of ENGINE_WRONG) {
+      const response = await t.http().post('/pets').send({ query }).expect(200);
+      expect({ label, found: slugsOf(response) }).toEqual({ label, found: expected });
+    }
+  });
+
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ['a range on the elements of an array of strings', { tags: { $elemMatch: { $gte: 'd', $lt: 'e' } } }, ['rex']],
+    ['$in on the elements', { tags: { $elemMatch: { $in: ['cat'] } } }, ['tom']],
+    ['$regex on the elements', { tags: { $elemMatch: { $regex: '^o' } } }, ['rex']],
+    ['the dotted sub-field, which any element may satisfy', { 'vaccinations.date': { $gte: '2025-01-01' } }, ['rex']],
+  ])('runs %s on every engine', async (_label, query, expected) => {
+    const response = await t.http().post('/pets').send({ query }).expect(200);
+    expect(slugsOf(response)).toEqual(expected);
   });
 });
 
