@@ -9,14 +9,14 @@
  * equivalent; for a path parameter, the field it is matched against (`_id`, `slug`).
  */
 export const ERROR_CODES = Object.freeze({
-  MR_INVALID_ID: { status: 400, description: 'The identifier in the path cannot name a document of this model (not 24 hex characters for an `_id`, longer than 256 characters, or not of the type of the `id` field).' },
+  MR_INVALID_ID: { status: 400, description: 'The identifier in the path cannot name a document of this model (not 24 hex characters for an `_id`, longer than 256 characters, holding a NUL character, or not of the type of the `id` field).' },
   MR_INVALID_QUERY: { status: 400, description: 'The search parameters are malformed or not allowed: unknown or hidden field, operator outside the allowlist, a regular expression that is too long or too costly, a parameter given twice, bad limit/skip/sort/select.' },
-  MR_INVALID_VALUE: { status: 400, description: 'A value of a search cannot be compared with its field: it cannot be converted to the field\'s type, is not one of an `enum` field\'s values, or the database refuses it (an invalid regular expression).' },
+  MR_INVALID_VALUE: { status: 400, description: 'A value of a search cannot be compared with its field: it cannot be converted to the field\'s type, is not one of an `enum` field\'s values, holds a NUL character (U+0000), or the database refuses it (an invalid regular expression).' },
   MR_INVALID_BODY: { status: 400, description: 'The request body is not a JSON object, or names a field a client may not write: unknown or hidden, `_id`, `__v`, timestamps, `readonly`; or a key that is not allowed (`$set`, `a.b`, `__proto__`, `_bsontype`).' },
-  MR_VALIDATION_FAILED: { status: 400, description: 'A value of the body is refused by its field: wrong type (it cannot be converted), an object expected, a schema validator (`required`, `min`, `enum`, `match`...), or a validation pipe. `details` has one entry per failure.' },
+  MR_VALIDATION_FAILED: { status: 400, description: 'A value of the body is refused by its field: wrong type (it cannot be converted), an object expected, a string holding a NUL character (U+0000), a schema validator (`required`, `min`, `enum`, `match`...), or a validation pipe. `details` has one entry per failure.' },
   MR_REFERENCE_NOT_FOUND: { status: 400, description: 'A reference written in the body names no document of the referenced model; `details[].path` names the field (`tags.1` in an array).' },
   MR_REFERENCE_CYCLE: { status: 400, description: 'A write to a self-reference declared `acyclic` would close a cycle (a category as its own ancestor), or leads to a chain longer than `acyclic.maxDepth`; `details[].path` names the field, the message the chain. Nothing was written.' },
-  MR_UNSUPPORTED_QUERY: { status: 400, description: 'The database server does not implement a feature the query uses (MongoDB-compatible engines such as FerretDB lack a few).' },
+  MR_UNSUPPORTED_QUERY: { status: 400, description: 'The database server does not implement a feature the query uses, or would answer it wrongly (MongoDB-compatible engines such as FerretDB lack a few: see [Searching](#searching)); `details` names the place when the library knows it (`query.lines.$elemMatch`).' },
   MR_INVALID_FILE: { status: 400, description: 'An upload holds no file: an empty file, a multipart body without a file part or with more than one, or a malformed multipart body.' },
   MR_INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
   MR_BAD_REQUEST: { status: 400, description: 'Any other malformed request (raised by a pipe or your own code).' },

@@ -11,6 +11,25 @@ interface RequestLike {
   url?: string;
 }
 
+interface ExpressResponse {
+  status(code: number): unknown;
+  setHeader(name: string, value: string | number): unknown;
+  end(text: string): unknown;
+}
+
+/**
+ * Sends an error body on Express without the weak `ETag` its `send()` adds to every body: an error
+ * is not a representation of the resource, and a client must not store it as one (nor send its
+ * tag back in `If-Match`). An `ETag` set on purpose (the current one, on a 412) is kept.
+ */
+function replyWithoutEtag(response: ExpressResponse, body: object & { statusCode: number }): void {
+  const text = JSON.stringify(body);
+  response.status(body.statusCode);
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('Content-Length', Buffer.byteLength(text));
+  response.end(text);
+}
+
 /** Which failures the filter shapes: every one it sees (`'app'`), or those of requests to a route table path (`'routes'`). */
 export type ErrorFilterScope = 'app' | 'routes';
 
@@ -70,7 +89,8 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     // Every 5xx (a 503 too: the database is down, or the engine dropped the connection) says why in
     // the log; the client only gets the code.
     if (unexpected || body.statusCode >= 500) this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
-    httpAdapter.reply(response, body, body.statusCode);
+    if (httpAdapter.getType() === 'express') replyWithoutEtag(response as ExpressResponse, body);
+    else httpAdapter.reply(response, body, body.statusCode);
   }
 
   private allowedMethods(): AllowedMethods {

@@ -4,6 +4,7 @@ import { routeReadPreference, takePrecondition } from '../concurrency/route-cont
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
+import { checkFerretDbFilter } from '../query/engine-limits.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
 import { CollectionCount } from './collection-count.js';
@@ -12,6 +13,7 @@ import { castPathId, deletePath } from './document-path.util.js';
 import { assertNoCycles } from './reference-cycles.js';
 import { flatAccess, nestedAccess, resolveReferences, type FieldAccess } from './reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
+import { serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
 import type { FileRef } from '../files/file-ref.js';
 import { galleryFull } from '../files/file-errors.js';
@@ -450,9 +452,11 @@ export class ModelRepository<T = Record<string, unknown>> {
   /**
    * Runs a parsed search. `scope` is ANDed with the client's filter, never replaced by it:
    * the reverse reference routes pass `{ owner: <id> }` there. A value the schema cannot cast is
-   * a 400 `MR_INVALID_VALUE` naming its place in the query (`query.employees`).
+   * a 400 `MR_INVALID_VALUE` naming its place in the query (`query.employees`). On FerretDB, the
+   * `$elemMatch` forms it lacks or gets wrong are a 400 `MR_UNSUPPORTED_QUERY` (see `checkFerretDbFilter`).
    */
   async search(params: SearchParams, scope?: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
+    if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
     const filter = combineFilters(scope, params.filter);
     const projection = params.select && Object.fromEntries(params.select.map((field) => [field, 1]));
     // A tie-breaker on _id makes paging through equal sort keys deterministic.
@@ -479,6 +483,19 @@ export class ModelRepository<T = Record<string, unknown>> {
       const cause = await timeLimitAmong(operations, error);
       throw searchError(cause, params.filter) ?? cause;
     }
+  }
+
+  /**
+   * Refuses the forms FerretDB would answer wrongly (an empty result), naming their place; a value
+   * that cannot be cast is answered first, as on MongoDB (a client's mistake before an engine's limit).
+   */
+  private checkFerretDbSearch(filter: Record<string, unknown>): void {
+    try {
+      this.model.find(filter).cast();
+    } catch (error) {
+      throw searchError(error, filter) ?? error;
+    }
+    checkFerretDbFilter(filter);
   }
 
   /** Of these `_id`s, those that name no document (dangling references). */
