@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -51,6 +51,8 @@ export interface GeneratedResourceOptions {
   references?: Record<string, ReferenceRoutesOptions>;
   /** The routes of each file field (`@FileProp()`) of this resource, by field name. */
   files?: Record<string, FileRoutesOptions>;
+  /** The element routes of each array of sub-documents of this resource, by field name (`vaccinations`). */
+  elements?: Record<string, ElementRoutesOptions>;
 }
 
 /** A DTO class, or an arrow function returning one (for a class declared after the resource). */

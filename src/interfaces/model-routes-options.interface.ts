@@ -1,6 +1,6 @@
 import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
-import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -45,6 +45,8 @@ export interface ModelRoutesExtras {
   references?: ReferenceRoutesOptions;
   /** Defaults for the routes of every file field (`@FileProp()`). */
   files?: FileRoutesOptions;
+  /** Defaults for the element routes of every array of sub-documents (and their `maxElements`). */
+  elements?: ElementRoutesOptions;
   /** Name of the Mongoose connection, as given to `MongooseModule.forRoot(uri, { connectionName })`. */
   connectionName?: string;
   /**
