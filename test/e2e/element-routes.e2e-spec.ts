@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { GeneratedResource, ModelRoutesModule } from '../../src/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, testAdapter, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoRoute } from '../support/expect-error.js';
 import { MISSING_ID } from '../support/ids.js';
@@ -84,7 +84,8 @@ describe('POST /pet/:pet_id/vaccinations', () => {
       [{ name: 'x', _id: MISSING_ID }, '_id'],
       [{ name: 'x', $set: { name: 'y' } }, '$set'],
       [{ name: 'x', place: { clinic: 'a', extra: 1 } }, 'place.extra'],
-      [{ name: 'x', ['__proto__']: { polluted: true } }, '__proto__'],
+      // Fastify's JSON parser refuses a __proto__ key itself, before any route (test/e2e/hostile-requests).
+      ...(testAdapter() === 'fastify' ? [] : [[{ name: 'x', ['__proto__']: { polluted: true } }, '__proto__'] as const]),
     ] as const) {
       const response = await t.http().post(`/pet/${pet}/vaccinations`).set('Content-Type', 'application/json').send(JSON.stringify(body));
       expectError(response, 400, 'MR_INVALID_BODY');
