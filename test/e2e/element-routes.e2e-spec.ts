@@ -1,5 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { DocumentBuilder } from '@nestjs/swagger';
 import { GeneratedResource, ModelRoutesModule } from '../../src/index.js';
+import { createModelRoutesDocument } from '../../src/swagger/index.js';
 import { createTestApp, testAdapter, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoRoute } from '../support/expect-error.js';
@@ -276,5 +278,37 @@ describe('which arrays have element routes', () => {
       @Prop({ type: [SchemaFactory.createForClass(Weight)] }) weights?: Weight[];
     }
     expect(() => ModelRoutesModule.forRoot({ resources: [Dog] })).toThrow(/names no array of sub-documents with element routes/);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents each element route: operationId, element parameter, bodies, answers and errors', async () => {
+    const document = createModelRoutesDocument(t.app, new DocumentBuilder().setTitle('elements').setVersion('1').build()) as unknown as {
+      paths: Record<string, Record<string, any>>;
+      components: { schemas: Record<string, any> };
+    };
+    const list = document.paths['/pet/{pet_id}/vaccinations'];
+    const one = document.paths['/pet/{pet_id}/vaccinations/{element_id}'];
+    expect(Object.keys(list)).toEqual(['post']);
+    expect(Object.keys(one).sort()).toEqual(['delete', 'get', 'patch']);
+    expect([list.post, one.get, one.patch, one.delete].map((operation) => operation.operationId)).toEqual([
+      'pet_vaccinations_addElement', 'pet_vaccinations_findElement', 'pet_vaccinations_patchElement', 'pet_vaccinations_deleteElement',
+    ]);
+    expect(one.get.parameters.find((parameter: { name: string }) => parameter.name === 'element_id')).toMatchObject({ in: 'path', required: true, schema: { pattern: '^[0-9a-fA-F]{24}$' } });
+    expect(list.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PetVaccinationsItemDto' });
+    expect(one.patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PetVaccinationsItemPatchDto' });
+    const add = document.components.schemas.PetVaccinationsItemDto;
+    expect(add.required).toEqual(['name']);
+    expect(add.additionalProperties).toBe(false);
+    expect(Object.keys(add.properties)).not.toContain('signedBy');
+    expect(add.properties).toHaveProperty('lotCode');
+    expect(document.components.schemas.PetVaccinationsItemPatchDto.required).toBeUndefined();
+    expect(list.post.responses['201'].headers.Location).toBeDefined();
+    expect(list.post.responses['409'].description).toContain('MR_ARRAY_FULL');
+    expect(one.get.responses['200'].content['application/json'].schema.properties).toHaveProperty('signedBy');
+    expect(one.get.responses['200'].content['application/json'].schema.properties).not.toHaveProperty('lotCode');
+    expect(one.get.responses['404'].description).toContain('MR_ELEMENT_NOT_FOUND');
+    expect(one.patch.responses['412']).toBeDefined();
+    expect(document.paths['/pet/{pet_id}/weights']).toBeUndefined();
   });
 });
