@@ -312,3 +312,64 @@ describe('OpenAPI', () => {
     expect(document.paths['/pet/{pet_id}/weights']).toBeUndefined();
   });
 });
+
+/** A small seeded generator (mulberry32): the same cases on every run, the seed in the test's title. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = Math.imul(state ^ (state >>> 15), 1 | state);
+    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SEED = Number(process.env.ELEMENT_FUZZ_SEED ?? 23017);
+
+describe('hostile requests to the element routes', () => {
+  it('a body over the size limit is a 413 and a deeply nested one a 400, writing nothing', async () => {
+    const id = await firstId();
+    const huge = { name: 'x', place: { clinic: 'y'.repeat(200 * 1024) } };
+    expectError(await t.http().post(`/pet/${pet}/vaccinations`).send(huge), 413, 'MR_PAYLOAD_TOO_LARGE');
+    expectError(await t.http().patch(`/pet/${pet}/vaccinations/${id}`).send(huge), 413, 'MR_PAYLOAD_TOO_LARGE');
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 60; i++) deep = { place: deep };
+    const nested = await t.http().post(`/pet/${pet}/vaccinations`).send({ name: 'x', ...deep });
+    expect(nested.status).toBe(400);
+    expectError(await t.http().post(`/pet/${pet}/vaccinations`).set('Content-Type', 'text/plain').send('name=x'), 415, 'MR_UNSUPPORTED_MEDIA_TYPE');
+    expect((await stored()).vaccinations).toHaveLength(1);
+  });
+
+  it(`never answers a 5xx to random bodies and identifiers, and a refusal changes nothing (seed ${SEED})`, async () => {
+    const next = random(SEED);
+    const pick = <V>(values: readonly V[]): V => values[Math.floor(next() * values.length)];
+    const id = await firstId();
+    const values = [null, 0, -1, 1e308, 3, 'x', '', 'x'.repeat(50), true, [], [1, 'a'], {}, { a: 1 }, { $gt: '' }, '2026-01-01', '\u0000', '\ud800'];
+    const keys = ['name', 'date', 'dose', 'place', 'signedBy', 'lotCode', '_id', '__v', '$set', 'a.b', 'constructor', 'nope', 'clinic'];
+    const ids = [id, MISSING_ID, 'nope', '0', '%24where', 'x'.repeat(300), encodeURIComponent('{"$gt":""}'), '..', '%2e%2e'];
+    for (let round = 0; round < 60; round++) {
+      const body: Record<string, unknown> = {};
+      const size = Math.floor(next() * 4);
+      for (let i = 0; i < size; i++) {
+        const key = pick(keys);
+        body[key] = key === 'place' && next() < 0.5 ? { [pick(['clinic', 'room', 'x'])]: pick(values) } : pick(values);
+      }
+      const before = JSON.stringify((await stored()).vaccinations);
+      const element = pick(ids);
+      const method = pick(['post', 'patch', 'get', 'delete'] as const);
+      const url = method === 'post' ? `/pet/${pick([pet, pet, 'nope'])}/vaccinations` : `/pet/${pet}/vaccinations/${element}`;
+      const response = method === 'get' || method === 'delete' ? await t.http()[method](url) : await t.http()[method](url).send(body);
+      const what = `round ${round} (seed ${SEED}): ${method.toUpperCase()} ${url} ${JSON.stringify(body)} → ${response.status} ${JSON.stringify(response.body)}`;
+      expect({ what, server: response.status >= 500 }).toEqual({ what, server: false });
+      if (response.status >= 400) {
+        expect(response.body.code).toMatch(/^MR_/);
+        expect(JSON.stringify((await stored()).vaccinations)).toBe(before);
+      }
+      // Keep the first element: a DELETE that succeeded is put back, so the next rounds address it.
+      if (method === 'delete' && response.status === 200) {
+        const rest = (await stored()).vaccinations;
+        await t.connection.model('Pet').updateOne({ _id: pet }, { $set: { vaccinations: [{ _id: id, name: 'Rabies', dose: 1 }, ...rest] } });
+      }
+    }
+  }, 120_000);
+});
