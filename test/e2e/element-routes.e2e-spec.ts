@@ -38,6 +38,8 @@ let pet: string;
 
 beforeAll(async () => {
   t = await createTestApp(engine, { resources: [Pet] });
+  // One listening server for the concurrent requests (supertest would otherwise listen and close one per request).
+  await t.app.listen(0, '127.0.0.1');
 });
 beforeEach(async () => {
   await t.connection.model('Pet').deleteMany({});
