@@ -40,7 +40,8 @@ export interface GeneratedResourceOptions {
   /** Search limits of this resource, over those of `forRoot({ search })`. */
   search?: SearchOptions;
   /**
-   * Refuse its writes (PUT, PATCH, DELETE, and the add/remove routes of its arrays of references)
+   * Refuse its writes (PUT, PATCH, DELETE, the add/remove routes of its arrays of references, the
+   * file routes and the element routes of its arrays of sub-documents)
    * that carry no `If-Match`, with 428 `MR_PRECONDITION_REQUIRED`: no client can overwrite a change
    * it has not seen. Over `forRoot({ requireIfMatch })`; default false.
    */
