@@ -46,6 +46,7 @@ export function resourceDtos(resource: Type, schema: Schema, fields: FieldRules,
     create: userDto(resource, 'create', metadata.dto?.create) ?? generated.create,
     update: userDto(resource, 'update', metadata.dto?.update) ?? generated.update,
     search: generated.search,
+    elements: generated.elements,
   };
 }
 

@@ -15,6 +15,12 @@ export interface ResourceDtos {
   update: Type;
   /** `POST /companies`: `CompanySearchDto`. */
   search: Type;
+  /**
+   * The bodies of the element routes of each top-level array of sub-documents, by field: `add`
+   * (`POST /pet/:pet_id/vaccinations`: `PetVaccinationsItemDto`, the class each element of a whole
+   * write is checked with) and `patch` (`PATCH .../:element_id`: `PetVaccinationsItemPatchDto`, its partial).
+   */
+  elements?: ReadonlyMap<string, { add: Type; patch: Type }>;
 }
 
 /** What the DTOs of a resource are made from. */
@@ -51,10 +57,17 @@ type DtoNode =
  */
 export function createResourceDtos(source: DtoSource): ResourceDtos {
   const tree = buildTree(source.schema, '', source);
+  const update = dtoClass(`${source.name}UpdateDto`, tree, 'update', source);
+  const elements = new Map<string, { add: Type; patch: Type }>();
+  for (const [key, node] of tree) {
+    const add = generatedDtoShape(update)!.properties.get(key);
+    if (node.kind === 'array' && add) elements.set(key, { add, patch: dtoClass(`${source.name}${pascalCase(node.path)}ItemPatchDto`, node.children, 'update', source, node.path) });
+  }
   return {
     create: dtoClass(`${source.name}CreateDto`, tree, 'create', source),
-    update: dtoClass(`${source.name}UpdateDto`, tree, 'update', source),
+    update,
     search: createSearchDto(source.name, `${source.name}SearchDto`),
+    elements,
   };
 }
 

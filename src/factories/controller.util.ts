@@ -40,6 +40,8 @@ function parameterDecorator(source: ParamSource, names: RouteNames): ParameterDe
       return Param(names.relatedParam!);
     case 'fileId':
       return names.fileParam ? Param(names.fileParam) : NoValue();
+    case 'elementId':
+      return Param(names.elementParam!);
     case 'query':
       return Query();
     case 'body':
@@ -63,6 +65,7 @@ const PARAM_TYPES: Record<Exclude<ParamSource, 'body'>, Function> = {
   targetId: String,
   relatedId: String,
   fileId: String,
+  elementId: String,
   query: Object,
   request: Object,
   response: Object,

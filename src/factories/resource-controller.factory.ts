@@ -43,7 +43,7 @@ export function createResourceController(definition: ResourceDefinition, routes:
   for (const route of routes) {
     if (route.action !== 'custom') {
       const row = routeAction(route.action as RouteActionName);
-      defineGeneratedHandler(controller, route, names, generatedHandler(route.action, inherited, definition.idField), row.body && bodies[row.body], requiresIfMatch);
+      defineGeneratedHandler(controller, route, names, generatedHandler(route.action, inherited, definition.idField), row.body && bodies[row.body as BodyKind], requiresIfMatch);
       serializeRoute(controller, route, definition);
       continue;
     }

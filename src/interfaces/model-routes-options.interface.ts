@@ -1,7 +1,7 @@
 import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import type { ImageOptions } from '../files/image-work.js';
-import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -52,6 +52,8 @@ export interface ModelRoutesExtras {
   references?: ReferenceRoutesOptions;
   /** Defaults for the routes of every file field (`@FileProp()`). */
   files?: FileRoutesOptions;
+  /** Defaults for the element routes of every array of sub-documents (and their `maxElements`). */
+  elements?: ElementRoutesOptions;
   /** Name of the Mongoose connection, as given to `MongooseModule.forRoot(uri, { connectionName })`. */
   connectionName?: string;
   /**

@@ -7,6 +7,7 @@ import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { checkFerretDbFilter } from '../query/engine-limits.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
+import type { ElementRules } from '../write/element-rules.util.js';
 import { CollectionCount } from './collection-count.js';
 import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from './delete-cascade.js';
 import { castPathId, deletePath } from './document-path.util.js';
@@ -54,6 +55,9 @@ interface Precondition {
   ifMatch?: string[];
   ifNoneMatch?: EntityTagCondition;
 }
+
+/** How many times an element route writes again when other writes moved or changed its element in between. */
+const ELEMENT_ATTEMPTS = 8;
 
 /** What a conditional write filters on, or `null` when the condition can match no version (it names another document). */
 type WriteFilter = { filter: Record<string, unknown> } | null;
@@ -216,6 +220,123 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /**
+   * Appends one element to the array of sub-documents `field`, with a new `_id`, unless the array
+   * holds `maxElements` already (a 409 `MR_ARRAY_FULL`, nothing written): one `$push`, so that
+   * concurrent appends are all kept. `element` is checked data (`checkWrite`); its `null`s are left
+   * out, as on create; its references are resolved and checked. Returns the document and the new
+   * element's `_id`, or `null` when no document has this id.
+   */
+  async addElement(
+    id: string,
+    field: string,
+    element: Record<string, unknown>,
+    { rules, maxElements }: { rules: ElementRules; maxElements: number },
+    options?: WriteOptions,
+  ): Promise<{ doc: PlainDocument<T>; elementId: Types.ObjectId } | null> {
+    const precondition = this.preconditionOf(id, options);
+    const elementId = new Types.ObjectId();
+    const data = { [field]: [{ _id: elementId, ...withoutNulls(element, rules) }] };
+    const resolving = this.resolveReferences(nestedAccess(data));
+    if (resolving) await resolving;
+    // `field.<max - 1>` exists once the array holds `maxElements`: checked in the write's own filter.
+    const condition = { [`${field}.${maxElements - 1}`]: { $exists: false } };
+    const doc = await this.findAndUpdate(id, { $push: { [field]: data[field][0] } }, { condition, precondition });
+    if (!doc) return null;
+    if (!elementOf(doc, field, elementId)) {
+      throw new ModelRoutesException('MR_ARRAY_FULL', `${this.definition.name} '${id}' holds ${maxElements} elements in ${field}, its maximum: nothing was appended`, [
+        { path: field, message: `holds at most ${maxElements} elements` },
+      ]);
+    }
+    return { doc, elementId };
+  }
+
+  /**
+   * Merges `data` (checked data, its paths relative to the element) into the element `elementId` of
+   * the array `field`, as `update` merges into a document: only the fields it names change, `null`
+   * removes one. Written at the element's position, on the condition that the element is still
+   * there; when other writes moved it in between, written again. Returns the document; `null` when
+   * no document has this id; `undefined` when the array holds no such element.
+   */
+  async updateElement(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+    const precondition = this.preconditionOf(id, options);
+    const changes = { [field]: [data] };
+    const resolving = this.resolveReferences(nestedAccess(changes));
+    if (resolving) await resolving;
+    const merge = toMergeUpdate(changes[field][0], rules);
+    return this.writeElement(id, field, elementId, precondition, (index) => {
+      const at = (update: Record<string, unknown> | undefined) => update && Object.fromEntries(Object.entries(update).map(([path, value]) => [`${field}.${index}.${path}`, value]));
+      const $set = at(merge.$set);
+      const $unset = at(merge.$unset);
+      return { update: { ...($set && { $set }), ...($unset && { $unset }) }, merge: { $set: $set ?? {} }, condition: { [`${field}.${index}._id`]: elementId } };
+    });
+  }
+
+  /**
+   * Removes the element `elementId` from the array `field`: on MongoDB, one `$pull` of the element
+   * with this `_id`. FerretDB v1 pulls by a condition nothing, and by a whole value only where its
+   * keys are in the stored order: there the array is written without the element, on the condition
+   * that the document is still at the version read (or, without a version key, that the array still
+   * has its length and the element its place), and written again otherwise. Returns the document;
+   * `null` when no document has this id; `undefined` when the array holds no such element.
+   */
+  async removeElement(id: string, field: string, elementId: unknown, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+    const precondition = this.preconditionOf(id, options);
+    const atomic = await hasAtomicDocumentWrites(this.model.db);
+    const { versionKey } = this.definition.fields;
+    return this.writeElement(id, field, elementId, precondition, (index, elements, raw) => {
+      if (atomic) return { update: { $pull: { [field]: { _id: elementId } } }, condition: { [`${field}._id`]: elementId } };
+      const unchanged = versionKey ? { [versionKey]: raw[versionKey] ?? null } : { [`${field}.${elements.length}`]: { $exists: false } };
+      return { update: { $set: { [field]: elements.filter((_element, at) => at !== index) } }, condition: { [`${field}.${index}._id`]: elementId, ...unchanged } };
+    });
+  }
+
+  /**
+   * The element `elementId` of the array `field` of the document `id` names, hidden fields
+   * removed, with the document's entity tag; `null` when no document has this id; `undefined` when
+   * the array holds no such element.
+   */
+  async findElement(id: string, field: string, elementId: unknown): Promise<Record<string, unknown> | null | undefined> {
+    const doc = await this.findOne(id);
+    if (!doc) return null;
+    const element = elementOf(doc, field, elementId);
+    return element && attachEtag(element, etagOf(doc)!);
+  }
+
+  /**
+   * Reads the document, finds the element, and writes what `write` makes of its position and
+   * the array as stored (hidden fields included), until the write's condition holds: the element as read is still there.
+   */
+  private async writeElement(
+    id: string,
+    field: string,
+    elementId: unknown,
+    precondition: Precondition | undefined,
+    write: (
+      index: number,
+      elements: Array<Record<string, unknown>>,
+      raw: Record<string, unknown>,
+    ) => { update: Record<string, unknown>; merge?: MergeUpdate; condition: Record<string, unknown> },
+  ): Promise<PlainDocument<T> | null | undefined> {
+    for (let attempt = 0; attempt < ELEMENT_ATTEMPTS; attempt++) {
+      const raw = (await this.model.findOne(this.idFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec()) as Record<string, unknown> | null;
+      if (!raw) return null;
+      const elements = (Array.isArray(raw[field]) ? raw[field] : []) as Array<Record<string, unknown>>;
+      const index = elements.findIndex((element) => element && String(element._id) === String(elementId));
+      if (index < 0) return undefined;
+      const { update, merge, condition } = write(index, elements, raw);
+      if (Object.keys(update).length === 0) return this.unwritten(id, precondition, true);
+      const doc = await this.findAndUpdate(id, update, { merge, condition, precondition, retry: true });
+      if (doc === null) return null;
+      // Written, unless another write moved or changed the element in between: then again.
+      if (doc) return doc;
+    }
+    throw new ModelRoutesException(
+      'MR_ELEMENT_CONFLICT',
+      `${this.definition.name} '${id}': other writes changed ${field} ${ELEMENT_ATTEMPTS} times while this one tried to write its element: nothing was written; try again`,
+    );
+  }
+
+  /**
    * Deletes the document with this id, then its files, and returns it; `null` when none has this
    * id. First, the `onDelete` rules of the fields that reference it apply (see `DeleteCascade`): a
    * 409 `MR_REFERENCED` while a `restrict` field references it, then `nullify` and `pull`.
@@ -326,12 +447,17 @@ export class ModelRepository<T = Record<string, unknown>> {
    * with its version incremented. Where it matches nothing: `null` if no document has this id, a 412
    * if `precondition` fails, else (the `condition` failed: nothing to change) the document.
    */
-  private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions): Promise<PlainDocument<T> | null> {
+  private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions): Promise<PlainDocument<T> | null>;
+  /** With `retry`: `undefined` where the `condition` failed and the `precondition` (if any) holds, for the caller to read again and retry. */
+  private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry: true }): Promise<PlainDocument<T> | null | undefined>;
+  private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined> {
     return this.serialized(id, () => this.updateNow(id, update, options));
   }
 
   /** `findAndUpdate()` without waiting for the other writes to the document: for a caller that runs in its turn already. */
-  private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, precondition }: UpdateOptions): Promise<PlainDocument<T> | null> {
+  private updateNow(id: string, update: Record<string, unknown>, options: UpdateOptions): Promise<PlainDocument<T> | null>;
+  private updateNow(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined>;
+  private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, precondition, retry }: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined> {
     const { versionKey } = this.definition.fields;
     const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
     const target = await this.writeFilter(id, precondition, condition);
@@ -346,7 +472,8 @@ export class ModelRepository<T = Record<string, unknown>> {
           .maxTimeMS(this.maxTimeMS)
           .lean()
           .exec());
-      return doc ? this.tagged(doc as object) : this.unwritten(id, precondition, condition !== undefined);
+      if (doc) return this.tagged(doc as object);
+      return retry ? this.unmatched(id, precondition) : this.unwritten(id, precondition, condition !== undefined);
     } catch (error) {
       throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
     }
@@ -447,6 +574,15 @@ export class ModelRepository<T = Record<string, unknown>> {
     const failed = failedCondition(precondition, tag);
     if (failed || !conditional) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag, failed);
     return current;
+  }
+
+  /** Why a retryable write matched nothing: `null` when no document has this id, a 412 when its `precondition` fails, else `undefined` (retry). */
+  private async unmatched(id: string, precondition: Precondition | undefined): Promise<null | undefined> {
+    const current = await this.findOne(id);
+    if (!current) return null;
+    const failed = precondition && failedCondition(precondition, etagOf(current)!);
+    if (failed) throw ModelRoutesException.preconditionFailed(this.definition.name, id, etagOf(current), failed);
+    return undefined;
   }
 
   /**
@@ -619,6 +755,13 @@ function hasMaps(schema: mongoose.Schema): boolean {
     found ||= type.instance === 'Map';
   });
   return found || schema.childSchemas.some((child) => hasMaps(child.schema));
+}
+
+/** The element of the array `field` of a document whose `_id` is `elementId`, if it holds one. */
+function elementOf(doc: Record<string, unknown>, field: string, elementId: unknown): Record<string, unknown> | undefined {
+  const elements = doc[field];
+  if (!Array.isArray(elements)) return undefined;
+  return elements.find((element) => element && String((element as Record<string, unknown>)._id) === String(elementId)) as Record<string, unknown> | undefined;
 }
 
 /** The GridFS ids of the files a raw document holds in its file fields. */

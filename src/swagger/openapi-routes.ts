@@ -4,10 +4,10 @@ import type { ResourceDefinition } from '../interfaces/resource-definition.inter
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { FileFieldDefinition, ResolvedVariants } from '../files/file-options.js';
 import { routeAction, type RouteActionName, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
-import { fileRouteNames, routeNames } from '../factories/route-table.factory.js';
+import { elementRouteNames, fileRouteNames, routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
-import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, sortExample, type OpenApiSchema } from './openapi-schemas.js';
+import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
 export const componentName = {
@@ -64,7 +64,7 @@ function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName:
   if (file) return fileDecorators(route, row, names, owner, file, byName);
   return [
     ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names) }),
-    ...pathParameters(route, byName),
+    ...pathParameters(route, byName, undefined, names.elementParam ? { name: names.elementParam, field: names.field! } : undefined),
     ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!) : []),
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...conditionalHeaders(row, owner),
@@ -131,6 +131,7 @@ function variantParameters(variants: ResolvedVariants): MethodDecorator[] {
 /** The names the texts of a route are made of. */
 function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): RouteNames {
   if (route.file) return fileRouteNames(owner, owner.files.find((file) => file.field === route.file!.field)!);
+  if (route.element) return elementRouteNames(owner, route.element.field);
   const reference = route.reference;
   return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
 }
@@ -138,13 +139,17 @@ function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Defi
 /** `company_findOne`, `company_searchPost`, `company_owner_reverse`, `company_logo_upload`: the route's one name, under its resource (and field). */
 export function operationId(route: RouteDefinition, owner: Pick<ResourceDefinition, 'path'>): string {
   const base = owner.path.replace(/[^a-zA-Z0-9]+/g, '_');
-  const field = route.reference?.field ?? route.file?.field;
+  const field = route.reference?.field ?? route.file?.field ?? route.element?.field;
   return field ? `${base}_${field}_${route.action}` : `${base}_${route.action}`;
 }
 
-function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?: string): MethodDecorator[] {
+function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?: string, element?: { name: string; field: string }): MethodDecorator[] {
   const parameters: MethodDecorator[] = [];
   for (const [, name] of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    if (name === element?.name) {
+      parameters.push(ApiParam({ name, required: true, schema: OBJECT_ID_SCHEMA as never, description: `The _id of an element of ${element.field}` }));
+      continue;
+    }
     if (name === fileParam) {
       parameters.push(ApiParam({ name, required: true, schema: OBJECT_ID_SCHEMA as never, description: 'The _id of a file of the gallery' }));
       continue;
@@ -222,9 +227,11 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResourceD
   const list = route.action === 'list'
     ? envelopeSchema(document, { missing: true })
     : known ? ref(componentName.list(route.resource)) : envelopeSchema(document);
-  const schema = row.answers.shape === 'list' ? list : document;
+  const element = route.element && objectAt(documentSchema(owner, 'read'), route.element.field);
+  const schema = row.answers.shape === 'list' ? list : row.answers.shape === 'element' ? (element ?? { type: 'object' }) : document;
   const state = row.status === 201 ? 'created ' : row.answers.of === 'target' ? 'referenced ' : route.method === 'GET' ? '' : route.method === 'DELETE' ? 'deleted ' : 'updated ';
-  const description = row.answers.shape === 'list' ? 'The envelope of the results' : `The ${state}${route.resource}`;
+  const description =
+    row.answers.shape === 'list' ? 'The envelope of the results' : row.answers.shape === 'element' ? `The element of ${route.element!.field}` : `The ${state}${route.resource}`;
   return [
     ApiResponse({
       status: row.status,
