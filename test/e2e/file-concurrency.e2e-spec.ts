@@ -64,6 +64,8 @@ describe('concurrent uploads to one single-file field', () => {
       expect(files.map((file) => String(file._id))).toEqual([final._id]);
       expect(await stored()).toEqual({ files: 1, chunks: 2 });
     },
+    // Six uploads of 320 KiB held until each has stored a chunk: up to a minute on a busy machine.
+    120_000,
   );
 
   it('an upload that loses the race on every attempt (another process keeps replacing the file) answers 409 MR_WRITE_CONFLICT with Retry-After, and keeps no file of its own', async () => {
