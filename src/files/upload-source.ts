@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
-import type { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { fileError, fileTooLarge } from './file-errors.js';
 import { fileNameOf, sanitizeFileName } from './file-name.util.js';
 
@@ -52,7 +52,7 @@ export async function readUpload(request: UploadRequest, maxSize: number, where:
       if ((stream as Partial<IncomingMessage>).complete === false) throw interrupted(where);
     };
     // Not destroyed when the reading stops: that would close the connection before the error is answered.
-    const bytes = stream.iterator({ destroyOnReturn: false });
+    const bytes = invalidOnError(stream.iterator({ destroyOnReturn: false }), () => interrupted(where));
     return { bytes, name: name && sanitizeFileName(name), declaredType: type || undefined, complete, stop: () => stream.pause() };
   }
   return readMultipart(stream, headers, where);
@@ -74,6 +74,7 @@ function requestStream(request: UploadRequest): Readable {
 
 function readMultipart(stream: Readable, headers: UploadRequest['headers'], where: string): Promise<UploadSource> {
   const invalid = (message: string) => fileError('MR_INVALID_FILE', where, message);
+  const malformed = (error: Error) => invalid(`the multipart body is malformed (${error.message})`);
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -83,7 +84,7 @@ function readMultipart(stream: Readable, headers: UploadRequest['headers'], wher
       reject(invalid('the multipart body has no boundary'));
       return;
     }
-    let found = false;
+    let file: Readable | undefined;
     let settle: { resolve: () => void; reject: (error: unknown) => void };
     const complete = new Promise<void>((resolveComplete, rejectComplete) => (settle = { resolve: resolveComplete, reject: rejectComplete }));
     complete.catch(() => undefined); // observed by the caller once the file is read
@@ -91,22 +92,35 @@ function readMultipart(stream: Readable, headers: UploadRequest['headers'], wher
       stream.unpipe(parser);
       stream.pause();
     };
-    const fail = (error: Error) => {
+    const fail = (error: ModelRoutesException) => {
       stop();
-      if (found) settle.reject(error);
+      // A file still being read ends with the failure (nothing else would end it once the request stops).
+      if (file && !file.readableEnded) file.destroy(error);
+      if (file) settle.reject(error);
       else reject(error);
     };
-    parser.on('file', (_name, file, info) => {
-      found = true;
+    parser.on('file', (_name, part, info) => {
+      file = part;
+      // Listened to at once: an error before the caller reads (a body cut short, in one piece) would otherwise crash the process.
+      part.on('error', () => undefined);
       const name = info.filename ? sanitizeFileName(info.filename) : undefined;
-      resolve({ bytes: file.iterator({ destroyOnReturn: false }), name, declaredType: info.mimeType, complete: () => complete, stop });
+      resolve({ bytes: invalidOnError(part.iterator({ destroyOnReturn: false }), malformed), name, declaredType: info.mimeType, complete: () => complete, stop });
     });
     parser.on('filesLimit', () => fail(invalid('send one file per request')));
     parser.on('partsLimit', () => fail(invalid('too many parts')));
     parser.on('fieldsLimit', () => fail(invalid('too many fields')));
-    parser.on('error', (error: Error) => fail(invalid(`the multipart body is malformed (${error.message})`)));
-    parser.on('close', () => (found ? settle.resolve() : reject(invalid('the multipart body has no file part'))));
+    parser.on('error', (error: Error) => fail(malformed(error)));
+    parser.on('close', () => (file ? settle.resolve() : reject(invalid('the multipart body has no file part'))));
     stream.on('error', () => fail(interrupted(where)));
     stream.pipe(parser);
   });
+}
+
+/** The bytes of `source`, any failure of which is `failure(error)` (unless it is already the library's). */
+async function* invalidOnError(source: AsyncIterable<Buffer>, failure: (error: Error) => ModelRoutesException): AsyncGenerator<Buffer> {
+  try {
+    yield* source;
+  } catch (error) {
+    throw error instanceof ModelRoutesException ? error : failure(error as Error);
+  }
 }
