@@ -195,7 +195,7 @@ function piecesOf(mutated: Case, id: string): Buffer[] {
   const body = mutated.leaveAfter !== undefined ? mutated.body.subarray(0, mutated.leaveAfter) : mutated.body;
   const cuts = [0, ...mutated.splits.filter((at) => at < body.length), body.length];
   const slices = cuts.slice(1).map((end, i) => body.subarray(cuts[i], end));
-  const framing = mutated.chunkedBody ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': mutated.body.length };
+  const framing: Record<string, string | number> = mutated.chunkedBody ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': mutated.body.length };
   const head = requestHead(method, path, { 'Content-Type': `multipart/form-data; boundary=${mutated.boundary}`, ...framing });
   if (!mutated.chunkedBody) return [head, ...slices];
   const framed = slices.filter((slice) => slice.length > 0).map((slice) => Buffer.concat([Buffer.from(`${slice.length.toString(16)}\r\n`), slice, Buffer.from('\r\n')]));
