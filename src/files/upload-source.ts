@@ -55,7 +55,7 @@ export async function readUpload(request: UploadRequest, maxSize: number, where:
     const bytes = invalidOnError(stream.iterator({ destroyOnReturn: false }), () => interrupted(where));
     return { bytes, name: name && sanitizeFileName(name), declaredType: type || undefined, complete, stop: () => stream.pause() };
   }
-  return readMultipart(stream, headers, where);
+  return readMultipart(stream, headers, maxSize + MULTIPART_OVERHEAD, () => fileTooLarge(where, maxSize), where);
 }
 
 function interrupted(where: string): ModelRoutesException {
@@ -72,7 +72,12 @@ function requestStream(request: UploadRequest): Readable {
   return (request.raw ?? (request as unknown as IncomingMessage)) as Readable;
 }
 
-function readMultipart(stream: Readable, headers: UploadRequest['headers'], where: string): Promise<UploadSource> {
+/**
+ * Reads a multipart body through busboy. Every byte of it counts against `limit` (the field's
+ * `maxSize` and the allowance for the framing): a preamble before the first boundary or an
+ * epilogue after the last one is no way around the field's limit.
+ */
+function readMultipart(stream: Readable, headers: UploadRequest['headers'], limit: number, tooLarge: () => ModelRoutesException, where: string): Promise<UploadSource> {
   const invalid = (message: string) => fileError('MR_INVALID_FILE', where, message);
   const malformed = (error: Error) => invalid(`the multipart body is malformed (${error.message})`);
   return new Promise((resolve, reject) => {
@@ -85,6 +90,8 @@ function readMultipart(stream: Readable, headers: UploadRequest['headers'], wher
       return;
     }
     let file: Readable | undefined;
+    let failed = false;
+    let received = 0;
     let settle: { resolve: () => void; reject: (error: unknown) => void };
     const complete = new Promise<void>((resolveComplete, rejectComplete) => (settle = { resolve: resolveComplete, reject: rejectComplete }));
     complete.catch(() => undefined); // observed by the caller once the file is read
@@ -93,6 +100,8 @@ function readMultipart(stream: Readable, headers: UploadRequest['headers'], wher
       stream.pause();
     };
     const fail = (error: ModelRoutesException) => {
+      if (failed) return;
+      failed = true;
       stop();
       // A file still being read ends with the failure (nothing else would end it once the request stops).
       if (file && !file.readableEnded) file.destroy(error);
@@ -112,6 +121,10 @@ function readMultipart(stream: Readable, headers: UploadRequest['headers'], wher
     parser.on('error', (error: Error) => fail(malformed(error)));
     parser.on('close', () => (file ? settle.resolve() : reject(invalid('the multipart body has no file part'))));
     stream.on('error', () => fail(interrupted(where)));
+    stream.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) fail(tooLarge());
+    });
     stream.pipe(parser);
   });
 }

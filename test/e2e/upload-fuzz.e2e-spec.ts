@@ -9,7 +9,7 @@ import { FileProp, FileRef, GeneratedResource } from '../../src/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { makeImage } from '../support/images.js';
-import { requestHead, sendRaw, type RawAnswer } from '../support/raw-socket.js';
+import { chunked, requestHead, sendRaw, type RawAnswer } from '../support/raw-socket.js';
 
 @GeneratedResource()
 @Schema()
@@ -48,6 +48,8 @@ function expectInvalidFile(answer: RawAnswer | undefined): void {
 const part = (boundary: string, body: string | Buffer, filename = 'a.png', type = 'image/png') =>
   Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`), Buffer.from(body), Buffer.from('\r\n')]);
 
+const closing = (boundary: string) => Buffer.from(`--${boundary}--\r\n`);
+
 describe('counterexamples', () => {
   it('a multipart body that ends without its closing boundary, sent in one piece: 400 MR_INVALID_FILE, and the process lives', async () => {
     const id = await album();
@@ -67,6 +69,37 @@ describe('counterexamples', () => {
     expectInvalidFile(answers[0]);
     expect(await stored()).toBe(0);
     await expectAlive(id);
+  });
+});
+
+describe('the whole request counts against the field\'s limit (its maxSize and a small allowance for the multipart framing)', () => {
+  const KB = 1024;
+  /** A body sent chunked in 16 KiB pieces: `before` bytes, the file part and the closing boundary, then `after` bytes. */
+  const framed = (id: string, { before = 0, after = 0 }: { before?: number; after?: number }) => {
+    const body = Buffer.concat([before ? Buffer.concat([Buffer.alloc(before - 2, 'p'), Buffer.from('\r\n')]) : Buffer.alloc(0), part('B', png), closing('B'), Buffer.alloc(after, 'e')]);
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < body.length; at += 16 * KB) pieces.push(body.subarray(at, at + 16 * KB));
+    return { pieces: [requestHead('POST', `/album/${id}/photos`, { 'Content-Type': 'multipart/form-data; boundary=B', 'Transfer-Encoding': 'chunked' }), ...chunked(...pieces)] };
+  };
+
+  it.each([
+    ['a preamble (before the first boundary)', { before: 400 * KB }],
+    ['an epilogue (after the closing boundary)', { after: 400 * KB }],
+  ])('refuses %s of 400 KiB on a 64 KiB field, chunked: 413, the connection closed, nothing stored', async (_label, sizes) => {
+    const id = await album();
+    const { pieces } = framed(id, sizes);
+    const exchange = await sendRaw(t.app, { pieces, stopOnAnswer: true, untilClosed: true });
+    expect(exchange.answers[0]).toMatchObject({ status: 413, headers: { connection: 'close' }, body: { code: 'MR_PAYLOAD_TOO_LARGE' } });
+    expect(exchange.closedByServer).toBe(true);
+    expect(await stored()).toBe(0);
+    await expectAlive(id);
+  });
+
+  it('takes a preamble and an epilogue within the allowance', async () => {
+    const id = await album();
+    const { pieces } = framed(id, { before: 4 * KB, after: 4 * KB });
+    const { answers } = await sendRaw(t.app, { pieces });
+    expect(answers[0]).toMatchObject({ status: 201 });
   });
 });
 
@@ -106,7 +139,6 @@ interface Case {
 }
 
 const field = (boundary: string, name: string, value: string) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-const closing = (boundary: string) => Buffer.from(`--${boundary}--\r\n`);
 
 /** The offsets worth cutting at: around every CRLF and every boundary, the ends, and a few at random. */
 function interestingOffsets(body: Buffer, boundary: string, random: () => number): number[] {
@@ -204,7 +236,6 @@ function piecesOf(mutated: Case, id: string): Buffer[] {
 
 describe(`seeded mutations of a multipart upload (MODEL_ROUTES_FUZZ_SEED=${SEED})`, () => {
   it(`answers each with a 2xx or a 4xx in the one error shape (never a 5xx), and keeps answering`, async () => {
-    // eslint-disable-next-line no-console
     console.info(`upload fuzz: MODEL_ROUTES_FUZZ_SEED=${SEED} replays this run`);
     const random = generator(SEED);
     const id = await album();
@@ -224,7 +255,6 @@ describe(`seeded mutations of a multipart upload (MODEL_ROUTES_FUZZ_SEED=${SEED}
       }
       expect({ context, alive: (await t.http().get(`/album/${id}`)).status }).toEqual({ context, alive: 200 });
     }
-    // eslint-disable-next-line no-console
     console.info(`upload fuzz: ${ran} cases`);
     expect(ran).toBeGreaterThan(0);
     await expectAlive(id);

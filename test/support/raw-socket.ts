@@ -32,6 +32,8 @@ export interface RawSendOptions {
   leave?: boolean;
   /** Stops writing once an answer has arrived (the rest of a large body is never sent). */
   stopOnAnswer?: boolean;
+  /** Settles only when the server closes the connection, not on the answers (a test of a connection that must close). */
+  untilClosed?: boolean;
 }
 
 /** The app's server listening on 127.0.0.1, and its port. */
@@ -46,7 +48,7 @@ export async function portOf(app: INestApplication): Promise<number> {
  * bodies of any framing, pipelined requests, bodies in late pieces, a client that leaves. Settles
  * when the expected answers arrived, or when the connection closed (whichever comes first).
  */
-export async function sendRaw(app: INestApplication, { pieces, answers: wanted = 1, leave = false, stopOnAnswer = false }: RawSendOptions): Promise<RawExchange> {
+export async function sendRaw(app: INestApplication, { pieces, answers: wanted = 1, leave = false, stopOnAnswer = false, untilClosed = false }: RawSendOptions): Promise<RawExchange> {
   const port = await portOf(app);
   const socket = connect({ host: '127.0.0.1', port });
   socket.setNoDelay(true);
@@ -68,7 +70,7 @@ export async function sendRaw(app: INestApplication, { pieces, answers: wanted =
         sentBeforeAnswer ??= sent;
         received = received.subarray(answer.length);
       }
-      if (answers.length >= wanted) resolve();
+      if (answers.length >= wanted && !untilClosed) resolve();
     });
     socket.on('error', () => undefined); // a reset is a close, seen below
     socket.on('close', () => {
