@@ -9,6 +9,10 @@ interface RequestLike {
   method?: string;
   originalUrl?: string;
   url?: string;
+  headers?: Record<string, string | string[] | undefined>;
+  /** Fastify's request holds Node's as `raw`; Express's is Node's. */
+  raw?: RequestLike;
+  readableEnded?: boolean;
 }
 
 /** Which failures the filter shapes: every one it sees (`'app'`), or those of requests to a route table path (`'routes'`). */
@@ -67,6 +71,7 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
       }
     }
     if (unexpected) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (stopReading(request)) httpAdapter.setHeader(response, 'Connection', 'close');
     httpAdapter.reply(response, body, body.statusCode);
   }
 
@@ -74,4 +79,17 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     // Built on first use: the global prefix is set after the module is defined.
     return (this.allowed ??= new AllowedMethods(this.explorer?.routes() ?? [], this.config?.getGlobalPrefix() ?? ''));
   }
+}
+
+/**
+ * Whether a request is refused before its body was read (an upload a guard, a missing document or
+ * a stale `If-Match` refuses): its answer closes the connection. Node would otherwise read the
+ * whole body to reach the next request on the connection; with `Connection: close` it discards
+ * what arrives only until the answer is sent, then closes.
+ */
+function stopReading(request: RequestLike): boolean {
+  const raw = request.raw ?? request;
+  const headers = raw.headers ?? {};
+  const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
+  return hasBody && raw.readableEnded === false;
 }

@@ -97,7 +97,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
     let stored: FileRef | undefined;
     let upload: Awaited<ReturnType<typeof readUpload>> | undefined;
     try {
-      upload = await readUpload(request, file.maxSize, where);
+      upload = await readUpload(request, file, where);
       stored = await store.upload(upload.bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, { resource: source.name, document: doc._id, field });
       await upload.complete();
       return await write(stored);

@@ -25,6 +25,12 @@ export interface FilePropOptions {
   variants?: boolean | VariantOptions;
   /** `Cache-Control` of downloads. Default `'private, no-cache'`: caches keep the file and revalidate it by its `ETag`. */
   cacheControl?: string;
+  /**
+   * The longest an upload may wait for the next bytes of its body, in milliseconds: past it, a 408
+   * `MR_REQUEST_TIMEOUT` that closes the connection (a client that falls silent holds nothing
+   * longer). Time the server spends storing what arrived does not count. Default 30000.
+   */
+  bodyTimeout?: number;
 }
 
 /** Limits of the resized variants of an image field. */
@@ -63,6 +69,8 @@ export interface FileFieldDefinition {
   inline: ReadonlySet<string>;
   variants?: ResolvedVariants;
   cacheControl: string;
+  /** Milliseconds an upload waits for the next bytes of its body. */
+  bodyTimeout: number;
 }
 
 /** The schema type option under which `@FileProp()` records a field's options. */
@@ -72,6 +80,7 @@ const RASTER_IMAGES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'im
 const IMAGE_FORMATS: readonly ImageFormat[] = ['webp', 'avif', 'png', 'jpeg'];
 const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
 const DEFAULT_MAX_SIZE = 10 * 1024 ** 2;
+const DEFAULT_BODY_TIMEOUT = 30_000;
 
 /** The options of one file field, checked and completed; `where` names it in errors (`Company.logo`). */
 export function resolveFileOptions(options: FilePropOptions, field: string, gallery: boolean, where: string): FileFieldDefinition {
@@ -82,6 +91,8 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
   }
   const inline = new Set((options.inline ?? accept.filter((type) => RASTER_IMAGES.includes(type))).map((type) => type.toLowerCase()));
   for (const type of inline) if (!accept.includes(type)) throw invalid(`inline lists '${type}', which accept does not.`);
+  const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT;
+  if (!Number.isSafeInteger(bodyTimeout) || bodyTimeout < 1) throw invalid(`bodyTimeout must be a number of milliseconds of at least 1 (got ${JSON.stringify(options.bodyTimeout)}).`);
   return {
     field,
     gallery,
@@ -90,6 +101,7 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
     inline,
     ...(options.variants && { variants: resolveVariants(options.variants, accept, invalid) }),
     cacheControl: options.cacheControl ?? 'private, no-cache',
+    bodyTimeout,
   };
 }
 

@@ -4,19 +4,31 @@
  * left, no answer), store nothing, and leave the process answering the next request. The named
  * tests are counterexamples; the last block sends seeded random mutations of a valid body.
  */
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Schema, Prop } from '@nestjs/mongoose';
 import { FileProp, FileRef, GeneratedResource } from '../../src/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
+import { MISSING_ID } from '../support/ids.js';
 import { makeImage } from '../support/images.js';
 import { chunked, requestHead, sendRaw, type RawAnswer } from '../support/raw-socket.js';
 
-@GeneratedResource()
+@Injectable()
+class KeyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return context.switchToHttp().getRequest<{ headers: Record<string, string> }>().headers['x-key'] === 'open';
+  }
+}
+
+@GeneratedResource({ files: { locked: { addFile: { guards: [KeyGuard] } } } })
 @Schema()
 class Album {
   @Prop({ required: true }) title!: string;
   @FileProp({ maxSize: '64KB' }) cover?: FileRef;
   @FileProp({ maxSize: '64KB' }) photos!: FileRef[];
+  @FileProp() locked!: FileRef[];
+  /** A short body timeout, so that a test of it waits a fraction of a second. */
+  @FileProp({ bodyTimeout: 300 }) slow?: FileRef;
 }
 
 const engine = useEngine();
@@ -74,21 +86,26 @@ describe('counterexamples', () => {
 
 describe('the whole request counts against the field\'s limit (its maxSize and a small allowance for the multipart framing)', () => {
   const KB = 1024;
-  /** A body sent chunked in 16 KiB pieces: `before` bytes, the file part and the closing boundary, then `after` bytes. */
-  const framed = (id: string, { before = 0, after = 0 }: { before?: number; after?: number }) => {
+  /**
+   * A body sent chunked in 16 KiB pieces: `before` bytes, the file part and the closing boundary,
+   * then `after` bytes; with `upTo`, only its first pieces past that many bytes, the client then
+   * waiting for an answer. (A client that kept sending past the answer would race the server's
+   * close: the system resets a connection closed with bytes unread, and the answer may be lost.)
+   */
+  const framed = (id: string, { before = 0, after = 0, upTo = Infinity }: { before?: number; after?: number; upTo?: number }) => {
     const body = Buffer.concat([before ? Buffer.concat([Buffer.alloc(before - 2, 'p'), Buffer.from('\r\n')]) : Buffer.alloc(0), part('B', png), closing('B'), Buffer.alloc(after, 'e')]);
     const pieces: Buffer[] = [];
-    for (let at = 0; at < body.length; at += 16 * KB) pieces.push(body.subarray(at, at + 16 * KB));
-    return { pieces: [requestHead('POST', `/album/${id}/photos`, { 'Content-Type': 'multipart/form-data; boundary=B', 'Transfer-Encoding': 'chunked' }), ...chunked(...pieces)] };
+    for (let at = 0; at < body.length && at <= upTo; at += 16 * KB) pieces.push(body.subarray(at, at + 16 * KB));
+    const framing = chunked(...pieces);
+    return [requestHead('POST', `/album/${id}/photos`, { 'Content-Type': 'multipart/form-data; boundary=B', 'Transfer-Encoding': 'chunked' }), ...(upTo < body.length ? framing.slice(0, -1) : framing)];
   };
 
   it.each([
     ['a preamble (before the first boundary)', { before: 400 * KB }],
     ['an epilogue (after the closing boundary)', { after: 400 * KB }],
-  ])('refuses %s of 400 KiB on a 64 KiB field, chunked: 413, the connection closed, nothing stored', async (_label, sizes) => {
+  ])('refuses %s of 400 KiB on a 64 KiB field, chunked, as soon as the body passes 64 + 16 KiB: 413, the connection closed, nothing stored', async (_label, sizes) => {
     const id = await album();
-    const { pieces } = framed(id, sizes);
-    const exchange = await sendRaw(t.app, { pieces, stopOnAnswer: true, untilClosed: true });
+    const exchange = await sendRaw(t.app, { pieces: framed(id, { ...sizes, upTo: 96 * KB }), untilClosed: true });
     expect(exchange.answers[0]).toMatchObject({ status: 413, headers: { connection: 'close' }, body: { code: 'MR_PAYLOAD_TOO_LARGE' } });
     expect(exchange.closedByServer).toBe(true);
     expect(await stored()).toBe(0);
@@ -97,9 +114,60 @@ describe('the whole request counts against the field\'s limit (its maxSize and a
 
   it('takes a preamble and an epilogue within the allowance', async () => {
     const id = await album();
-    const { pieces } = framed(id, { before: 4 * KB, after: 4 * KB });
-    const { answers } = await sendRaw(t.app, { pieces });
+    const { answers } = await sendRaw(t.app, { pieces: framed(id, { before: 4 * KB, after: 4 * KB }) });
     expect(answers[0]).toMatchObject({ status: 201 });
+  });
+});
+
+describe('an upload refused before its body is read', () => {
+  /** An upload of a 200 KiB body sent whole, and a GET pipelined behind it on the same connection. */
+  const pipelined = (method: string, path: string, headers: Record<string, string> = {}) => {
+    const body = Buffer.concat([png, Buffer.alloc(200 * 1024)]);
+    return [Buffer.concat([requestHead(method, path, { 'Content-Type': 'image/png', 'Content-Length': body.length, ...headers }), body, requestHead('GET', '/albums', {})])];
+  };
+
+  it.each([
+    ['404 (no such document)', 'PUT', () => `/album/${MISSING_ID}/cover`, {}, 404],
+    ['412 (a stale If-Match)', 'PUT', (id: string) => `/album/${id}/cover`, { 'If-Match': '"stale"' }, 412],
+    ['403 (a guard)', 'POST', (id: string) => `/album/${id}/locked`, {}, 403],
+  ] as const)('%s: answers with Connection: close, closes it, and never serves what was pipelined behind the body', async (_label, method, path, headers, status) => {
+    const id = await album();
+    const exchange = await sendRaw(t.app, { pieces: pipelined(method, path(id), headers), answers: 2 });
+    expect(exchange.answers.map((answer) => [answer.status, answer.headers.connection])).toEqual([[status, 'close']]);
+    expect(exchange.closedByServer).toBe(true);
+    expect(await stored()).toBe(0);
+  });
+
+  it('keeps the connection of a refused request whose body was read (a JSON write)', async () => {
+    const body = Buffer.from(JSON.stringify({ title: 5, extra: true }));
+    const pieces = [Buffer.concat([requestHead('POST', '/album', { 'Content-Type': 'application/json', 'Content-Length': body.length }), body, requestHead('GET', '/albums', {})])];
+    const exchange = await sendRaw(t.app, { pieces, answers: 2 });
+    expect(exchange.answers.map((answer) => answer.status)).toEqual([400, 200]);
+  });
+});
+
+describe('a silent upload body (bodyTimeout)', () => {
+  it('a raw body that stops arriving: 408 MR_REQUEST_TIMEOUT, the connection closed, nothing stored', async () => {
+    const id = await album();
+    const head = requestHead('PUT', `/album/${id}/slow`, { 'Content-Type': 'image/png', 'Content-Length': 10_000 });
+    const exchange = await sendRaw(t.app, { pieces: [head, png], untilClosed: true });
+    expect(exchange.answers[0]).toMatchObject({ status: 408, headers: { connection: 'close' }, body: { code: 'MR_REQUEST_TIMEOUT', details: [{ path: 'file' }] } });
+    expect(exchange.closedByServer).toBe(true);
+    expect(await stored()).toBe(0);
+    await expectAlive(id);
+  });
+
+  it.each([
+    ['before its file part', (body: Buffer) => body.subarray(0, 10)],
+    ['inside its file', (body: Buffer) => body.subarray(0, body.indexOf('\r\n\r\n') + 40)],
+    ['after its file, before the closing boundary', (body: Buffer) => body.subarray(0, body.length - 8)],
+  ])('a multipart body that falls silent %s: 408 MR_REQUEST_TIMEOUT, nothing stored', async (_label, cut) => {
+    const id = await album();
+    const body = Buffer.concat([part('B', png), closing('B')]);
+    const head = requestHead('PUT', `/album/${id}/slow`, { 'Content-Type': 'multipart/form-data; boundary=B', 'Content-Length': body.length });
+    const exchange = await sendRaw(t.app, { pieces: [head, cut(body)], untilClosed: true });
+    expect(exchange.answers[0]).toMatchObject({ status: 408, headers: { connection: 'close' }, body: { code: 'MR_REQUEST_TIMEOUT' } });
+    expect(await stored()).toBe(0);
   });
 });
 
