@@ -6,21 +6,27 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createModelRoutesDocument } from '../src/swagger/index.js';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { cacheDir, startEngine } from '../scripts/mongo-engine.js';
 import { AppModule } from './app.module.js';
 import { configureSampleApp } from './app.setup.js';
+import { startFailureLine } from './start-failure.js';
+
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '127.0.0.1';
 
 /**
  * Starts the sample app on PORT (default 3000) against MONGODB_URI, or against an embedded
- * FerretDB when MONGODB_URI is not set. SIGTERM or Ctrl-C (SIGINT) stops it: the server stops
+ * FerretDB when MONGODB_URI is not set, whose data is kept in SAMPLE_DATA_DIR (default
+ * `sample-data` in the cache folder; one running sample at a time per folder). SIGTERM or Ctrl-C (SIGINT) stops it: the server stops
  * accepting connections, the requests in flight are answered, the Mongoose connection closes, the
  * process exits with 0, and the embedded engine (if any) stops with it.
  */
 async function main(): Promise<void> {
   const logger = new Logger('Sample');
   // The embedded engine keeps the sample's data between runs, outside the repo.
-  const engine = await startEngine({ log: (line) => logger.log(line), dataDir: join(cacheDir(), 'sample-data') });
+  const dataDir = resolve(process.env.SAMPLE_DATA_DIR ?? join(cacheDir(), 'sample-data'));
+  const engine = await startEngine({ log: (line) => logger.log(line), dataDir, owner: `the sample app on http://${host}:${port}` });
   const options = {
     // Two routes with the same method and path stop the start. 'shadow' stays off: it flags every
     // literal sibling of a :param route (GET /company/stats beside GET /company/:company_id) even
@@ -40,8 +46,6 @@ async function main(): Promise<void> {
   // The UI needs @fastify/static on Fastify; the JSON document does not.
   SwaggerModule.setup('docs', app, document, { ui: !fastify });
 
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? '127.0.0.1';
   await app.listen(port, host);
   logger.log(`Listening on http://${host}:${port} (${fastify ? 'Fastify' : 'Express'}; database: ${engine.description})`);
   logger.log(`Back office: http://${host}:${port}/admin`);
@@ -84,6 +88,7 @@ function connectionOptions(): MongooseModuleOptions {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A failure the user fixes with a setting is one line that says which; anything else, whole.
+  console.error(startFailureLine(error, { host, port }) ?? error);
   process.exit(1);
 });

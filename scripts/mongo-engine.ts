@@ -40,6 +40,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lockDataDir } from './data-dir-lock.js';
 
 export type EngineKind = 'external' | 'ferretdb' | 'mongodb-memory-server';
 export type FerretDbBackend = 'sqlite' | 'postgresql';
@@ -66,8 +67,13 @@ export interface Engine {
 
 export interface StartEngineOptions {
   log?: (line: string) => void;
-  /** The engine's data folder, kept after stop(). Default: a temporary folder, removed on stop(). */
+  /**
+   * The engine's data folder, kept after stop(). Default: a temporary folder, removed on stop().
+   * One engine at a time uses it: a second start while the first runs is a `DataDirInUseError`.
+   */
   dataDir?: string;
+  /** What this process is, for that error's message in another process (`the sample app on http://127.0.0.1:3000`). */
+  owner?: string;
   /**
    * Which engine, overriding `MODEL_ROUTES_ENGINE` (default `auto`). `MONGODB_URI`, when set,
    * still wins: check `engine.kind` / `engine.backend` if it matters.
@@ -85,7 +91,21 @@ const PG_TEMPLATE_FORMAT = 2;
 
 export async function startEngine(options: StartEngineOptions = {}): Promise<Engine> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const engine = await resolveEngine(options);
+  const release = options.dataDir && !process.env.MONGODB_URI ? lockDataDir(options.dataDir, options.owner) : undefined;
+  let engine: Engine;
+  try {
+    engine = await resolveEngine(options);
+  } catch (error) {
+    release?.();
+    throw error;
+  }
+  if (release) {
+    const stop = engine.stop.bind(engine);
+    engine.stop = async () => {
+      await stop();
+      release();
+    };
+  }
   log(`[engine] ${engine.description}`);
   return engine;
 }

@@ -11,7 +11,7 @@ export type {
   ModelRoutesSettingsFactory,
   ResourceRegistration,
 } from './interfaces/model-routes-options.interface.js';
-export type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from './interfaces/route-options.interface.js';
+export type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from './interfaces/route-options.interface.js';
 export type { SearchOptions } from './interfaces/search-options.interface.js';
 export type { OnDelete } from './interfaces/on-delete.interface.js';
 export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
@@ -20,6 +20,7 @@ export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
 export { FileProp } from './files/file-prop.decorator.js';
 export { FileRef, FileRefSchema } from './files/file-ref.js';
 export type { FilePropOptions, ImageFormat, VariantOptions } from './files/file-options.js';
+export type { ImageOptions } from './files/image-work.js';
 
 // Extending the generated routes
 export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';

@@ -3,14 +3,14 @@ import type { FileFieldDefinition } from '../files/file-options.js';
 import type { ReferenceDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import { isUnderAny } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
-import type { FieldMetadata, FieldType, FileRoute, ReferenceRoute } from './app/metadata.js';
+import type { ElementRoute, FieldMetadata, FieldType, FileRoute, ReferenceRoute } from './app/metadata.js';
 
 /** What the fields of a resource need to know beyond its definition. */
 export interface FieldContext {
   /** Whether a model name is a resource of the same registration (a reference to it gets routes and a picker). */
   isResource(name: string): boolean;
-  /** The enabled routes of a reference or file field of this resource. */
-  fieldRoutes(field: string): Array<ReferenceRoute | FileRoute>;
+  /** The enabled routes of a reference, file or sub-document array field of this resource. */
+  fieldRoutes(field: string): Array<ReferenceRoute | FileRoute | ElementRoute>;
 }
 
 type ItemType = NonNullable<FieldMetadata['items']>;
@@ -110,7 +110,10 @@ function typeOf(
   if (type.instance === 'Embedded' && sub) return { type: 'object', fields: walk(sub, `${path}.`, definition, context) };
   if (type.instance === 'Array') {
     const items = !sub && element ? SCALARS[element.instance] : undefined;
-    return items ? { type: 'array', items } : { type: 'json' };
+    if (items) return { type: 'array', items };
+    // An array of sub-documents is edited as JSON; its element routes are listed for clients that use them.
+    const routes = sub ? context.fieldRoutes(path) : [];
+    return routes.length ? { type: 'json', routes } : { type: 'json' };
   }
   const scalar = SCALARS[type.instance] as FieldType | undefined;
   return { type: scalar ?? 'json' };
@@ -139,8 +142,8 @@ function bound(name: 'min' | 'max' | 'minLength' | 'maxLength', option: unknown)
   return typeof value === 'number' ? { [name]: value } : {};
 }
 
-function fileField(file: FileFieldDefinition, routes: Array<ReferenceRoute | FileRoute>): FieldMetadata {
-  return { path: file.field, type: file.gallery ? 'files' : 'file', accept: [...file.accept], maxSize: file.maxSize, variants: Boolean(file.variants), routes };
+function fileField(file: FileFieldDefinition, routes: Array<ReferenceRoute | FileRoute | ElementRoute>): FieldMetadata {
+  return { path: file.field, type: file.gallery ? 'files' : 'file', accept: [...file.accept], maxSize: file.maxSize, ...(file.maxFiles !== undefined && { maxFiles: file.maxFiles }), variants: Boolean(file.variants), routes };
 }
 
 /** A nested object whose every field is hidden is not shown at all. */

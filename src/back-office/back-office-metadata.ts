@@ -3,14 +3,15 @@ import { routeNames } from '../factories/route-table.factory.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, type ResourceActionName } from '../metadata/route-actions.js';
-import type { BackOfficeMetadata, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
+import type { BackOfficeMetadata, ElementRoute, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
 import type { BackOfficeSettings } from './back-office-options.interface.js';
 import { declaredRank, resourceFields } from './back-office-fields.js';
 
 const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost'> = ['reverse', 'reversePost'];
-/** The routes of a reference or file field, in the order of `ROUTE_ACTIONS`; the reverse ones are the target's (`referencedBy`). */
-const FIELD_ACTIONS: ReadonlyArray<ReferenceRoute | FileRoute> = [...actionsOf('reference'), ...actionsOf('file')].filter(
-  (action): action is ReferenceRoute | FileRoute => !(REVERSE_ACTIONS as readonly string[]).includes(action),
+type FieldRoute = ReferenceRoute | FileRoute | ElementRoute;
+/** The routes of a reference, file or sub-document array field, in the order of `ROUTE_ACTIONS`; the reverse ones are the target's (`referencedBy`). */
+const FIELD_ACTIONS: ReadonlyArray<FieldRoute> = [...actionsOf('reference'), ...actionsOf('file'), ...actionsOf('element')].filter(
+  (action): action is FieldRoute => !(REVERSE_ACTIONS as readonly string[]).includes(action),
 );
 
 /**
@@ -74,7 +75,7 @@ function resourceMetadata(definition: ResourceDefinition, registration: Pick<Mod
  * requests still reach it; under another method or path the page cannot know what it does.
  */
 function resourceRoutes(definition: ResourceDefinition, routes: readonly RouteDefinition[]): ResourceRoute[] {
-  const own = routes.filter((route) => route.resource === definition.name && !route.reference && !route.file);
+  const own = routes.filter((route) => route.resource === definition.name && !route.reference && !route.file && !route.element);
   const names = routeNames(definition);
   const enabled = (action: ResourceActionName) => {
     const { method, path } = ROUTE_ACTIONS[action];
@@ -83,8 +84,8 @@ function resourceRoutes(definition: ResourceDefinition, routes: readonly RouteDe
   return actionsOf('resource').filter(enabled);
 }
 
-function fieldRoutes(routes: readonly RouteDefinition[], resource: string, field: string): Array<ReferenceRoute | FileRoute> {
-  const ofField = ({ reference, file }: RouteDefinition) => (reference ?? file)?.source === resource && (reference ?? file)?.field === field;
+function fieldRoutes(routes: readonly RouteDefinition[], resource: string, field: string): FieldRoute[] {
+  const ofField = ({ reference, file, element }: RouteDefinition) => (reference ?? file ?? element)?.source === resource && (reference ?? file ?? element)?.field === field;
   return enabledOf(FIELD_ACTIONS, routes, ofField);
 }
 

@@ -1,12 +1,13 @@
 import { ModelRoutesException, NotModifiedException } from '../errors/model-routes.exception.js';
 import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
-import { etagOf, matchesWeakly, parseEntityTags } from './entity-tag.js';
+import { etagOf, matchesWeakly, parseEntityTags, type WritePrecondition } from './entity-tag.js';
 import { runInRouteContext } from './route-context.js';
 
 /**
  * How a generated route takes part in conditional requests: `read` answers a document's `ETag`
  * and honours `If-None-Match` (304); `tag` only answers it (a create); `write` honours `If-Match`
- * (and `requireIfMatch`) for the document its path names, and answers the new `ETag`.
+ * (and `requireIfMatch`) and `If-None-Match` (412) for the document its path names, and answers
+ * the new `ETag`.
  */
 export type ConditionalKind = 'read' | 'tag' | 'write';
 
@@ -31,9 +32,10 @@ export interface ConditionalRequest {
  * Runs a generated route's handler (`handle`) under the request's conditional headers, and answers
  * the `ETag` of the document it returns.
  *
- * A write route's `If-Match` is handed to the repository for the document the path names (see
- * `takePrecondition`), which checks it in the filter of the write itself: a 412 when it names
- * another version, and nothing written. Without the header, a resource with `requireIfMatch`
+ * A write route's `If-Match` and `If-None-Match` are handed to the repository for the document the
+ * path names (see `takePrecondition`), which checks them in the filter of the write itself: a 412
+ * when `If-Match` names another version or `If-None-Match` the current one (`*`: any), and nothing
+ * written. Without the header, a resource with `requireIfMatch`
  * answers 428. A read whose `If-None-Match` names the current tag answers 304 (`NotModifiedException`).
  * Done in the handler rather than an interceptor: an interceptor's rxjs layers would cost every
  * request of these routes more than all of this.
@@ -48,12 +50,13 @@ export async function handleConditionally<R>(
   let result: R;
   if (route.kind === 'write') {
     const ifMatch = request.headers['if-match'];
+    const ifNoneMatch = request.headers['if-none-match'];
     if (ifMatch === undefined && route.requiresIfMatch(controller)) {
       throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${route.resource} require If-Match: send the ETag of the document as read`);
     }
-    result = ifMatch === undefined
+    result = ifMatch === undefined && ifNoneMatch === undefined
       ? await handle()
-      : await runInRouteContext({ precondition: { resource: route.resource, id: request.params?.[route.idParam] ?? '', condition: parseEntityTags(ifMatch), used: false } }, handle);
+      : await runInRouteContext({ precondition: { resource: route.resource, id: request.params?.[route.idParam] ?? '', ...writePreconditionOf(request), used: false } }, handle);
   } else {
     result = await handle();
   }
@@ -63,4 +66,17 @@ export async function handleConditionally<R>(
   const ifNoneMatch = route.kind === 'read' ? request.headers['if-none-match'] : undefined;
   if (ifNoneMatch !== undefined && matchesWeakly(parseEntityTags(ifNoneMatch), tag)) throw new NotModifiedException(tag);
   return result;
+}
+
+/**
+ * A write request's conditions, parsed: its `If-Match` and its `If-None-Match`. A route that
+ * checks them before the write (an upload, before its body is read) and the write itself read the same.
+ */
+export function writePreconditionOf(request: ConditionalRequest): WritePrecondition {
+  const ifMatch = request.headers['if-match'];
+  const ifNoneMatch = request.headers['if-none-match'];
+  return {
+    ...(ifMatch !== undefined && { ifMatch: parseEntityTags(ifMatch) }),
+    ...(ifNoneMatch !== undefined && { ifNoneMatch: parseEntityTags(ifNoneMatch) }),
+  };
 }

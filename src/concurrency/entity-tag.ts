@@ -73,3 +73,22 @@ export function matchesWeakly(condition: EntityTagCondition, tag: string): boole
   const opaque = tag.startsWith('W/') ? tag.slice(2) : tag;
   return condition === '*' || condition.some((candidate) => (candidate.startsWith('W/') ? candidate.slice(2) : candidate) === opaque);
 }
+
+/** The conditions of a write (RFC 9110 section 13.1): both must hold for it to be applied. */
+export interface WritePrecondition {
+  /** `If-Match`: the document has one of these versions (strong comparison; `*`: any). */
+  ifMatch?: EntityTagCondition;
+  /** `If-None-Match`: the document has none of these versions (weak comparison; `*`: it does not exist). */
+  ifNoneMatch?: EntityTagCondition;
+}
+
+/**
+ * Which of a write's conditions fails for the document whose tag is `tag`, if one does: `If-Match`
+ * when it names none of the document's versions, else `If-None-Match` when it names the current
+ * one (RFC 9110 section 13.2.2: the write answers 412 either way).
+ */
+export function failedCondition({ ifMatch, ifNoneMatch }: WritePrecondition, tag: string): 'If-Match' | 'If-None-Match' | undefined {
+  if (ifMatch !== undefined && !matchesStrongly(ifMatch, tag)) return 'If-Match';
+  if (ifNoneMatch !== undefined && matchesWeakly(ifNoneMatch, tag)) return 'If-None-Match';
+  return undefined;
+}

@@ -47,7 +47,7 @@ async function validateUserDto(dto: Type, value: Record<string, unknown>): Promi
 /**
  * One detail per failed constraint, at the dotted path of its property, array positions included:
  * an array of scalars that fails a rule of its elements (`each value in tags must be a mongodb id`)
- * has one detail per failing element (`tags.1`). `instance` is the object the errors are about.
+ * has one detail per failing element (`tags.1`), a Map one per failing value (`limits.daily`). `instance` is the object the errors are about.
  */
 export function validationDetails(errors: readonly ValidationError[], instance?: object, parent = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
@@ -55,11 +55,19 @@ export function validationDetails(errors: readonly ValidationError[], instance?:
     const path = parent ? `${parent}.${error.property}` : error.property;
     const value = instance && (instance as Record<string, unknown>)[error.property];
     const element = instance && elementRulesOf(instance, error.property);
-    if (element && Array.isArray(value) && !error.constraints?.isArray) {
+    // (A Map's rules of one value are recorded alike: an array sent for a Map fails its `isObject`.)
+    if (element && Array.isArray(value) && !error.constraints?.isArray && !error.constraints?.isObject) {
       value.forEach((item, index) => {
         const itemErrors = validateSync(Object.assign(new element(), { [error.property]: item }), VALIDATOR_OPTIONS);
         details.push(...validationDetails(itemErrors).map((detail) => ({ ...detail, path: `${path}.${index}` })));
       });
+      continue;
+    }
+    if (element && error.constraints?.mapValues && value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        const itemErrors = validateSync(Object.assign(new element(), { [error.property]: item }), VALIDATOR_OPTIONS);
+        details.push(...validationDetails(itemErrors).map((detail) => ({ ...detail, path: `${path}.${key}` })));
+      }
       continue;
     }
     for (const message of failures(error.constraints)) details.push({ path, message });

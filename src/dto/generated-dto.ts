@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import { findReferences } from '../factories/field-rules.factory.js';
+import { findEmbeddedReferences, findReferences } from '../factories/field-rules.factory.js';
 import { resourceFieldRules, resourceMetadata } from '../factories/resource-fields.factory.js';
 import { createResourceSchema } from '../factories/schema.factory.js';
 import type { DtoOption, GeneratedResourceOptions } from '../interfaces/generated-resource-options.interface.js';
@@ -46,6 +46,7 @@ export function resourceDtos(resource: Type, schema: Schema, fields: FieldRules,
     create: userDto(resource, 'create', metadata.dto?.create) ?? generated.create,
     update: userDto(resource, 'update', metadata.dto?.update) ?? generated.update,
     search: generated.search,
+    elements: generated.elements,
   };
 }
 
@@ -59,8 +60,9 @@ function generatedDtos(resource: Type, build: () => ResourceDtos): ResourceDtos 
 
 function buildDtos(resource: Type, schema: Schema, fields: FieldRules): ResourceDtos {
   // A reference to a resource identified by a slug may be written with the slug.
+  const describe = (field: string) => `${resource.name}.${field}`;
   const references = new Map(
-    findReferences(schema, (field) => `${resource.name}.${field}`).map(({ field, targetName }) => {
+    [...findReferences(schema, describe), ...findEmbeddedReferences(schema, describe)].map(({ field, targetName }) => {
       const targetId = ResourceMetadataStorage.getByName(targetName)?.id;
       return [field, { bySlug: targetId !== undefined && targetId !== '_id' }];
     }),

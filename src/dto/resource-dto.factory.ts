@@ -1,9 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { Type as TransformType } from 'class-transformer';
-import { Allow, IsArray, IsDefined, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { Allow, IsArray, IsDefined, IsIn, IsObject, IsOptional, ValidateBy, ValidateIf, ValidateNested, validateSync } from 'class-validator';
 import type { Schema, SchemaType } from 'mongoose';
 import type { FieldRules } from '../interfaces/resource-definition.interface.js';
 import { pascalCase } from '../utils/naming.util.js';
+import { enumValues } from '../utils/schema-enum.util.js';
 import { isRequired, leafValidators, type LeafReference } from './dto-validators.util.js';
 
 /** The body classes of one resource's routes. */
@@ -14,6 +15,12 @@ export interface ResourceDtos {
   update: Type;
   /** `POST /companies`: `CompanySearchDto`. */
   search: Type;
+  /**
+   * The bodies of the element routes of each top-level array of sub-documents, by field: `add`
+   * (`POST /pet/:pet_id/vaccinations`: `PetVaccinationsItemDto`, the class each element of a whole
+   * write is checked with) and `patch` (`PATCH .../:element_id`: `PetVaccinationsItemPatchDto`, its partial).
+   */
+  elements?: ReadonlyMap<string, { add: Type; patch: Type }>;
 }
 
 /** What the DTOs of a resource are made from. */
@@ -22,7 +29,7 @@ export interface DtoSource {
   name: string;
   schema: Schema;
   fields: Pick<FieldRules, 'writable'>;
-  /** Reference fields, by path; `bySlug` when their target is identified by another field than `_id`. */
+  /** Reference fields at every depth, by path (`vaccinations.vet`); `bySlug` when their target is identified by another field than `_id`. */
   references: ReadonlyMap<string, LeafReference>;
 }
 
@@ -32,7 +39,7 @@ const REQUIRED = { message: '$property is required' };
 
 /** A writable place of the schema: a scalar (or array of scalars), a nested object, or an array of sub-documents. */
 type DtoNode =
-  | { kind: 'leaf'; type: SchemaType }
+  | { kind: 'leaf'; path: string; type: SchemaType }
   | { kind: 'object'; path: string; required: boolean; children: Map<string, DtoNode> }
   | { kind: 'array'; path: string; children: Map<string, DtoNode> };
 
@@ -50,10 +57,17 @@ type DtoNode =
  */
 export function createResourceDtos(source: DtoSource): ResourceDtos {
   const tree = buildTree(source.schema, '', source);
+  const update = dtoClass(`${source.name}UpdateDto`, tree, 'update', source);
+  const elements = new Map<string, { add: Type; patch: Type }>();
+  for (const [key, node] of tree) {
+    const add = generatedDtoShape(update)!.properties.get(key);
+    if (node.kind === 'array' && add) elements.set(key, { add, patch: dtoClass(`${source.name}${pascalCase(node.path)}ItemPatchDto`, node.children, 'update', source, node.path) });
+  }
   return {
     create: dtoClass(`${source.name}CreateDto`, tree, 'create', source),
-    update: dtoClass(`${source.name}UpdateDto`, tree, 'update', source),
+    update,
     search: createSearchDto(source.name, `${source.name}SearchDto`),
+    elements,
   };
 }
 
@@ -108,7 +122,7 @@ function buildTree(schema: Schema, prefix: string, source: DtoSource): Map<strin
     const name = parts[parts.length - 1];
     if (sub && type.instance === 'Embedded') level.set(name, { kind: 'object', path: full, required: isRequired(type), children: buildTree(sub, `${full}.`, source) });
     else if (sub && type.instance === 'Array') level.set(name, { kind: 'array', path: full, children: buildTree(sub, `${full}.`, source) });
-    else level.set(name, { kind: 'leaf', type });
+    else level.set(name, { kind: 'leaf', path: full, type });
   });
   return root;
 }
@@ -140,10 +154,18 @@ function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoS
   const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
   if (type.instance === 'Array') {
     if (!element || element.instance === 'Array' || element.instance === 'Mixed') return [IsOptional(), IsArray(), Allow()];
-    const reference = referenceOf(type, source);
-    return [IsOptional(), IsArray(), ...leafValidators(element, reference, true), ElementRules(key, leafValidators(element, reference))];
+    const reference = source.references.get(node.path);
+    // `{ type: [String], enum: [...] }`: the array's enum is its elements' (Mongoose checks each one).
+    const values = enumValues((type.options as { enum?: unknown } | undefined)?.enum);
+    const inEnum = (each: boolean) => (values ? [IsIn(values, { each })] : []);
+    return [IsOptional(), IsArray(), ...leafValidators(element, reference, true), ...inEnum(true), ElementRules(key, [...leafValidators(element, reference), ...inEnum(false)])];
   }
-  return [...presence(key, isRequired(type), mode), ...leafValidators(type, referenceOf(type, source))];
+  const values = (type as SchemaType & { $__schemaType?: SchemaType }).$__schemaType;
+  if (type.instance === 'Map' && values && !['Mixed', 'Array', 'Embedded', 'Map'].includes(values.instance)) {
+    // Each value of a Map is checked as a field of its type (`of: Number`), at its key's path (`limits.daily`).
+    return [...presence(key, isRequired(type), mode), IsObject(), MapValues(key, leafValidators(values, undefined))];
+  }
+  return [...presence(key, isRequired(type), mode), ...leafValidators(type, source.references.get(node.path))];
 }
 
 /** Left out, `null`, or neither: what a field's presence may be in a body of this mode. */
@@ -152,10 +174,6 @@ function presence(key: string, required: boolean, mode: Mode): PropertyDecorator
   if (mode === 'create') return [IsDefined(REQUIRED)];
   // An update may leave a required field out, but not clear it.
   return [ValidateIf((object: Record<string, unknown>) => object[key] !== undefined), IsDefined(REQUIRED)];
-}
-
-function referenceOf(type: SchemaType, source: DtoSource): LeafReference | undefined {
-  return source.references.get(type.path);
 }
 
 /** The rules of one element of each array of scalars, by DTO class and property: to tell which elements failed. */
@@ -172,8 +190,31 @@ function ElementRules(key: string, decorators: PropertyDecorator[]): PropertyDec
 }
 
 /**
+ * Checks every value of a Map property with the rules of its values' type; records the class that
+ * checks one value, as for an array's elements, so that each failing value gets its own detail.
+ */
+function MapValues(key: string, decorators: PropertyDecorator[]): PropertyDecorator {
+  return (prototype, property) => {
+    ElementRules(key, decorators)(prototype, property);
+    const element = elementRules.get(prototype)!.get(key)!;
+    ValidateBy({
+      name: 'mapValues',
+      validator: {
+        validate: (value: unknown) =>
+          !isPlainObject(value) || Object.values(value).every((item) => validateSync(Object.assign(new element(), { [key]: item })).length === 0),
+        defaultMessage: () => `each value of ${key} must be valid`,
+      },
+    })(prototype, property);
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
  * The class that checks one element of the array `property` of a DTO (of its class or a parent's),
- * as `{ [property]: element }`; undefined for other properties.
+ * or one value of its Map `property`, as `{ [property]: element }`; undefined for other properties.
  */
 export function elementRulesOf(dto: object, property: string): Type | undefined {
   for (let prototype = Object.getPrototypeOf(dto); prototype && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype)) {

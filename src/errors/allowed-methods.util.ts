@@ -3,6 +3,8 @@ import type { RouteDefinition } from '../interfaces/route-definition.interface.j
 interface PathPattern {
   pattern: RegExp;
   methods: readonly string[];
+  /** One letter per segment, `L` literal and `P` parameter: the lower, the more specific. */
+  shape: string;
 }
 
 /**
@@ -26,14 +28,22 @@ export class AllowedMethods {
     this.patterns = [...byPath].map(([path, methods]) => ({
       pattern: new RegExp(`^${escape(base === '/' ? '' : base)}${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : escape(part))).join('/')}/?$`, 'i'),
       methods: [...methods],
+      shape: path.split('/').map((part) => (part.startsWith(':') ? 'P' : 'L')).join(''),
     }));
   }
 
-  /** The methods served at `path` (without its query string), sorted; empty when no route has this path. */
+  /**
+   * The methods served at `path` (without its query string), sorted; empty when no route has this
+   * path. Where a literal path and a `:param` path both match (`/appointment/upcoming`, a custom
+   * route, and `/appointment/:appointment_id`), the path is the literal one's, as the router would
+   * choose it: the methods of the most specific matching paths.
+   */
   of(path: string): string[] {
+    const matching = this.patterns.filter(({ pattern }) => pattern.test(path));
+    const best = matching.reduce<string | undefined>((shape, pattern) => (shape === undefined || pattern.shape < shape ? pattern.shape : shape), undefined);
     const methods = new Set<string>();
-    for (const { pattern, methods: served } of this.patterns) {
-      if (pattern.test(path)) served.forEach((method) => methods.add(method));
+    for (const { shape, methods: served } of matching) {
+      if (shape === best) served.forEach((method) => methods.add(method));
     }
     return [...methods].sort();
   }

@@ -9,13 +9,14 @@
  * equivalent; for a path parameter, the field it is matched against (`_id`, `slug`).
  */
 export const ERROR_CODES = Object.freeze({
-  MR_INVALID_ID: { status: 400, description: 'The identifier in the path cannot name a document of this model (not 24 hex characters for an `_id`, longer than 256 characters, or not of the type of the `id` field).' },
+  MR_INVALID_ID: { status: 400, description: 'The identifier in the path cannot name a document of this model (not 24 hex characters for an `_id`, longer than 256 characters, holding a NUL character, or not of the type of the `id` field).' },
   MR_INVALID_QUERY: { status: 400, description: 'The search parameters are malformed or not allowed: unknown or hidden field, operator outside the allowlist, a regular expression that is too long or too costly, a parameter given twice, bad limit/skip/sort/select.' },
-  MR_INVALID_VALUE: { status: 400, description: 'A value of a search cannot be compared with its field: it cannot be converted to the field\'s type, is not one of an `enum` field\'s values, or the database refuses it (an invalid regular expression).' },
+  MR_INVALID_VALUE: { status: 400, description: 'A value of a search cannot be compared with its field: it cannot be converted to the field\'s type, is not one of an `enum` field\'s values, holds a NUL character (U+0000), or the database refuses it (an invalid regular expression).' },
   MR_INVALID_BODY: { status: 400, description: 'The request body is not a JSON object, or names a field a client may not write: unknown or hidden, `_id`, `__v`, timestamps, `readonly`; or a key that is not allowed (`$set`, `a.b`, `__proto__`, `_bsontype`).' },
-  MR_VALIDATION_FAILED: { status: 400, description: 'A value of the body is refused by its field: wrong type (it cannot be converted), an object expected, a schema validator (`required`, `min`, `enum`, `match`...), or a validation pipe. `details` has one entry per failure.' },
+  MR_VALIDATION_FAILED: { status: 400, description: 'A value of the body is refused by its field: wrong type (it cannot be converted), an object expected, a string holding a NUL character (U+0000), a schema validator (`required`, `min`, `enum`, `match`...), or a validation pipe. `details` has one entry per failure.' },
   MR_REFERENCE_NOT_FOUND: { status: 400, description: 'A reference written in the body names no document of the referenced model; `details[].path` names the field (`tags.1` in an array).' },
-  MR_UNSUPPORTED_QUERY: { status: 400, description: 'The database server does not implement a feature the query uses (MongoDB-compatible engines such as FerretDB lack a few).' },
+  MR_REFERENCE_CYCLE: { status: 400, description: 'A write to a self-reference declared `acyclic` would close a cycle (a category as its own ancestor), or leads to a chain longer than `acyclic.maxDepth`; `details[].path` names the field, the message the chain. Nothing was written.' },
+  MR_UNSUPPORTED_QUERY: { status: 400, description: 'The database server does not implement a feature the query uses, or would answer it wrongly (MongoDB-compatible engines such as FerretDB lack a few: see [Searching](#searching)); `details` names the place when the library knows it (`query.lines.$elemMatch`).' },
   MR_INVALID_FILE: { status: 400, description: 'An upload holds no file: an empty file, a multipart body without a file part or with more than one, or a malformed multipart body.' },
   MR_INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
   MR_BAD_REQUEST: { status: 400, description: 'Any other malformed request (raised by a pipe or your own code).' },
@@ -26,12 +27,18 @@ export const ERROR_CODES = Object.freeze({
   MR_REFERENCE_UNSET: { status: 404, description: 'The document exists but its reference field is empty.' },
   MR_REFERENCE_BROKEN: { status: 404, description: 'The reference field points to a document that no longer exists.' },
   MR_FILE_NOT_FOUND: { status: 404, description: 'The document exists but has no such file: its file field is empty, or its gallery holds no file with this `:file_id`.' },
+  MR_ELEMENT_NOT_FOUND: { status: 404, description: 'The document exists but its array of sub-documents holds no element with this `:element_id`.' },
   MR_METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but does not serve this method; the `Allow` header lists those it serves.' },
   MR_DUPLICATE_KEY: { status: 409, description: 'A unique index refused the value; `details` names the field(s).' },
+  MR_ARRAY_FULL: { status: 409, description: 'The array of sub-documents holds its maximum number of elements (`maxElements`, default 1000): nothing was appended. `details` names the field.' },
+  MR_ELEMENT_CONFLICT: { status: 409, description: 'Other writes moved or changed the element of an array of sub-documents each time this write tried to change or remove it: nothing was written; try again.' },
   MR_REFERENCED: { status: 409, description: 'The document cannot be deleted: reference fields declared `onDelete: \'restrict\'` still name it. `details` has one entry per field (`Company.owner`) with its count; nothing was deleted. Remove or change those references, then delete again.' },
-  MR_PRECONDITION_FAILED: { status: 412, description: 'The document changed since the `ETag` sent in `If-Match` was read (or the tag names another document): nothing was written. The response\'s `ETag` is the current one; read the document again and retry.' },
+  MR_GALLERY_FULL: { status: 409, description: 'The gallery holds its largest number of files already (its field\'s `maxFiles`, default 100, named in the message): nothing was read or stored. Delete a file first.' },
+  MR_WRITE_CONFLICT: { status: 409, description: 'An upload to a single-file field lost the race for it several times in a row: other writers (other app instances) replaced the file between its reads and writes. Nothing was written and the uploaded file was deleted; `Retry-After` says when to send it again.' },
+  MR_PRECONDITION_FAILED: { status: 412, description: 'The document changed since the `ETag` sent in `If-Match` was read (or the tag names another document), or it has a version that `If-None-Match` names (`*`: any version): nothing was written. The response\'s `ETag` is the current one; read the document again and retry.' },
   MR_REQUEST_TIMEOUT: { status: 408, description: 'An upload\'s body stopped arriving: no bytes for longer than its field\'s `bodyTimeout` (default 30 s). Nothing is stored, and the connection is closed.' },
   MR_PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than the configured limit; for an upload, the file is larger than its field\'s `maxSize` (answered as soon as it is known, before the rest is read, and the connection closed).' },
+  MR_IMAGE_TOO_LARGE: { status: 413, description: 'An uploaded image has more pixels than its field takes (`variants.maxPixels`, else `forRoot({ images: { maxPixels } })`, 25 megapixels; an interlaced or progressive image counts twice, and twice again at more than 8 bits per sample), read from its header: nothing is stored.' },
   MR_UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request has a body that is not JSON (`Content-Type` other than `application/json`) on a route that takes JSON; or an uploaded file whose content (read from its first bytes, whatever its `Content-Type` says) is of a type its field does not accept.' },
   MR_RANGE_NOT_SATISFIABLE: { status: 416, description: 'The `Range` of a download starts past the end of the file; `Content-Range` gives its size.' },
   MR_QUERY_TIMEOUT: { status: 422, description: 'The database gave up on the query after `maxTimeMS` (default 5000 ms): narrow the query.' },
@@ -39,6 +46,7 @@ export const ERROR_CODES = Object.freeze({
   MR_HTTP_ERROR: { status: 0, description: 'Another HTTP error raised by user code (guard, pipe, interceptor); `statusCode` tells which.' },
   MR_INTERNAL: { status: 500, description: 'An unexpected failure; the real error is logged on the server, never sent.' },
   MR_DATABASE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached or did not answer in time.' },
+  MR_IMAGE_BUSY: { status: 503, description: 'A resized image could not be made now: as many resizes as the server runs at once are running and as many wait (`forRoot({ images: { concurrency, queue } })`), or the resize took longer than `images.timeout`. `Retry-After` says when to try again.' },
 } as const satisfies Record<string, { status: number; description: string }>);
 for (const entry of Object.values(ERROR_CODES)) Object.freeze(entry);
 

@@ -108,9 +108,16 @@ interface MongooseValidationError {
 
 function fromValidationError(error: MongooseValidationError): MappedError {
   // A cast failure's own message names the model; say what the client needs instead.
+  // The key is the full path (`vaccinations.0.name`); an item below a sub-document names only its own (`name`).
   const details = Object.entries(error.errors ?? {}).map(([path, item]) => ({
-    path: item.path ?? path,
-    message: item.name === 'CastError' ? `Value ${describe(item.value)} cannot be converted to ${item.kind ?? 'its type'}` : item.message,
+    path: path || item.path || '',
+    message:
+      item.name === 'CastError'
+        ? `Value ${describe(item.value)} cannot be converted to ${item.kind ?? 'its type'}`
+        : // `""` on a required string: in the words of the library's own check of a missing value.
+          item.kind === 'required'
+          ? `${(path || item.path || '').split('.').pop()} is required`
+          : item.message,
   }));
   const fields = details.map((detail) => detail.path).join(', ');
   return known('MR_VALIDATION_FAILED', `Validation failed for ${fields || 'the document'}`, details);

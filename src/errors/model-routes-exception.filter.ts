@@ -15,13 +15,33 @@ interface RequestLike {
   readableEnded?: boolean;
 }
 
+interface ExpressResponse {
+  status(code: number): unknown;
+  setHeader(name: string, value: string | number): unknown;
+  end(text: string): unknown;
+}
+
+/**
+ * Sends an error body on Express without the weak `ETag` its `send()` adds to every body: an error
+ * is not a representation of the resource, and a client must not store it as one (nor send its
+ * tag back in `If-Match`). An `ETag` set on purpose (the current one, on a 412) is kept.
+ */
+function replyWithoutEtag(response: ExpressResponse, body: object & { statusCode: number }): void {
+  const text = JSON.stringify(body);
+  response.status(body.statusCode);
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('Content-Length', Buffer.byteLength(text));
+  response.end(text);
+}
+
 /** Which failures the filter shapes: every one it sees (`'app'`), or those of requests to a route table path (`'routes'`). */
 export type ErrorFilterScope = 'app' | 'routes';
 
 /**
  * Gives every failure of a generated route the one error shape
- * `{ statusCode, error, code, message, details? }`. Unexpected errors are logged here,
- * with their stack, and reach the client only as a generic 500. A request for a path of the
+ * `{ statusCode, error, code, message, details? }`. Every failure answered with a 5xx (a 503 too)
+ * is logged here with its cause (the stack, and the chain of `cause`s); unexpected errors reach
+ * the client only as a generic 500. A request for a path of the
  * route table with a method it does not serve is a 405 with an `Allow` header.
  *
  * The module installs it app-wide, scoped to the paths of the route table unless
@@ -70,9 +90,12 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
         httpAdapter.setHeader(response, 'Allow', methods().join(', '));
       }
     }
-    if (unexpected) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    // Every 5xx (a 503 too: the database is down, or the engine dropped the connection) says why in
+    // the log; the client only gets the code.
+    if (unexpected || body.statusCode >= 500) this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
     if (stopReading(request)) httpAdapter.setHeader(response, 'Connection', 'close');
-    httpAdapter.reply(response, body, body.statusCode);
+    if (httpAdapter.getType() === 'express') replyWithoutEtag(response as ExpressResponse, body);
+    else httpAdapter.reply(response, body, body.statusCode);
   }
 
   private allowedMethods(): AllowedMethods {
@@ -92,4 +115,15 @@ function stopReading(request: RequestLike): boolean {
   const headers = raw.headers ?? {};
   const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
   return hasBody && raw.readableEnded === false;
+}
+
+/** The stack of what was thrown, and of each `cause` it carries (a driver error wrapped by the library), at most 5 deep. */
+function causeOf(exception: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = exception;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    parts.push(current instanceof Error ? (current.stack ?? `${current.name}: ${current.message}`) : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join('\nCaused by: ');
 }

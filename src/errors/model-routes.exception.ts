@@ -33,11 +33,16 @@ export class ModelRoutesException extends HttpException {
     return new ModelRoutesException('MR_NOT_FOUND', `${resource} '${id}' not found`);
   }
 
-  /** 412: `If-Match` names no version the document has; `current` is its tag now. */
-  static preconditionFailed(resource: string, id: string, current: string | undefined): ModelRoutesException {
+  /**
+   * 412: `If-Match` names no version the document has, or (`failed: 'If-None-Match'`) `If-None-Match`
+   * names the one it has (`*`: any); `current` is its tag now.
+   */
+  static preconditionFailed(resource: string, id: string, current: string | undefined, failed: 'If-Match' | 'If-None-Match' = 'If-Match'): ModelRoutesException {
     return new ModelRoutesException(
       'MR_PRECONDITION_FAILED',
-      `${resource} '${id}' has changed since the ETag in If-Match was read: nothing was written`,
+      failed === 'If-Match'
+        ? `${resource} '${id}' has changed since the ETag in If-Match was read: nothing was written`
+        : `${resource} '${id}' exists at a version that If-None-Match names: nothing was written`,
       undefined,
       current ? { ETag: current } : undefined,
     );

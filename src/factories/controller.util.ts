@@ -16,7 +16,7 @@ type Handler = (this: any, ...args: any[]) => unknown;
  * controller without a path prefix (handlers carry full paths), every failure through the one
  * filter, and each injection set as a property.
  */
-export function createControllerClass(name: string, base: Type | undefined, injections: Record<string, string | Type>): Type {
+export function createControllerClass(name: string, base: Type | undefined, injections: Record<string, string | symbol | Type>): Type {
   const Base = base ?? class {};
   const generated = { [name]: class extends Base {} }[name];
   for (const [property, token] of Object.entries(injections)) Inject(token)(generated.prototype, property);
@@ -40,6 +40,8 @@ function parameterDecorator(source: ParamSource, names: RouteNames): ParameterDe
       return Param(names.relatedParam!);
     case 'fileId':
       return names.fileParam ? Param(names.fileParam) : NoValue();
+    case 'elementId':
+      return Param(names.elementParam!);
     case 'query':
       return Query();
     case 'body':
@@ -63,6 +65,7 @@ const PARAM_TYPES: Record<Exclude<ParamSource, 'body'>, Function> = {
   targetId: String,
   relatedId: String,
   fileId: String,
+  elementId: String,
   query: Object,
   request: Object,
   response: Object,

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { createElementController } from './element-controller.factory.js';
 import { createFileController } from './file-controller.factory.js';
 import { createReferenceController } from './reference-controller.factory.js';
 import { createResourceController } from './resource-controller.factory.js';
@@ -23,7 +24,11 @@ export function createControllers(
     groups.set(route.controller, group);
   }
   return [...groups.values()].map((routes) => {
-    const { reference, file } = routes[0];
+    const { reference, file, element } = routes[0];
+    if (element) {
+      const definition = byName.get(element.source)!;
+      return createElementController(definition, definition.elements.find((candidate) => candidate.field === element.field)!, routes, connectionName);
+    }
     if (file) {
       const definition = byName.get(file.source)!;
       return createFileController(definition, definition.files.find((candidate) => candidate.field === file.field)!, routes, connectionName);

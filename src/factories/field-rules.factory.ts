@@ -110,6 +110,26 @@ export function findReferences(schema: Schema, describe: (field: string) => stri
   return references;
 }
 
+/**
+ * Finds the references inside sub-documents, at any depth: `lastVisit.vet` in a sub-document,
+ * `vaccinations.vet` in an array of them (the schema's path, without positions). They get no
+ * routes of their own; writes check them as top-level references (see resolveReferences).
+ */
+export function findEmbeddedReferences(schema: Schema, describe: (field: string) => string): FoundReference[] {
+  const references: FoundReference[] = [];
+  const visit = (sub: Schema, prefix: string) =>
+    sub.eachPath((path, type) => {
+      if (type.options?.select === false) return;
+      const field = prefix + path;
+      const reference = prefix ? referenceOf(path, type) : undefined;
+      if (reference) references.push({ field, targetName: resolveRef(reference.ref, describe(field)), isArray: reference.isArray });
+      const child = subSchema(type);
+      if (child && NESTED_SCHEMA_INSTANCES.has(type.instance)) visit(child, `${field}.`);
+    });
+  visit(schema, '');
+  return references;
+}
+
 /** The `ref` of a path that is a reference (`{ type: ObjectId, ref }`, or an array of them), else `undefined`. */
 export function referenceOf(field: string, type: SchemaType): { ref: unknown; isArray: boolean; element?: SchemaType } | undefined {
   if (type.instance === 'ObjectId' && type.options?.ref && field !== '_id') return { ref: type.options.ref, isArray: false };

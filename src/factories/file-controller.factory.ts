@@ -2,15 +2,19 @@ import type { IncomingMessage } from 'node:http';
 import { type Type } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { Types } from 'mongoose';
-import { etagOf, matchesStrongly, parseEntityTags } from '../concurrency/entity-tag.js';
+import { writePreconditionOf } from '../concurrency/conditional-request.js';
+import { etagOf, failedCondition } from '../concurrency/entity-tag.js';
 import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { registerFastifyUploads, markUploadRoute } from '../files/fastify-uploads.js';
+import { galleryFull } from '../files/file-errors.js';
 import { sendFile, type DownloadRequest, type DownloadResponse, type Servable } from '../files/file-download.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
 import type { FileRef } from '../files/file-ref.js';
 import type { FileStore } from '../files/file-store.js';
+import { UploadHeader } from '../files/image-pixels.js';
 import { loadSharp, variantOf, variantOfFile } from '../files/image-variants.js';
+import { IMAGE_WORK, type ImageWork } from '../files/image-work.js';
 import { readUpload, type UploadRequest } from '../files/upload-source.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
@@ -25,12 +29,10 @@ import { fileRouteNames } from './route-table.factory.js';
 interface FileController {
   repository: ModelRepository;
   adapterHost: HttpAdapterHost;
+  images: ImageWork;
 }
 
 type Handlers = Record<FileActionName, (this: FileController, ...args: any[]) => Promise<unknown>>;
-
-/** How many times an upload retries storing its file when another upload replaced the field in between. */
-const REPLACE_ATTEMPTS = 5;
 
 /**
  * Builds the controller of one file field (`CompanyLogoFileController`): `upload` (or `addFile`
@@ -41,6 +43,7 @@ export function createFileController(source: ResourceDefinition, file: FileField
   const controller = createControllerClass(routes[0].controller, undefined, {
     repository: getModelRepositoryToken(source.name, connectionName),
     adapterHost: HttpAdapterHost,
+    images: IMAGE_WORK,
   });
   const where = `${source.name}.${file.field}`;
   const uploads = routes.some((route) => routeAction(route.action as FileActionName).upload);
@@ -77,13 +80,13 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
     return ref;
   };
 
-  /** Reads the document an upload is for, refusing a stale `If-Match` before a byte of the file is read. */
+  /** Reads the document an upload is for, refusing a failed `If-Match` or `If-None-Match` and a full gallery before a byte of the file is read. */
   async function uploadTarget(repository: ModelRepository, key: string, request: UploadRequest): Promise<PlainDocument> {
     const doc = await repository.getOne(key);
-    const ifMatch = request.headers['if-match'];
-    if (ifMatch !== undefined && !matchesStrongly(parseEntityTags(ifMatch), etagOf(doc)!)) {
-      throw ModelRoutesException.preconditionFailed(source.name, key, etagOf(doc));
-    }
+    const failed = failedCondition(writePreconditionOf(request), etagOf(doc)!);
+    if (failed) throw ModelRoutesException.preconditionFailed(source.name, key, etagOf(doc), failed);
+    // Checked again by the write (another add may land meanwhile); here, a full gallery costs no upload.
+    if (file.maxFiles !== undefined && ((doc[field] as FileRef[] | undefined)?.length ?? 0) >= file.maxFiles) throw galleryFull(where, file.maxFiles);
     return doc;
   }
 
@@ -92,14 +95,18 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
    * fails, or the write does, the stored file is deleted. A response whose request was not read to
    * its end closes the connection (the client may still be sending).
    */
-  async function receive<R>(store: FileStore, doc: PlainDocument, request: UploadRequest, response: HttpResponse, write: (stored: FileRef) => Promise<R>): Promise<R> {
+  async function receive<R>(this: FileController, store: FileStore, doc: PlainDocument, request: UploadRequest, response: HttpResponse, write: (stored: FileRef) => Promise<R>): Promise<R> {
     const incoming = (request.raw ?? request) as IncomingMessage;
     let stored: FileRef | undefined;
     let upload: Awaited<ReturnType<typeof readUpload>> | undefined;
+    // An image to be resized: its dimensions are read from the first bytes kept on the way.
+    const header = file.variants && new UploadHeader();
     try {
       upload = await readUpload(request, file, where);
-      stored = await store.upload(upload.bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, { resource: source.name, document: doc._id, field });
+      const bytes = header ? header.tap(upload.bytes) : upload.bytes;
+      stored = await store.upload(bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, { resource: source.name, document: doc._id, field });
       await upload.complete();
+      if (header) await header.check(await loadSharp(where), store, stored, file.variants!.maxPixels ?? this.images.options.maxPixels, where);
       return await write(stored);
     } catch (error) {
       upload?.stop();
@@ -112,23 +119,16 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
   return {
     async upload(key: string, request: UploadRequest, response: HttpResponse) {
       const store = this.repository.files!;
-      let doc = await uploadTarget(this.repository, key, request);
-      return receive(store, doc, request, response, async (stored) => {
-        for (let attempt = 0; attempt < REPLACE_ATTEMPTS; attempt++) {
-          const previous = (doc[field] as FileRef | null | undefined) ?? undefined;
-          const updated = found(await this.repository.replaceFile(key, field, stored, previous?._id), key);
-          if (String((updated[field] as FileRef | undefined)?._id) === String(stored._id)) {
-            if (previous) await store.release([previous._id]);
-            return updated;
-          }
-          doc = updated; // another upload stored its file in between: replace that one
-        }
-        throw new Error(`${where}: ${REPLACE_ATTEMPTS} uploads in a row replaced this one's file before it could be stored`);
+      const doc = await uploadTarget(this.repository, key, request);
+      return receive.call(this, store, doc, request, response, async (stored) => {
+        const { document, replaced } = found(await this.repository.swapFile(key, field, stored), key);
+        if (replaced) await store.release([replaced._id]);
+        return document;
       });
     },
     async addFile(key: string, request: UploadRequest, response: HttpResponse) {
       const doc = await uploadTarget(this.repository, key, request);
-      return receive(this.repository.files!, doc, request, response, async (stored) => {
+      return receive.call(this, this.repository.files!, doc, request, response, async (stored) => {
         const updated = found(await this.repository.addFile(key, field, stored), key);
         setHeader(response, 'Location', locationOf(request as never, stored._id));
         return updated;
@@ -139,7 +139,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
       const ref = fileOf(await this.repository.getOne(key), key, fileId);
       const variant = variantOf(query, file, ref);
       const servable: Servable = variant
-        ? await variantOfFile(store, ref, variant, file.variants!.maxPerFile, where)
+        ? await variantOfFile(store, ref, variant, file, this.images, where)
         : { ...ref, open: (range) => store.download(ref._id, range) };
       sendFile(servable, file, request, response);
     },

@@ -2,8 +2,8 @@ import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
+import type { ElementFieldDefinition, FieldRules, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ElementRoutesOptions, ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../metadata/search-defaults.js';
 import type { RepositoryDefinition } from '../repository/model-repository.js';
@@ -11,10 +11,12 @@ import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { resourceDtos } from '../dto/generated-dto.js';
 import { findFileFields } from '../files/file-options.js';
 import { findDeleteRules } from './delete-rules.factory.js';
-import { createFieldRules, findReferences } from './field-rules.factory.js';
+import { createFieldRules, findEmbeddedReferences, findReferences } from './field-rules.factory.js';
+import { isUnderAny } from '../query/field-path.util.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
 import { assertRouteNames } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
+import { assertNoDiscriminators } from './unsupported-schema.util.js';
 
 /**
  * Reads `@GeneratedResource()` metadata and the Mongoose schema of every listed resource,
@@ -26,14 +28,39 @@ export function createResourceDefinitions(options: ModelRoutesModuleOptions): Re
   assertUniquePaths(definitions);
   assertRouteOptions(definitions, options);
   completeReferences(definitions, options.references);
+  completeElements(definitions, options.elements);
   return definitions;
+}
+
+/** The default number of elements `addElement` lets an array of sub-documents hold. */
+export const DEFAULT_MAX_ELEMENTS = 1000;
+
+/** Each array's `maxElements`: its own option, else `forRoot({ elements })`'s, else the default. */
+function completeElements(definitions: ResourceDefinition[], defaults: ElementRoutesOptions | undefined): void {
+  for (const definition of definitions) {
+    for (const element of definition.elements) {
+      element.maxElements = definition.elementRoutes?.[element.field]?.maxElements ?? defaults?.maxElements ?? DEFAULT_MAX_ELEMENTS;
+    }
+  }
+}
+
+/**
+ * The arrays of sub-documents that get element routes: top-level, written by clients (not
+ * `readonly`, holding no hidden field), not a file gallery, and whose elements have an `_id` to
+ * be addressed by (not with `_id: false`).
+ */
+function findElementFields(schema: Schema, fields: FieldRules, fileFields: readonly string[]): ElementFieldDefinition[] {
+  return [...fields.documentArrays]
+    .filter((field) => !field.includes('.') && fields.writable.has(field) && !fileFields.includes(field))
+    .filter((field) => Boolean((schema.path(field) as { schema?: Schema } | undefined)?.schema?.path('_id')))
+    .map((field) => ({ field, maxElements: DEFAULT_MAX_ELEMENTS }));
 }
 
 /** What a reference needs to know of its target and of the options: the target's id field, whether to check writes. */
 function completeReferences(definitions: ResourceDefinition[], defaults: ReferenceRoutesOptions | undefined): void {
   const idFields = new Map(definitions.map((definition) => [definition.name, definition.idField]));
   for (const definition of definitions) {
-    for (const reference of definition.references) {
+    for (const reference of [...definition.references, ...(definition.embeddedReferences ?? [])]) {
       reference.targetIdField = idFields.get(reference.targetName) ?? '_id';
       reference.checkExists = definition.referenceRoutes?.[reference.field]?.checkExists ?? defaults?.checkExists ?? true;
     }
@@ -44,21 +71,28 @@ function assertRouteOptions(definitions: ResourceDefinition[], options: ModelRou
   assertRouteNames(options.routes, 'resource', 'ModelRoutesModule.forRoot({ routes })');
   assertRouteNames(options.references, 'reference', 'ModelRoutesModule.forRoot({ references })');
   assertRouteNames(options.files, 'file', 'ModelRoutesModule.forRoot({ files })');
+  assertRouteNames(options.elements, 'element', 'ModelRoutesModule.forRoot({ elements })');
   for (const definition of definitions) {
     assertRouteNames(definition.routes, 'resource', `${definition.name}: @GeneratedResource({ routes })`);
     assertFieldRoutes(definition, 'references', definition.referenceRoutes, definition.references.map((reference) => reference.field));
     assertFieldRoutes(definition, 'files', definition.fileRoutes, definition.files.map((file) => file.field));
+    assertFieldRoutes(definition, 'elements', definition.elementRoutes, definition.elements.map((element) => element.field));
   }
 }
 
-/** The route options of a resource's reference or file fields name such fields, and routes of theirs. */
-function assertFieldRoutes(definition: ResourceDefinition, option: 'references' | 'files', given: Record<string, object> | undefined, fields: string[]): void {
-  const kind = option === 'references' ? 'reference' : 'file';
+const FIELD_KINDS = { references: 'reference', files: 'file', elements: 'element' } as const;
+const FIELD_NOUNS = { references: 'reference field', files: 'file field', elements: 'array of sub-documents with element routes' } as const;
+
+/** The route options of a resource's reference, file or sub-document array fields name such fields, and routes of theirs. */
+function assertFieldRoutes(definition: ResourceDefinition, option: keyof typeof FIELD_KINDS, given: Record<string, object> | undefined, fields: string[]): void {
+  const kind = FIELD_KINDS[option];
   for (const [field, routes] of Object.entries(given ?? {})) {
     if (!fields.includes(field)) {
+      const noun = FIELD_NOUNS[option];
+      const why = option === 'elements' ? ' (a top-level array of sub-documents that clients write, whose elements have an _id)' : '';
       throw new ModelRoutesConfigError(
         'MR_CONFIG_UNKNOWN_ROUTE',
-        `${definition.name}: @GeneratedResource({ ${option}: { ${field} } }) names no ${kind} field; ` +
+        `${definition.name}: @GeneratedResource({ ${option}: { ${field} } }) names no ${noun}${why}; ` +
           `the ${kind} fields of ${definition.name} are ${fields.join(', ') || '(none)'}.`,
       );
     }
@@ -76,6 +110,7 @@ export function createResourceDefinition(
 ): ResourceDefinition {
   const metadata = resourceMetadata(resource);
   const schema = createResourceSchema(resource, given);
+  assertNoDiscriminators(resource.name, schema);
   const path = metadata.path ?? kebabCase(resource.name);
   const plural = metadata.plural ?? pluralPath(path);
   const idField = metadata.id ?? '_id';
@@ -107,8 +142,12 @@ export function createResourceDefinition(
     references: findReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !fields.hidden.has(reference.field))
       // Completed by createResourceDefinitions(), which knows every resource.
+      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true, ...acyclicOption(resource, schema, reference) })),
+    embeddedReferences: findEmbeddedReferences(schema, (field) => `${resource.name}.${field}`)
+      .filter((reference) => !isUnderAny(reference.field, fields.hidden))
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
     files: files.filter((file) => !fields.hidden.has(file.field)),
+    elements: findElementFields(schema, fields, files.map((file) => file.field)),
     fields,
     dtos: resourceDtos(resource, schema, fields, given !== undefined, metadata),
     serialization,
@@ -119,6 +158,7 @@ export function createResourceDefinition(
     routes: metadata.routes,
     referenceRoutes: metadata.references,
     fileRoutes: metadata.files,
+    elementRoutes: metadata.elements,
   };
 }
 
@@ -166,6 +206,27 @@ function resolveSearchOptions(
     search.defaultLimit = search.maxLimit;
   }
   return search;
+}
+
+/** Default of `acyclic.maxDepth`: how many documents a write may walk up a self-reference. */
+export const DEFAULT_ACYCLIC_MAX_DEPTH = 32;
+
+/**
+ * `@Prop({ type: Types.ObjectId, ref: 'Category', acyclic: true | { maxDepth } })`: checked, on a
+ * single reference of a model to itself only (a cycle needs one).
+ */
+function acyclicOption(resource: Type, schema: Schema, reference: { field: string; targetName: string; isArray: boolean }): { acyclic?: { maxDepth: number } } {
+  const given = (schema.path(reference.field)?.options as { acyclic?: unknown } | undefined)?.acyclic;
+  if (given === undefined || given === false) return {};
+  const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}.${reference.field}: ${message}`);
+  if (reference.targetName !== resource.name || reference.isArray) {
+    throw invalid(`acyclic applies to a single reference of ${resource.name} to itself (ref: '${resource.name}'); remove it.`);
+  }
+  const maxDepth = given === true ? DEFAULT_ACYCLIC_MAX_DEPTH : (given as { maxDepth?: unknown } | null)?.maxDepth;
+  if (typeof given !== 'boolean' && (typeof given !== 'object' || given === null)) throw invalid(`acyclic must be true or { maxDepth: <integer of at least 1> }.`);
+  if (maxDepth === undefined) return { acyclic: { maxDepth: DEFAULT_ACYCLIC_MAX_DEPTH } };
+  if (!Number.isSafeInteger(maxDepth) || (maxDepth as number) < 1) throw invalid(`acyclic.maxDepth: ${String(maxDepth)} must be an integer of at least 1.`);
+  return { acyclic: { maxDepth: maxDepth as number } };
 }
 
 function assertPathSegment(resource: Type, option: 'path' | 'plural', value: string): void {

@@ -1,6 +1,6 @@
 import { UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
 import { actionsOf, routeAction, type RouteActionName } from '../metadata/route-actions.js';
 
 /** A route option, resolved: whether the route exists, what decorates its handler, where it reads. */
@@ -12,14 +12,21 @@ export interface ResolvedRoute {
 
 const READ_PREFERENCES: readonly ReadPreferenceMode[] = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'];
 
-/** Keys of `ReferenceRoutesOptions` that are settings of the field, not routes. */
-const REFERENCE_SETTINGS = ['checkExists'];
+type AnyRoutesOptions = ResourceRoutesOptions | ReferenceRoutesOptions | FileRoutesOptions | ElementRoutesOptions;
+
+/** Keys of a field's route options that are settings of the field, not routes, and how each is checked. */
+const FIELD_SETTINGS: Partial<Record<RouteScope, Record<string, { valid(value: unknown): boolean; expected: string }>>> = {
+  reference: { checkExists: { valid: (value) => typeof value === 'boolean', expected: 'true or false' } },
+  element: { maxElements: { valid: (value) => Number.isSafeInteger(value) && (value as number) >= 1, expected: 'an integer of at least 1' } },
+};
+
+type RouteScope = 'resource' | 'reference' | 'file' | 'element';
 
 /** The options of one route, named as its action: the resource's (or the field's) if given, else `forRoot`'s. */
 export function resolveRoute(
   action: RouteActionName,
-  own: ResourceRoutesOptions | ReferenceRoutesOptions | FileRoutesOptions | undefined,
-  defaults: ResourceRoutesOptions | ReferenceRoutesOptions | FileRoutesOptions | undefined,
+  own: AnyRoutesOptions | undefined,
+  defaults: AnyRoutesOptions | undefined,
 ): ResolvedRoute {
   const option = (own as Record<string, RouteOptions | undefined> | undefined)?.[action];
   const fallback = (defaults as Record<string, RouteOptions | undefined> | undefined)?.[action];
@@ -43,15 +50,16 @@ function toResolved(option: RouteOptions | undefined): ResolvedRoute {
 
 /** Refuses, at startup, a route option that names no route of its kind. */
 export function assertRouteNames(
-  options: ResourceRoutesOptions | ReferenceRoutesOptions | FileRoutesOptions | undefined,
-  kind: 'resource' | 'reference' | 'file',
+  options: AnyRoutesOptions | undefined,
+  kind: RouteScope,
   where: string,
 ): void {
   const known: readonly string[] = actionsOf(kind);
   for (const [name, value] of Object.entries(options ?? {})) {
-    if (kind === 'reference' && REFERENCE_SETTINGS.includes(name)) {
-      if (value !== undefined && typeof value !== 'boolean') {
-        throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${name} must be true or false.`);
+    const setting = FIELD_SETTINGS[kind]?.[name];
+    if (setting) {
+      if (value !== undefined && !setting.valid(value)) {
+        throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${name} must be ${setting.expected}.`);
       }
       continue;
     }

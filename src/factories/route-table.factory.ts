@@ -1,8 +1,8 @@
 import type { Type } from '@nestjs/common';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ElementFieldDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, routeAction, type RouteNames } from '../metadata/route-actions.js';
-import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from '../interfaces/route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
 import { pascalCase } from '../utils/naming.util.js';
 import { readRoute } from './route-metadata.util.js';
@@ -18,6 +18,8 @@ export interface RouteTableOptions {
   references?: ReferenceRoutesOptions;
   /** `forRoot({ files })`: defaults for every file field. */
   files?: FileRoutesOptions;
+  /** `forRoot({ elements })`: defaults for every array of sub-documents. */
+  elements?: ElementRoutesOptions;
 }
 
 /**
@@ -34,6 +36,7 @@ export function createRouteTable(definitions: ResourceDefinition[], options: Rou
       referenceRoutes(definition, reference.field, byName.get(reference.targetName) ?? reference.targetName, reference.isArray, options),
     ),
     ...definition.files.flatMap((file) => fileRoutes(definition, file, options)),
+    ...definition.elements.flatMap((element) => elementRoutes(definition, element, options)),
   ]);
   const enabled = routes.filter((row) => row.enabled !== false).map(({ enabled: _enabled, decorators, ...route }) =>
     decorators?.length ? { ...route, decorators } : route,
@@ -55,6 +58,16 @@ export function fileControllerName(definition: Pick<ResourceDefinition, 'name'>,
 export function fileRouteNames(source: Pick<ResourceDefinition, 'name' | 'path' | 'plural' | 'idParam'>, file: Pick<FileFieldDefinition, 'field' | 'gallery'>): RouteNames {
   const fileParam = source.idParam === 'file_id' ? 'stored_file_id' : 'file_id';
   return { source, field: file.field, ...(file.gallery && { fileParam }) };
+}
+
+/** Name of the controller class generated for the elements of an array of sub-documents: `PetVaccinationsElementController`. */
+export function elementControllerName(definition: Pick<ResourceDefinition, 'name'>, field: string): string {
+  return `${definition.name}${pascalCase(field)}ElementController`;
+}
+
+/** What the paths and texts of an array's element routes are made of: `:element_id` (`:item_id` where the resource's is `element_id`). */
+export function elementRouteNames(source: Pick<ResourceDefinition, 'name' | 'path' | 'plural' | 'idParam'>, field: string): RouteNames {
+  return { source, field, elementParam: source.idParam === 'element_id' ? 'item_id' : 'element_id' };
 }
 
 /** Name of the controller class generated for a reference field: `CompanyOwnerReferenceController`. */
@@ -151,6 +164,21 @@ function fileRoutes(source: ResourceDefinition, file: FileFieldDefinition, optio
         file: { source: source.name, field: file.field }, decorators, enabled, ...(readPreference && { readPreference }),
       };
     });
+}
+
+function elementRoutes(source: ResourceDefinition, element: ElementFieldDefinition, options: RouteTableOptions): TableRow[] {
+  const controller = elementControllerName(source, element.field);
+  const names = elementRouteNames(source, element.field);
+  // One element is answered without the class's views (`@Expose({ groups })`), which shape documents: no such route where there are views.
+  const actions = actionsOf('element').filter((action) => routeAction(action).answers.shape !== 'element' || !source.serialization);
+  return actions.map((action): TableRow => {
+    const row = routeAction(action);
+    const { enabled, decorators } = resolveRoute(action, source.elementRoutes?.[element.field], options.elements);
+    return {
+      action, method: row.method, path: row.path(names), resource: source.name, controller, handler: action,
+      element: { source: source.name, field: element.field }, decorators, enabled,
+    };
+  });
 }
 
 /** The referenced document's parameter: `user_id`, or `related_id` when the source already uses that name. */

@@ -1,26 +1,21 @@
 import type { Type } from '@nestjs/common';
 import { SchemaFactory } from '@nestjs/mongoose';
-import { Schema, type SchemaType } from 'mongoose';
+import type { Schema, SchemaType } from 'mongoose';
+import { normaliseSchemaTypes } from './schema-types.factory.js';
 
 /**
  * The Mongoose schema of a resource: the one the user gave, or `SchemaFactory.createForClass()`'s,
  * with two adjustments made before the model is compiled:
  *
- * - `@Prop({ type: Types.ObjectId, ref })` becomes an ObjectId path. `@nestjs/mongoose` takes
- *   `Types.ObjectId` (the BSON class, not the schema type) for a nested class and makes the path
- *   Mixed; a `ref` only makes sense on an identifier, so such a path is restored to what was meant.
+ * - `@Prop({ type: Types.ObjectId, ref })`, `mongoose.Types.Decimal128` and the other BSON classes
+ *   become the schema types they name, at every depth. `@nestjs/mongoose` takes such a class for a
+ *   nested class and makes the path Mixed (see normaliseSchemaTypes).
  * - Every reference field, single or array, gets an index (unless it has one), so that the
  *   reverse reference routes stay fast as collections grow (an array gets a multikey index).
  */
 export function createResourceSchema(resource: Type, given?: Schema): Schema {
   const schema = given ?? SchemaFactory.createForClass(resource);
-  schema.eachPath((path, type) => {
-    if (type.instance === 'Mixed' && type.options?.ref && !path.includes('.')) {
-      const { type: _mixed, ...options } = type.options as Record<string, unknown>;
-      schema.remove(path);
-      schema.add({ [path]: { ...options, type: Schema.Types.ObjectId } });
-    }
-  });
+  normaliseSchemaTypes(schema, resource.name);
   const indexed = new Set(schema.indexes().map(([fields]) => Object.keys(fields)[0]));
   schema.eachPath((path, type) => {
     const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;

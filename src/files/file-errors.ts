@@ -10,3 +10,8 @@ export function fileError(code: ErrorCode, where: string, message: string, heade
 export function fileTooLarge(where: string, maxSize: number): ModelRoutesException {
   return fileError('MR_PAYLOAD_TOO_LARGE', where, `the file is larger than ${maxSize} bytes`, { Connection: 'close' });
 }
+
+/** 409: the gallery holds `maxFiles` files already; nothing is stored. */
+export function galleryFull(where: string, maxFiles: number): ModelRoutesException {
+  return fileError('MR_GALLERY_FULL', where, `the gallery holds its largest number of files, ${maxFiles} (maxFiles): delete one before adding another`);
+}

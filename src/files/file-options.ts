@@ -31,6 +31,11 @@ export interface FilePropOptions {
    * longer). Time the server spends storing what arrived does not count. Default 30000.
    */
   bodyTimeout?: number;
+  /**
+   * A gallery's (`FileRef[]`) largest number of files: past it, adding one is a 409
+   * `MR_GALLERY_FULL` (before the file is read); delete one first. Default 100. Galleries only.
+   */
+  maxFiles?: number;
 }
 
 /** Limits of the resized variants of an image field. */
@@ -47,14 +52,22 @@ export interface VariantOptions {
    */
   sizes?: number[];
   /**
-   * How many variants of one file are kept in GridFS. Past it, a new variant is computed and
-   * served but not kept, so that asking for every size cannot fill the database. Default 20.
+   * How many variants of one file are made and kept in GridFS. Past it, a new variant is refused
+   * (400 `MR_INVALID_QUERY`, naming the variants there are): none is ever computed for one request
+   * only. List `sizes` and `formats` so that the variants your front end asks for are fewer.
+   * Default 20.
    */
   maxPerFile?: number;
+  /**
+   * The largest image this field accepts, in pixels, weighted as `forRoot({ images: { maxPixels } })`
+   * says (interlaced and 16-bit images count more): a larger one is a 413 `MR_IMAGE_TOO_LARGE` at
+   * upload. Default: `forRoot`'s, 25,000,000.
+   */
+  maxPixels?: number;
 }
 
-/** Variant limits with their defaults. */
-export type ResolvedVariants = Required<Omit<VariantOptions, 'sizes'>> & { sizes?: readonly number[] };
+/** Variant limits with their defaults (`maxPixels`: the registration's when absent). */
+export type ResolvedVariants = Required<Omit<VariantOptions, 'sizes' | 'maxPixels'>> & { sizes?: readonly number[]; maxPixels?: number };
 
 export type ImageFormat = 'webp' | 'avif' | 'png' | 'jpeg';
 
@@ -71,6 +84,8 @@ export interface FileFieldDefinition {
   cacheControl: string;
   /** Milliseconds an upload waits for the next bytes of its body. */
   bodyTimeout: number;
+  /** A gallery's largest number of files; `undefined` for a single file. */
+  maxFiles?: number;
 }
 
 /** The schema type option under which `@FileProp()` records a field's options. */
@@ -81,6 +96,8 @@ const IMAGE_FORMATS: readonly ImageFormat[] = ['webp', 'avif', 'png', 'jpeg'];
 const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
 const DEFAULT_MAX_SIZE = 10 * 1024 ** 2;
 const DEFAULT_BODY_TIMEOUT = 30_000;
+/** A gallery's files by default: each add rewrites the array and each file is deleted with its document. */
+const DEFAULT_MAX_FILES = 100;
 
 /** The options of one file field, checked and completed; `where` names it in errors (`Company.logo`). */
 export function resolveFileOptions(options: FilePropOptions, field: string, gallery: boolean, where: string): FileFieldDefinition {
@@ -93,6 +110,9 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
   for (const type of inline) if (!accept.includes(type)) throw invalid(`inline lists '${type}', which accept does not.`);
   const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT;
   if (!Number.isSafeInteger(bodyTimeout) || bodyTimeout < 1) throw invalid(`bodyTimeout must be a number of milliseconds of at least 1 (got ${JSON.stringify(options.bodyTimeout)}).`);
+  if (options.maxFiles !== undefined && !gallery) throw invalid('maxFiles bounds a gallery (FileRef[]); a single file field holds one file: remove it.');
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  if (!Number.isSafeInteger(maxFiles) || maxFiles < 1) throw invalid(`maxFiles must be an integer of at least 1 (got ${JSON.stringify(options.maxFiles)}).`);
   return {
     field,
     gallery,
@@ -102,6 +122,7 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
     ...(options.variants && { variants: resolveVariants(options.variants, accept, invalid) }),
     cacheControl: options.cacheControl ?? 'private, no-cache',
     bodyTimeout,
+    ...(gallery && { maxFiles }),
   };
 }
 
@@ -113,13 +134,15 @@ function resolveVariants(given: true | VariantOptions, accept: readonly string[]
     formats: options.formats ?? [...IMAGE_FORMATS],
     maxPerFile: options.maxPerFile ?? 20,
     ...(options.sizes && { sizes: [...options.sizes] }),
+    ...(options.maxPixels !== undefined && { maxPixels: options.maxPixels }),
   };
   const dimension = (value: number) => Number.isSafeInteger(value) && value >= 1 && value <= 16384;
   for (const key of ['maxWidth', 'maxHeight'] as const) {
     if (!dimension(variants[key])) throw invalid(`variants.${key} must be an integer from 1 to 16384.`);
   }
   if (variants.sizes && (variants.sizes.length === 0 || !variants.sizes.every(dimension))) throw invalid('variants.sizes must list integers from 1 to 16384.');
-  if (!Number.isSafeInteger(variants.maxPerFile) || variants.maxPerFile < 0) throw invalid('variants.maxPerFile must be an integer of at least 0.');
+  if (!Number.isSafeInteger(variants.maxPerFile) || variants.maxPerFile < 1) throw invalid('variants.maxPerFile must be an integer of at least 1.');
+  if (variants.maxPixels !== undefined && !(Number.isSafeInteger(variants.maxPixels) && variants.maxPixels >= 1)) throw invalid('variants.maxPixels must be an integer of at least 1.');
   const unknown = variants.formats.find((format) => !IMAGE_FORMATS.includes(format));
   if (unknown !== undefined || variants.formats.length === 0) throw invalid(`variants.formats must list some of ${IMAGE_FORMATS.join(', ')}.`);
   if (!accept.some((type) => RASTER_IMAGES.includes(type))) throw invalid('variants are resized images, but accept lists no raster image type.');

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Logger } from '@nestjs/common';
 import type { Types } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
@@ -8,6 +7,8 @@ import type { FileRef } from './file-ref.js';
 import type { FileFieldDefinition, ImageFormat } from './file-options.js';
 import type { Servable } from './file-download.js';
 import type { FileStore, StoredFile } from './file-store.js';
+import { describePixels, megapixels, readImageHeader, readWhole, weightedPixels } from './image-pixels.js';
+import { imageBusy, type ImageWork } from './image-work.js';
 
 /** A resized image a client asks for: `?w=200&h=200&fit=cover&format=webp`. */
 export interface VariantRequest {
@@ -25,8 +26,7 @@ const PARAMETERS = ['w', 'h', 'fit', 'format'];
 /** The image types the resizer reads. */
 const READABLE: Record<string, ImageFormat | undefined> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp', 'image/avif': 'avif', 'image/gif': undefined };
 const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif' };
-/** The largest image decoded (width × height): 100 megapixels; a "decompression bomb" is refused. */
-const MAX_INPUT_PIXELS = 100_000_000;
+const logger = new Logger('ModelRoutes');
 
 /**
  * The variant a download's query asks for, or `undefined` for the file itself. Only `w`, `h`
@@ -86,12 +86,14 @@ export function loadSharp(where: string): Promise<Sharp> {
 const inFlight = new Map<string, Promise<Servable>>();
 
 /**
- * A variant of an image, as a download serves it: the stored one, or else computed and kept in the
- * field's bucket (while the file has fewer than `maxPerFile` variants; past it, computed and served
- * only). The original is read whole: it is at most the field's `maxSize`. An image the resizer
- * cannot decode, or of more than 100 megapixels, is a 415 `MR_UNSUPPORTED_MEDIA_TYPE`.
+ * A variant of an image, as a download serves it: the stored one, or else computed once, in the
+ * registration's `ImageWork` queue, and kept in the field's bucket. A file that already has
+ * `maxPerFile` variants gets no new one: a 400 `MR_INVALID_QUERY` that names the bound and the
+ * variants there are (a variant is never computed for one request only). An image the resizer
+ * cannot decode, or of more pixels than the field's `maxPixels`, is a 415
+ * `MR_UNSUPPORTED_MEDIA_TYPE` with a message of the library's (the resizer's own words go to the log).
  */
-export async function variantOfFile(store: FileStore, file: FileRef, variant: VariantRequest, maxPerFile: number, where: string): Promise<Servable> {
+export async function variantOfFile(store: FileStore, file: FileRef, variant: VariantRequest, field: FileFieldDefinition, work: ImageWork, where: string): Promise<Servable> {
   const id = file._id as Types.ObjectId;
   const name = `${file.name.replace(/\.[^.]*$/, '')}-${variant.key}`;
   const found = await store.findVariant(id, variant.key);
@@ -100,11 +102,15 @@ export async function variantOfFile(store: FileStore, file: FileRef, variant: Va
   let computing = inFlight.get(key);
   if (!computing) {
     computing = (async () => {
-      const bytes = await computeVariant(store, id, variant, where);
-      const contentType = CONTENT_TYPES[variant.format];
-      if ((await store.countVariants(id)) < maxPerFile) return storedServable(store, await store.saveVariant(id, variant.key, bytes, contentType), name);
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      return { name, contentType, size: bytes.length, sha256, uploadedAt: file.uploadedAt, open: (range?: { start: number; end: number }) => Readable.from([range ? bytes.subarray(range.start, range.end) : bytes]) };
+      const { maxPerFile } = field.variants!;
+      const kept = await store.listVariants(id);
+      if (kept.length >= maxPerFile) {
+        const path = variant.width !== undefined ? 'w' : variant.height !== undefined ? 'h' : 'format';
+        throw ModelRoutesException.invalidQuery(path, `${where}: this file has its ${maxPerFile} variants (variants.maxPerFile), and no other is made: ask for one of ${kept.join(', ')}`);
+      }
+      const maxPixels = field.variants!.maxPixels ?? work.options.maxPixels;
+      const bytes = await work.run(() => computeVariant(store, id, variant, maxPixels, work.options.timeout, where), where);
+      return storedServable(store, await store.saveVariant(id, variant.key, bytes, CONTENT_TYPES[variant.format]), name);
     })().finally(() => inFlight.delete(key));
     inFlight.set(key, computing);
   }
@@ -116,19 +122,34 @@ function storedServable(store: FileStore, stored: StoredFile, name: string): Ser
   return { name, contentType, size: stored.length, sha256, uploadedAt: stored.uploadDate, open: (range) => store.download(stored._id, range) };
 }
 
-async function computeVariant(store: FileStore, id: Types.ObjectId, variant: VariantRequest, where: string): Promise<Buffer> {
+async function computeVariant(store: FileStore, id: Types.ObjectId, variant: VariantRequest, maxPixels: number, timeout: number, where: string): Promise<Buffer> {
   const sharp = await loadSharp(where);
-  const chunks: Buffer[] = [];
-  for await (const chunk of store.download(id)) chunks.push(chunk as Buffer);
-  let bytes: Buffer;
+  const original = await readWhole(store, id);
+  const header = await readImageHeader(sharp, original);
+  if (!header) throw cannotResize(where, id, 'its header cannot be read');
+  if (weightedPixels(header) > maxPixels) {
+    // Stored before the limit was lowered: it is never decoded.
+    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `the image cannot be resized: it is ${describePixels(header)}, more than the ${megapixels(maxPixels)} megapixels this field resizes (maxPixels)`);
+  }
   try {
-    bytes = await sharp(Buffer.concat(chunks), { limitInputPixels: MAX_INPUT_PIXELS })
+    return await sharp(original, { limitInputPixels: header.width * header.height })
       .rotate() // as the camera held it (EXIF orientation)
       .resize({ width: variant.width, height: variant.height, fit: variant.fit, withoutEnlargement: true })
       .toFormat(variant.format)
+      .timeout({ seconds: timeout })
       .toBuffer();
   } catch (error) {
-    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `the image cannot be resized: it cannot be decoded, or has more than ${MAX_INPUT_PIXELS / 1e6} megapixels (${(error as Error).message})`);
+    const detail = (error as Error).message;
+    if (/\btimeout: \d+% complete/.test(detail)) {
+      logger.warn(`${where}: resizing file ${String(id)} took more than ${timeout} s (forRoot({ images: { timeout } })): ${detail}`);
+      throw imageBusy(where, `the image took more than ${timeout} seconds to resize`);
+    }
+    throw cannotResize(where, id, detail);
   }
-  return bytes;
+}
+
+/** A 415 in the library's words; the resizer's own go to the log. */
+function cannotResize(where: string, id: Types.ObjectId, detail: string) {
+  logger.warn(`${where}: file ${String(id)} cannot be resized: ${detail}`);
+  return fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, 'the image cannot be resized: its content cannot be decoded');
 }

@@ -74,7 +74,7 @@ export async function readUpload(request: UploadRequest, { maxSize, bodyTimeout 
     };
     // Not destroyed when the reading stops: that would close the connection before the error is answered.
     const bytes = invalidOnError(stream.iterator({ destroyOnReturn: false }), () => interrupted(where));
-    return { bytes: timed(bytes, bodyTimeout, () => timedOut(where)), name: name && sanitizeFileName(name), declaredType: type || undefined, complete, stop: () => stream.resume() };
+    return { bytes: timed(bytes, bodyTimeout, () => timedOut(where)), name: name === undefined ? undefined : sanitizeFileName(name), declaredType: type || undefined, complete, stop: () => stream.resume() };
   }
   const limits = { bytes: maxSize + MULTIPART_OVERHEAD, tooLarge: () => fileTooLarge(where, maxSize), timeout: bodyTimeout, timedOut: () => timedOut(where) };
   return readMultipart(stream, headers, limits, where);

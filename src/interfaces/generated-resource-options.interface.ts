@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -40,7 +40,8 @@ export interface GeneratedResourceOptions {
   /** Search limits of this resource, over those of `forRoot({ search })`. */
   search?: SearchOptions;
   /**
-   * Refuse its writes (PUT, PATCH, DELETE, and the add/remove routes of its arrays of references)
+   * Refuse its writes (PUT, PATCH, DELETE, the add/remove routes of its arrays of references, the
+   * file routes and the element routes of its arrays of sub-documents)
    * that carry no `If-Match`, with 428 `MR_PRECONDITION_REQUIRED`: no client can overwrite a change
    * it has not seen. Over `forRoot({ requireIfMatch })`; default false.
    */
@@ -51,6 +52,8 @@ export interface GeneratedResourceOptions {
   references?: Record<string, ReferenceRoutesOptions>;
   /** The routes of each file field (`@FileProp()`) of this resource, by field name. */
   files?: Record<string, FileRoutesOptions>;
+  /** The element routes of each array of sub-documents of this resource, by field name (`vaccinations`). */
+  elements?: Record<string, ElementRoutesOptions>;
 }
 
 /** A DTO class, or an arrow function returning one (for a class declared after the resource). */

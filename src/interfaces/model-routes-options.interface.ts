@@ -1,6 +1,7 @@
 import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
-import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ImageOptions } from '../files/image-work.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -24,6 +25,12 @@ export interface ModelRoutesSettings {
    * resource's own `requireIfMatch` wins. Default false.
    */
   requireIfMatch?: boolean;
+  /**
+   * Limits of the image work of the file fields with `variants`: the largest image accepted
+   * (`maxPixels`), the resizes run at once (`concurrency`) and waiting (`queue`), and the time one
+   * may take (`timeout`). Defaults 25,000,000 pixels, 2, 16, 10 seconds.
+   */
+  images?: ImageOptions;
 }
 
 /** The synchronous part of the options: what decides which routes and controllers exist. */
@@ -45,6 +52,8 @@ export interface ModelRoutesExtras {
   references?: ReferenceRoutesOptions;
   /** Defaults for the routes of every file field (`@FileProp()`). */
   files?: FileRoutesOptions;
+  /** Defaults for the element routes of every array of sub-documents (and their `maxElements`). */
+  elements?: ElementRoutesOptions;
   /** Name of the Mongoose connection, as given to `MongooseModule.forRoot(uri, { connectionName })`. */
   connectionName?: string;
   /**

@@ -3,7 +3,7 @@ import type { Schema } from 'mongoose';
 import type { ResourceDtos } from '../dto/resource-dto.factory.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
-import type { FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from './search-options.interface.js';
 
 /** A field of type ObjectId with a `ref`: the trigger of the reference routes. */
@@ -18,6 +18,19 @@ export interface ReferenceDefinition {
   targetIdField: string;
   /** Whether writes must name existing documents (`references: { owner: { checkExists } }`). */
   checkExists: boolean;
+  /** A self-reference declared `@Prop({ ..., acyclic: true })`: writes that would close a cycle are refused. */
+  acyclic?: { maxDepth: number };
+}
+
+/**
+ * An array of sub-documents with element routes: a top-level field a client may write, whose
+ * elements have an `_id` (Mongoose's default; not with `_id: false`), that is not a file field.
+ */
+export interface ElementFieldDefinition {
+  /** The array, e.g. `vaccinations`. */
+  field: string;
+  /** How many elements `addElement` lets it hold (`maxElements`). */
+  maxElements: number;
 }
 
 /** What the library knows about one resource, read once at startup. */
@@ -33,8 +46,15 @@ export interface ResourceDefinition {
   idParam: string;
   schema: Schema;
   references: ReferenceDefinition[];
+  /**
+   * The references inside its sub-documents (`vaccinations.vet`), at any depth: checked on write
+   * like `references`, with no routes of their own.
+   */
+  embeddedReferences?: ReferenceDefinition[];
   /** Its `@FileProp()` fields. */
   files: FileFieldDefinition[];
+  /** Its arrays of sub-documents that have element routes. */
+  elements: ElementFieldDefinition[];
   fields: FieldRules;
   /** The classes of the bodies of its routes: the user's (`dto` option) or the generated ones. */
   dtos: ResourceDtos;
@@ -57,6 +77,8 @@ export interface ResourceDefinition {
   referenceRoutes?: Record<string, ReferenceRoutesOptions>;
   /** `@GeneratedResource({ files })`, by field. */
   fileRoutes?: Record<string, FileRoutesOptions>;
+  /** `@GeneratedResource({ elements })`, by field. */
+  elementRoutes?: Record<string, ElementRoutesOptions>;
 }
 
 /** Which paths of a schema a client may read, filter and write. */

@@ -22,6 +22,8 @@ export interface RouteDefinition {
   reference?: { source: string; field: string; target: string };
   /** For file routes: the file field. */
   file?: { source: string; field: string };
+  /** For the element routes of an array of sub-documents: the array. */
+  element?: { source: string; field: string };
   /** Guards, interceptors, pipes and decorators from the route options, for generated routes. */
   decorators?: MethodDecorator[];
   /** Where a generated read route's queries read (its `readPreference` option); the connection's when absent. */

@@ -1,5 +1,5 @@
 import type { CanActivate, NestInterceptor, PipeTransform, Type } from '@nestjs/common';
-import type { FileActionName, ReferenceActionName, ResourceActionName } from '../metadata/route-actions.js';
+import type { ElementActionName, FileActionName, ReferenceActionName, ResourceActionName } from '../metadata/route-actions.js';
 
 /**
  * How one generated route is served: `false` removes it (a 404, and absent from OpenAPI),
@@ -62,3 +62,17 @@ export type ReferenceRoutesOptions = { [K in ReferenceActionName]?: RouteOptions
  * `deleteFile` (`DELETE`), under `/:file_id` for a gallery.
  */
 export type FileRoutesOptions = { [K in FileActionName]?: RouteOptions };
+
+/**
+ * The element routes of one array of sub-documents, by name: `addElement` (`POST
+ * /pet/:pet_id/vaccinations`), `findElement` (`GET`), `patchElement` (`PATCH`) and `deleteElement`
+ * (`DELETE /pet/:pet_id/vaccinations/:element_id`). And one setting of the field:
+ */
+export type ElementRoutesOptions = { [K in ElementActionName]?: RouteOptions } & {
+  /**
+   * The most elements `addElement` lets the array hold: an append to a full array is a 409
+   * `MR_ARRAY_FULL` and writes nothing. A write of the whole document is not counted (give the
+   * array a `validate` of its length for that). Default 1000.
+   */
+  maxElements?: number;
+};

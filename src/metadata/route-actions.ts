@@ -8,6 +8,7 @@ export type ParamSource =
   | 'targetId' // the identifier of the referenced document (`:user_id` of a reverse route)
   | 'relatedId' // the identifier of the document added to or removed from an array of references
   | 'fileId' // the identifier of one file of a gallery (`:file_id`); undefined on a single file's routes
+  | 'elementId' // the `_id` of one element of an array of sub-documents (`:element_id`)
   | 'query' // the query string
   | 'body' // the JSON body
   | 'request'
@@ -26,12 +27,14 @@ export interface RouteNames {
   relatedParam?: string;
   /** A gallery's routes: the parameter of one of its files (`file_id`). */
   fileParam?: string;
+  /** The element routes of an array of sub-documents: the parameter of one element (`element_id`). */
+  elementParam?: string;
 }
 
 /** What one generated route action is: everything the route table, the controllers and the docs need. */
 export interface RouteActionRow {
-  /** Routes of a resource, of one of its reference fields, or of one of its file fields. */
-  scope: 'resource' | 'reference' | 'file';
+  /** Routes of a resource, of one of its reference fields, of one of its file fields, or of the elements of one of its arrays of sub-documents. */
+  scope: 'resource' | 'reference' | 'file' | 'element';
   method: RouteMethod;
   path(names: RouteNames): string;
   /** Status of a success. */
@@ -41,12 +44,12 @@ export interface RouteActionRow {
    * handler is given is the one the body check made of the request's (see `createBodyCheckGuard`).
    */
   params: readonly ParamSource[];
-  /** The body it reads: a document to create, changes to merge, or a search. */
-  body?: 'create' | 'update' | 'search';
+  /** The body it reads: a document to create, changes to merge, a search; or an element to append (`element`), changes to merge into one (`elementPatch`). */
+  body?: 'create' | 'update' | 'search' | 'element' | 'elementPatch';
   /** It reads the search parameters of the query string. */
   searchQuery?: true;
-  /** What a success answers, and of which model: the resource's, or the referenced one's; or a file's bytes. */
-  answers: { shape: 'document' | 'list' | 'file'; of: 'source' | 'target' };
+  /** What a success answers, and of which model: the resource's, or the referenced one's; or a file's bytes; or one element of an array of sub-documents. */
+  answers: { shape: 'document' | 'list' | 'file' | 'element'; of: 'source' | 'target' };
   /** It reads an uploaded file (multipart/form-data or a raw body). */
   upload?: true;
   /** It answers `Location` with the created document's URL. */
@@ -68,12 +71,14 @@ const related = (names: RouteNames) => `${forward(names)}/:${names.relatedParam}
 const an = (name: string) => `${article(name)} ${name}`;
 const file = (names: RouteNames) => (names.fileParam ? `${forward(names)}/:${names.fileParam}` : forward(names));
 const theFile = ({ field, fileParam }: RouteNames) => (fileParam ? `a file of the ${field}` : `the ${field}`);
+const element = (names: RouteNames) => `${forward(names)}/:${names.elementParam}`;
 
 const WRITE = 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_REFERENCE_NOT_FOUND';
 const SEARCH = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY';
 const BODY_LIMITS = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
-const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [408, 'MR_REQUEST_TIMEOUT'], [413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
+const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [408, 'MR_REQUEST_TIMEOUT'], [413, 'MR_PAYLOAD_TOO_LARGE, MR_IMAGE_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
 const UPLOAD_TEXT = 'The file is multipart/form-data (its first file part) or the raw body with its Content-Type; its type is read from its content and must be one the field accepts.';
+const ELEMENT_ERRORS = [[404, 'MR_NOT_FOUND, MR_ELEMENT_NOT_FOUND']] as const;
 const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
 
 /**
@@ -100,14 +105,14 @@ export const ROUTE_ACTIONS = {
   update: {
     scope: 'resource', method: 'PUT', path: one, status: 200, params: ['id', 'body', 'request'],
     body: 'update', conditional: 'write', answers: { shape: 'document', of: 'source' },
-    errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+    errors: [[400, `MR_INVALID_ID, ${WRITE}, MR_REFERENCE_CYCLE`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)}`,
     description: () => MERGE_TEXT,
   },
   patch: {
     scope: 'resource', method: 'PATCH', path: one, status: 200, params: ['id', 'body', 'request'],
     body: 'update', conditional: 'write', answers: { shape: 'document', of: 'source' },
-    errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+    errors: [[400, `MR_INVALID_ID, ${WRITE}, MR_REFERENCE_CYCLE`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)} (same as PUT)`,
     description: () => MERGE_TEXT,
   },
@@ -178,25 +183,25 @@ export const ROUTE_ACTIONS = {
   upload: {
     scope: 'file', method: 'PUT', path: forward, status: 200, params: ['id', 'request', 'response'], upload: true,
     conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray }) => !isArray,
-    errors: UPLOAD_ERRORS,
+    errors: [...UPLOAD_ERRORS, [409, 'MR_WRITE_CONFLICT']],
     summary: ({ source, field }) => `Upload the ${field} of ${an(source.name)}`,
     description: ({ source }) => `${UPLOAD_TEXT} Replaces the previous file, which is deleted; answers the ${source.name}.`,
   },
   addFile: {
     scope: 'file', method: 'POST', path: forward, status: 201, params: ['id', 'request', 'response'], upload: true,
     conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray }) => isArray, location: true,
-    errors: UPLOAD_ERRORS,
+    errors: [...UPLOAD_ERRORS, [409, 'MR_GALLERY_FULL']],
     summary: ({ source, field }) => `Add a file to the ${field} of ${an(source.name)}`,
     description: ({ source }) => `${UPLOAD_TEXT} Answers the ${source.name}; the new file's URL is in Location.`,
   },
   download: {
     scope: 'file', method: 'GET', path: file, status: 200, params: ['id', 'fileId', 'query', 'request', 'rawResponse'],
     answers: { shape: 'file', of: 'source' },
-    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND, MR_FILE_NOT_FOUND'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE'], [416, 'MR_RANGE_NOT_SATISFIABLE']],
+    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND, MR_FILE_NOT_FOUND'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE'], [416, 'MR_RANGE_NOT_SATISFIABLE'], [503, 'MR_DATABASE_UNAVAILABLE, MR_IMAGE_BUSY']],
     summary: (names) => `Download ${theFile(names)} of ${an(names.source.name)}`,
     description: () =>
       'Streamed, with ETag, Last-Modified and Cache-Control; Range (one range) answers 206, If-None-Match 304; HEAD answers the headers only. ' +
-      'Images of a field with variants take w, h, fit and format: the resized image, computed once.',
+      'Images of a field with variants take w, h, fit and format: the resized image, computed once (503 with Retry-After while the resizes are all taken).',
   },
   deleteFile: {
     scope: 'file', method: 'DELETE', path: file, status: 200, params: ['id', 'fileId'],
@@ -205,14 +210,45 @@ export const ROUTE_ACTIONS = {
     summary: (names) => `Delete ${theFile(names)} of ${an(names.source.name)}`,
     description: ({ source }) => `Deletes the file and its variants; answers the ${source.name}.`,
   },
+  addElement: {
+    scope: 'element', method: 'POST', path: forward, status: 201, params: ['id', 'body', 'request', 'response'], body: 'element',
+    conditional: 'write', answers: { shape: 'document', of: 'source' }, location: true,
+    errors: [[400, `MR_INVALID_ID, ${WRITE}`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY, MR_ARRAY_FULL'], ...BODY_LIMITS],
+    summary: ({ source, field }) => `Add an element to the ${field} of ${an(source.name)}`,
+    description: ({ source }) =>
+      `Appends one element, checked as an element of a whole-document write is; the array is not read and written back, so concurrent appends are all kept. Answers the ${source.name}; the new element's URL is in Location.`,
+  },
+  findElement: {
+    scope: 'element', method: 'GET', path: element, status: 200, params: ['id', 'elementId'],
+    conditional: 'read', answers: { shape: 'element', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID'], ...ELEMENT_ERRORS],
+    summary: ({ source, field }) => `Get an element of the ${field} of ${an(source.name)}`,
+    description: ({ source }) => `The element whose _id is in the path; its ETag is the ${source.name}'s.`,
+  },
+  patchElement: {
+    scope: 'element', method: 'PATCH', path: element, status: 200, params: ['id', 'elementId', 'body', 'request'], body: 'elementPatch',
+    conditional: 'write', answers: { shape: 'document', of: 'source' },
+    errors: [[400, `MR_INVALID_ID, ${WRITE}`], ...ELEMENT_ERRORS, [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
+    summary: ({ source, field }) => `Modify an element of the ${field} of ${an(source.name)}`,
+    description: ({ source }) =>
+      `Changes only the element's fields sent, at every depth (null removes one); the element that results is checked as an element of a whole-document write is. Answers the ${source.name}.`,
+  },
+  deleteElement: {
+    scope: 'element', method: 'DELETE', path: element, status: 200, params: ['id', 'elementId'],
+    conditional: 'write', answers: { shape: 'document', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID'], ...ELEMENT_ERRORS],
+    summary: ({ source, field }) => `Remove an element from the ${field} of ${an(source.name)}`,
+    description: ({ source }) => `Removes the element; answers the ${source.name}.`,
+  },
 } as const satisfies Record<string, RouteActionRow>;
 
 export type RouteActionName = keyof typeof ROUTE_ACTIONS;
 export type ResourceActionName = { [K in RouteActionName]: (typeof ROUTE_ACTIONS)[K]['scope'] extends 'resource' ? K : never }[RouteActionName];
 export type FileActionName = { [K in RouteActionName]: (typeof ROUTE_ACTIONS)[K]['scope'] extends 'file' ? K : never }[RouteActionName];
-export type ReferenceActionName = Exclude<RouteActionName, ResourceActionName | FileActionName>;
+export type ElementActionName = { [K in RouteActionName]: (typeof ROUTE_ACTIONS)[K]['scope'] extends 'element' ? K : never }[RouteActionName];
+export type ReferenceActionName = Exclude<RouteActionName, ResourceActionName | FileActionName | ElementActionName>;
 
-type ActionNameOf<S> = S extends 'resource' ? ResourceActionName : S extends 'file' ? FileActionName : ReferenceActionName;
+type ActionNameOf<S> = S extends 'resource' ? ResourceActionName : S extends 'file' ? FileActionName : S extends 'element' ? ElementActionName : ReferenceActionName;
 
 /** The action names of one scope, in table order. */
 export function actionsOf<S extends RouteActionRow['scope']>(scope: S): Array<ActionNameOf<S>> {

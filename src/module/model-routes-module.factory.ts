@@ -3,6 +3,7 @@ import { APP_FILTER, ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ModelRoutesExceptionFilter, type ErrorFilterScope } from '../errors/model-routes-exception.filter.js';
 import { MODEL_ROUTES_REGISTRATION, ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
+import { IMAGE_WORK, ImageWork, resolveImageOptions } from '../files/image-work.js';
 import { createControllers } from '../factories/controllers.factory.js';
 import { withSettings } from '../factories/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
@@ -33,6 +34,7 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
       ModelRoutesExplorer,
       ...errorFilterProviders(options.globalErrorFilter ?? false),
       { provide: MODEL_ROUTES_SERIALIZATION, useValue: { groups: options.serializationGroups } satisfies SerializationSettings },
+      { provide: IMAGE_WORK, useFactory: (settings: ModelRoutesSettings) => new ImageWork(resolveImageOptions(settings.images)), inject: [MODEL_ROUTES_SETTINGS] },
       ...createRepositoryProviders(plan.definitions, connectionName),
       ...(options.providers ?? []),
     ],

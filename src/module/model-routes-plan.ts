@@ -25,7 +25,7 @@ export interface ModelRoutesPlan {
 export function planModelRoutes(options: ModelRoutesModuleOptions): ModelRoutesPlan {
   const definitions = createResourceDefinitions(options);
   const userControllers = byResource(options.controllers ?? [], definitions, options.connectionName);
-  const table = createRouteTable(definitions, { controllers: userControllers, routes: options.routes, references: options.references, files: options.files });
+  const table = createRouteTable(definitions, { controllers: userControllers, routes: options.routes, references: options.references, files: options.files, elements: options.elements });
   return { definitions, userControllers, table };
 }
 

@@ -26,6 +26,7 @@ export const {
       routes: undefined,
       references: undefined,
       files: undefined,
+      elements: undefined,
       connectionName: undefined,
       globalErrorFilter: false,
       serializationGroups: undefined,

@@ -1,3 +1,4 @@
+import { hasNulCharacter } from '../utils/text.util.js';
 import type { SearchRules } from './search-params.interface.js';
 
 /**
@@ -18,7 +19,7 @@ export function isForbiddenKey(key: string): boolean {
 export function isQueryablePath(path: string, rules: SearchRules): boolean {
   const { readable, openPrefixes, hidden } = rules.fields;
   const parts = path.split('.');
-  if (parts.some((part) => part === '' || isForbiddenKey(part))) return false;
+  if (parts.some((part) => part === '' || isForbiddenKey(part) || hasNulCharacter(part))) return false;
   const field = normalizePath(path);
   if (isUnderAny(field, hidden)) return false;
   return readable.has(field) || openPrefixes.some((prefix) => field.startsWith(`${prefix}.`));

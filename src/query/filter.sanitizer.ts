@@ -3,6 +3,7 @@ import { isForbiddenKey, isPlainObject, isQueryablePath, normalizePath, holdsHid
 import { QUERY_OPERATORS, type OperandKind } from './query-operators.js';
 import { checkRegexCost } from './regex-complexity.js';
 import type { SearchRules } from './search-params.interface.js';
+import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../utils/text.util.js';
 
 interface Walk {
   rules: SearchRules;
@@ -135,6 +136,7 @@ function checkRegex(pattern: unknown, flags: string, path: string, walk: Walk): 
   const { maxRegexLength, allowRegex } = walk.rules.search;
   if (!allowRegex) throw ModelRoutesException.invalidQuery(path, '$regex is disabled for this resource');
   if (typeof pattern !== 'string') throw ModelRoutesException.invalidQuery(path, '$regex takes a string');
+  if (hasNulCharacter(pattern)) throw nulError(path);
   if (pattern.length > maxRegexLength) {
     throw ModelRoutesException.invalidQuery(path, `$regex is longer than ${maxRegexLength} characters`);
   }
@@ -172,6 +174,7 @@ function checkEnum(field: string, value: unknown, path: string, walk: Walk): voi
 
 /** A value compared as is: scalars, or arrays and objects without operators inside. */
 function checkLiteral(value: unknown, path: string, depth: number, walk: Walk): void {
+  if (typeof value === 'string' && hasNulCharacter(value)) throw nulError(path);
   if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return;
   if (Array.isArray(value)) {
     enter(path, depth, walk, value.length);
@@ -183,6 +186,7 @@ function checkLiteral(value: unknown, path: string, depth: number, walk: Walk): 
     for (const [key, item] of Object.entries(value)) {
       if (key.startsWith('$')) throw operatorError(`${path}.${key}`, key);
       if (isForbiddenKey(key)) throw ModelRoutesException.invalidQuery(`${path}.${key}`, `Key '${key}' is not allowed`);
+      if (hasNulCharacter(key)) throw ModelRoutesException.invalidQuery(`${path}.${key}`, `Key ${JSON.stringify(key)} ${NUL_CHARACTER_MESSAGE}`);
       checkLiteral(item, `${path}.${key}`, depth + 1, walk);
     }
     return;
@@ -199,6 +203,12 @@ function enter(path: string, depth: number, walk: Walk, size: number): void {
   if (walk.nodes > maxQueryNodes) {
     throw ModelRoutesException.invalidQuery(path, `The query has more than ${maxQueryNodes} keys and items`);
   }
+}
+
+/** A search value holding U+0000: no engine can compare it alike (see NUL_CHARACTER_MESSAGE). */
+function nulError(path: string): ModelRoutesException {
+  const message = `The value ${NUL_CHARACTER_MESSAGE}`;
+  return new ModelRoutesException('MR_INVALID_VALUE', message, [{ path, message }]);
 }
 
 function operatorError(path: string, operator: string): ModelRoutesException {

@@ -1,5 +1,5 @@
 import type { OnModuleInit } from '@nestjs/common';
-import type { Connection, Model, Types } from 'mongoose';
+import { Types, type Connection, type Model } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { findDeleteRules, type DeleteRule } from '../factories/delete-rules.factory.js';
 
@@ -17,7 +17,10 @@ type BoundRule = DeleteRule & { referencing: Model<unknown> };
  * 3. the caller deletes the document.
  *
  * A failure between 2 and 3 leaves the document in place with its references already gone; the
- * same delete again converges. A reference written between 1 and 3 can still dangle.
+ * same delete again converges. A reference written between 1 and 3 by this process cannot
+ * happen: the repository runs the delete and every write that names the document through a field
+ * with a rule under one lock (`referenceLocks`, `targetLocks`). One written by another process can
+ * still dangle.
  */
 export class DeleteCascade {
   private readonly restricting: BoundRule[];
@@ -68,6 +71,50 @@ export class DeleteCascade {
 
 /** The cascades of each connection, by the name of the model whose deletes they apply to. */
 const cascades = new WeakMap<Connection, ReadonlyMap<string, DeleteCascade>>();
+/** The rules of each connection, by the name of the referencing model (whose writes take the locks). */
+const guarded = new WeakMap<Connection, ReadonlyMap<string, readonly DeleteRule[]>>();
+
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/** A model, as the locks know it: its connection and its name. */
+type ModelName = Pick<Model<unknown>, 'db' | 'modelName'>;
+
+/**
+ * The lock that a write naming `value` in a field with an `onDelete` rule (shared with other
+ * writes) and the delete of the document `value` names (alone) take (`ReferenceLocks`), so that
+ * within one process the two run one after the other: the write's existence check and its write,
+ * or the delete's count of the references and its delete, never interleaved. An `_id` is keyed by its lower-case hex,
+ * another identifier (a slug) by its value; values that cannot name a document take no lock.
+ */
+function lockKey(connection: Connection, targetName: string, value: unknown): string | undefined {
+  const key = value instanceof Types.ObjectId ? value.toHexString() : typeof value === 'string' ? (OBJECT_ID.test(value) ? value.toLowerCase() : value) : undefined;
+  return key === undefined ? undefined : `references/${connection.name}/${targetName}/${key}`;
+}
+
+/**
+ * The locks a write of `model`'s document takes: one per value it writes in a reference field
+ * whose `onDelete` is `restrict`, `nullify` or `pull` (an `ignore` reference may dangle anyway).
+ * `data` reads the write's values by field path; none when the model has no such field.
+ */
+export function referenceLocks(model: ModelName, data: { get(path: string): unknown }): string[] {
+  const rules = guarded.get(model.db)?.get(model.modelName);
+  if (!rules) return [];
+  return rules.flatMap((rule) => {
+    const value = data.get(rule.field);
+    return (Array.isArray(value) ? value : [value]).map((item) => lockKey(model.db, rule.targetName, item)).filter((key): key is string => key !== undefined);
+  });
+}
+
+/** The locks a delete of `model`'s document takes, by the values that may name it (`_id`, slug); none when no rule targets the model. */
+export function targetLocks(model: ModelName, identifiers: readonly unknown[]): string[] {
+  if (!cascades.get(model.db)?.has(model.modelName)) return [];
+  return identifiers.map((value) => lockKey(model.db, model.modelName, value)).filter((key): key is string => key !== undefined);
+}
+
+/** Whether some `onDelete` rule targets `model`'s documents (its deletes take locks). */
+export function hasDeleteRules(model: ModelName): boolean {
+  return cascades.get(model.db)?.has(model.modelName) ?? false;
+}
 
 /**
  * Reads (and checks) the `onDelete` rules of every model registered on the connection, resources
@@ -82,6 +129,9 @@ export function loadDeleteCascades(connection: Connection): void {
     }
   }
   cascades.set(connection, new Map([...rules].map(([target, bound]) => [target, new DeleteCascade(target, bound)])));
+  const bySource = new Map<string, DeleteRule[]>();
+  for (const rule of [...rules.values()].flat()) bySource.set(rule.model, [...(bySource.get(rule.model) ?? []), rule]);
+  guarded.set(connection, bySource);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Connection, Model } from 'mongoose';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import { MODEL_ROUTES_REGISTRATION, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { DeleteCascades } from './delete-cascade.js';
+import { EngineSupport } from './engine-support.js';
 import { ModelRepository } from './model-repository.js';
 import { getModelRepositoryToken } from './model-repository.token.js';
 import { ReferenceTargets } from './reference-targets.js';
@@ -13,13 +14,14 @@ import { ReferenceTargets } from './reference-targets.js';
  * that reference controllers read their target from: the same resource repositories, and those of
  * the models a reference names that are not resources, built from the connection when the app
  * initialises (a model registered nowhere stops the start); and the `onDelete` rules of every model
- * on the connection, read when the app initialises too.
+ * on the connection, read when the app initialises too; and the check that the engine can store
+ * every field's type (EngineSupport).
  */
 export function createRepositoryProviders(definitions: ResourceDefinition[], connectionName?: string): Provider[] {
   const resources = new Set(definitions.map((definition) => definition.name));
   const registered = new Map<string, string>();
   for (const definition of definitions) {
-    for (const { targetName, field } of definition.references) {
+    for (const { targetName, field } of [...definition.references, ...(definition.embeddedReferences ?? [])]) {
       if (!resources.has(targetName) && !registered.has(targetName)) registered.set(targetName, `${definition.name}.${field}`);
     }
   }
@@ -36,6 +38,7 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
       useFactory: (connection: Connection, ...repositories: ModelRepository[]) => new ReferenceTargets(repositories, connection, registered),
       inject: [getConnectionToken(connectionName), ...tokens],
     },
+    { provide: EngineSupport, useFactory: (connection: Connection) => new EngineSupport(connection, definitions), inject: [getConnectionToken(connectionName)] },
     { provide: DeleteCascades, useFactory: (connection: Connection) => new DeleteCascades(connection), inject: [getConnectionToken(connectionName)] },
   ];
 }

@@ -1,24 +1,31 @@
 import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
-import { attachEtag, contentTag, etagOf, matchesStrongly, parseEntityTags, parseVersionTag, versionTag } from '../concurrency/entity-tag.js';
+import { attachEtag, contentTag, etagOf, failedCondition, parseEntityTags, parseVersionTag, versionTag, type EntityTagCondition } from '../concurrency/entity-tag.js';
 import { routeReadPreference, takePrecondition } from '../concurrency/route-context.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
+import { checkFerretDbFilter } from '../query/engine-limits.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
+import type { ElementRules } from '../write/element-rules.util.js';
 import { CollectionCount } from './collection-count.js';
-import { releaseReferences } from './delete-cascade.js';
+import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from './delete-cascade.js';
 import { castPathId, deletePath } from './document-path.util.js';
-import { flatAccess, nestedAccess, resolveReferences } from './reference-resolver.js';
+import { assertNoCycles } from './reference-cycles.js';
+import { flatAccess, nestedAccess, resolveReferences, type FieldAccess } from './reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
+import { serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
 import type { FileRef } from '../files/file-ref.js';
+import { galleryFull } from '../files/file-errors.js';
 import { FileStore } from '../files/file-store.js';
+import { referenceLocksOfProcess } from './reference-locks.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
+import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js';
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */
 export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
-  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files'>>;
+  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files' | 'embeddedReferences'>>;
 
 /** A document as the routes return it: plain data, without the version key and hidden fields. */
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
@@ -34,10 +41,40 @@ export interface WriteOptions {
    * `If-Match` when it writes the route's own document (once per request).
    */
   ifMatch?: string | readonly string[];
+  /**
+   * Entity tags (an `If-None-Match` header's value): write only if the document has none of these
+   * versions (weak comparison), checked in the write's own filter like `ifMatch`; `'*'`: never
+   * write an existing document. Otherwise nothing is written and a 412 `MR_PRECONDITION_FAILED` is
+   * thrown. Given either option, the request's conditions do not apply to the write.
+   */
+  ifNoneMatch?: string | readonly string[];
 }
+
+/** The conditions of one write, as the repository applies them (`If-Match: *` is no condition). */
+interface Precondition {
+  ifMatch?: string[];
+  ifNoneMatch?: EntityTagCondition;
+}
+
+/** How many times an element route writes again when other writes moved or changed its element in between. */
+const ELEMENT_ATTEMPTS = 8;
 
 /** What a conditional write filters on, or `null` when the condition can match no version (it names another document). */
 type WriteFilter = { filter: Record<string, unknown> } | null;
+
+/** Options of `findAndUpdate()`. */
+interface UpdateOptions {
+  merge?: MergeUpdate;
+  condition?: Record<string, unknown>;
+  precondition?: Precondition;
+}
+
+/**
+ * How many times `swapFile()` writes a file field that another writer changed in between. Within
+ * one process the first attempt lands (see `swapFile()`): only writers of other processes, each
+ * landing between a read and a write, exhaust them.
+ */
+const FILE_SWAP_ATTEMPTS = 5;
 
 /** One queue per process: two repositories of one collection (two modules) share it. */
 const serializer = new WriteSerializer();
@@ -53,7 +90,7 @@ const serializer = new WriteSerializer();
  * - merge updates at every depth (`null` removes a field; arrays are replaced whole);
  * - run one after the other per document on engines whose single-document writes are not atomic;
  * - increment the document's version key, so that its `ETag` changes with every write;
- * - apply an `If-Match` condition in the write's own filter (`WriteOptions.ifMatch`);
+ * - apply `If-Match` and `If-None-Match` conditions in the write's own filter (`WriteOptions`);
  * - on delete, apply the `onDelete` rules of the fields that reference the document (`DeleteCascade`);
  * - answer failures about the values written as `MR_VALIDATION_FAILED` and `MR_DUPLICATE_KEY`.
  *
@@ -72,8 +109,12 @@ export class ModelRepository<T = Record<string, unknown>> {
    * and its call without options is about 20 times cheaper (measured: 0.25 µs against 5 µs).
    */
   private readonly plainOptions?: ToObjectOptions;
+  /** The virtuals the schema asks to answer (`toJSON: { virtuals: true }`). */
+  private readonly virtuals: string[];
   /** The envelope's `count`: collection metadata, never a scan. */
   private readonly collectionCount: CollectionCount;
+  /** The references a write names, top-level and inside sub-documents. */
+  private readonly references: RepositoryDefinition['references'];
   /** Where the files of its `@FileProp()` fields are (`companies_files`), if it has any. */
   readonly files?: FileStore;
 
@@ -81,10 +122,13 @@ export class ModelRepository<T = Record<string, unknown>> {
     readonly model: Model<T>,
     readonly definition: RepositoryDefinition,
   ) {
+    this.references = [...definition.references, ...(definition.embeddedReferences ?? [])];
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
     this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
+    this.virtuals = answeredVirtuals(definition.schema);
     if (definition.files?.length) this.files = new FileStore(model.db, `${model.collection.collectionName}_files`);
-    if (definition.schema.get('toObject')) this.plainOptions = { virtuals: false, getters: false, transform: false };
+    // A Map would stay a Map, which JSON writes as `{}`: it is read back as the plain object a query gives.
+    if (definition.schema.get('toObject') || hasMaps(definition.schema)) this.plainOptions = { virtuals: false, getters: false, transform: false, flattenMaps: true };
     this.collectionCount = new CollectionCount({
       // The driver's collection: a Mongoose aggregate may put a stage before `$collStats`, which must be first.
       collStats: (readPreference) => model.collection.aggregate<{ count?: unknown }>([{ $collStats: { count: {} } }], { maxTimeMS: this.maxTimeMS, readPreference }).toArray(),
@@ -117,14 +161,17 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */
   async create(data: Record<string, unknown>): Promise<PlainDocument<T>> {
     const values = withoutNulls(data, this.definition.fields);
-    const resolving = this.resolveReferences(nestedAccess(values));
-    if (resolving) await resolving;
-    const doc = new this.model(values);
-    try {
-      await doc.save();
-    } catch (error) {
-      throw (await writeError(error, this.model, toMergeUpdate(values, this.definition.fields).$set ?? {})) ?? error;
-    }
+    const doc = await this.referencing(nestedAccess(values), async () => {
+      const resolving = this.resolveReferences(nestedAccess(values));
+      if (resolving) await resolving;
+      const created = new this.model(values);
+      try {
+        await created.save();
+      } catch (error) {
+        throw (await writeError(error, this.model, toMergeUpdate(values, this.definition.fields).$set ?? {})) ?? error;
+      }
+      return created;
+    });
     // `_id` first, as in the documents every other route answers.
     const { _id, ...rest } = (this.plainOptions ? doc.toObject(this.plainOptions) : doc.toObject()) as Record<string, unknown>;
     return this.tagged({ _id, ...rest });
@@ -136,11 +183,18 @@ export class ModelRepository<T = Record<string, unknown>> {
    */
   async update(id: string, data: Record<string, unknown>, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const update = toMergeUpdate(data, this.definition.fields);
-    const ifMatch = this.ifMatchOf(id, options);
-    if (!update.$set && !update.$unset) return this.unwritten(id, ifMatch, true);
-    const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
-    if (resolving) await resolving;
-    return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, ifMatch });
+    const precondition = this.preconditionOf(id, options);
+    if (!update.$set && !update.$unset) return this.unwritten(id, precondition, true);
+    return this.referencing(flatAccess(update.$set ?? {}), async () => {
+      const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
+      if (resolving) await resolving;
+      if (update.$set && this.definition.references.some((reference) => reference.acyclic && reference.field in update.$set!)) {
+        const self = await this.model.findOne(this.idFilter(id)).select('_id').maxTimeMS(this.maxTimeMS).lean().exec();
+        // No such document: the write answers its 404.
+        if (self) await assertNoCycles(this.model as unknown as Model<unknown>, this.definition.references, (self as { _id: Types.ObjectId })._id, update.$set, this.maxTimeMS);
+      }
+      return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, precondition });
+    });
   }
 
   /**
@@ -148,12 +202,138 @@ export class ModelRepository<T = Record<string, unknown>> {
    * identifier that is there already writes nothing (timestamps and version included).
    */
   addReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, ifMatch: this.ifMatchOf(id, options) });
+    const precondition = this.preconditionOf(id, options);
+    const access = { get: (path: string) => (path === field ? objectId : undefined) };
+    return this.referencing(access, async (locked) => {
+      // In the turn of the referenced document's delete: it exists now, or the add is a 404.
+      const reference = this.definition.references.find((candidate) => candidate.field === field);
+      if (locked && reference && !(await this.model.db.model(reference.targetName).exists({ _id: objectId }).maxTimeMS(this.maxTimeMS).exec())) {
+        throw ModelRoutesException.notFound(reference.targetName, String(objectId));
+      }
+      return this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, precondition });
+    });
   }
 
   /** Removes one identifier from an array of references; the document, or `null`. Removing one that is not there writes nothing. */
   removeReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.findAndUpdate(id, { $pull: { [field]: objectId } }, { condition: { [field]: objectId }, ifMatch: this.ifMatchOf(id, options) });
+    return this.findAndUpdate(id, { $pull: { [field]: objectId } }, { condition: { [field]: objectId }, precondition: this.preconditionOf(id, options) });
+  }
+
+  /**
+   * Appends one element to the array of sub-documents `field`, with a new `_id`, unless the array
+   * holds `maxElements` already (a 409 `MR_ARRAY_FULL`, nothing written): one `$push`, so that
+   * concurrent appends are all kept. `element` is checked data (`checkWrite`); its `null`s are left
+   * out, as on create; its references are resolved and checked. Returns the document and the new
+   * element's `_id`, or `null` when no document has this id.
+   */
+  async addElement(
+    id: string,
+    field: string,
+    element: Record<string, unknown>,
+    { rules, maxElements }: { rules: ElementRules; maxElements: number },
+    options?: WriteOptions,
+  ): Promise<{ doc: PlainDocument<T>; elementId: Types.ObjectId } | null> {
+    const precondition = this.preconditionOf(id, options);
+    const elementId = new Types.ObjectId();
+    const data = { [field]: [{ _id: elementId, ...withoutNulls(element, rules) }] };
+    const resolving = this.resolveReferences(nestedAccess(data));
+    if (resolving) await resolving;
+    // `field.<max - 1>` exists once the array holds `maxElements`: checked in the write's own filter.
+    const condition = { [`${field}.${maxElements - 1}`]: { $exists: false } };
+    const doc = await this.findAndUpdate(id, { $push: { [field]: data[field][0] } }, { condition, precondition });
+    if (!doc) return null;
+    if (!elementOf(doc, field, elementId)) {
+      throw new ModelRoutesException('MR_ARRAY_FULL', `${this.definition.name} '${id}' holds ${maxElements} elements in ${field}, its maximum: nothing was appended`, [
+        { path: field, message: `holds at most ${maxElements} elements` },
+      ]);
+    }
+    return { doc, elementId };
+  }
+
+  /**
+   * Merges `data` (checked data, its paths relative to the element) into the element `elementId` of
+   * the array `field`, as `update` merges into a document: only the fields it names change, `null`
+   * removes one. Written at the element's position, on the condition that the element is still
+   * there; when other writes moved it in between, written again. Returns the document; `null` when
+   * no document has this id; `undefined` when the array holds no such element.
+   */
+  async updateElement(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+    const precondition = this.preconditionOf(id, options);
+    const changes = { [field]: [data] };
+    const resolving = this.resolveReferences(nestedAccess(changes));
+    if (resolving) await resolving;
+    const merge = toMergeUpdate(changes[field][0], rules);
+    return this.writeElement(id, field, elementId, precondition, (index) => {
+      const at = (update: Record<string, unknown> | undefined) => update && Object.fromEntries(Object.entries(update).map(([path, value]) => [`${field}.${index}.${path}`, value]));
+      const $set = at(merge.$set);
+      const $unset = at(merge.$unset);
+      return { update: { ...($set && { $set }), ...($unset && { $unset }) }, merge: { $set: $set ?? {} }, condition: { [`${field}.${index}._id`]: elementId } };
+    });
+  }
+
+  /**
+   * Removes the element `elementId` from the array `field`: on MongoDB, one `$pull` of the element
+   * with this `_id`. FerretDB v1 pulls by a condition nothing, and by a whole value only where its
+   * keys are in the stored order: there the array is written without the element, on the condition
+   * that the document is still at the version read (or, without a version key, that the array still
+   * has its length and the element its place), and written again otherwise. Returns the document;
+   * `null` when no document has this id; `undefined` when the array holds no such element.
+   */
+  async removeElement(id: string, field: string, elementId: unknown, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+    const precondition = this.preconditionOf(id, options);
+    const atomic = await hasAtomicDocumentWrites(this.model.db);
+    const { versionKey } = this.definition.fields;
+    return this.writeElement(id, field, elementId, precondition, (index, elements, raw) => {
+      if (atomic) return { update: { $pull: { [field]: { _id: elementId } } }, condition: { [`${field}._id`]: elementId } };
+      const unchanged = versionKey ? { [versionKey]: raw[versionKey] ?? null } : { [`${field}.${elements.length}`]: { $exists: false } };
+      return { update: { $set: { [field]: elements.filter((_element, at) => at !== index) } }, condition: { [`${field}.${index}._id`]: elementId, ...unchanged } };
+    });
+  }
+
+  /**
+   * The element `elementId` of the array `field` of the document `id` names, hidden fields
+   * removed, with the document's entity tag; `null` when no document has this id; `undefined` when
+   * the array holds no such element.
+   */
+  async findElement(id: string, field: string, elementId: unknown): Promise<Record<string, unknown> | null | undefined> {
+    const doc = await this.findOne(id);
+    if (!doc) return null;
+    const element = elementOf(doc, field, elementId);
+    return element && attachEtag(element, etagOf(doc)!);
+  }
+
+  /**
+   * Reads the document, finds the element, and writes what `write` makes of its position and
+   * the array as stored (hidden fields included), until the write's condition holds: the element as read is still there.
+   */
+  private async writeElement(
+    id: string,
+    field: string,
+    elementId: unknown,
+    precondition: Precondition | undefined,
+    write: (
+      index: number,
+      elements: Array<Record<string, unknown>>,
+      raw: Record<string, unknown>,
+    ) => { update: Record<string, unknown>; merge?: MergeUpdate; condition: Record<string, unknown> },
+  ): Promise<PlainDocument<T> | null | undefined> {
+    for (let attempt = 0; attempt < ELEMENT_ATTEMPTS; attempt++) {
+      const raw = (await this.model.findOne(this.idFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec()) as Record<string, unknown> | null;
+      if (!raw) return null;
+      const elements = (Array.isArray(raw[field]) ? raw[field] : []) as Array<Record<string, unknown>>;
+      const index = elements.findIndex((element) => element && String(element._id) === String(elementId));
+      if (index < 0) return undefined;
+      const { update, merge, condition } = write(index, elements, raw);
+      if (Object.keys(update).length === 0) return this.unwritten(id, precondition, true);
+      const doc = await this.findAndUpdate(id, update, { merge, condition, precondition, retry: true });
+      if (doc === null) return null;
+      // Written, unless another write moved or changed the element in between: then again.
+      if (doc) return doc;
+    }
+    throw new ModelRoutesException(
+      'MR_ELEMENT_CONFLICT',
+      `${this.definition.name} '${id}': other writes changed ${field} ${ELEMENT_ATTEMPTS} times while this one tried to write its element: nothing was written; try again`,
+    );
   }
 
   /**
@@ -162,13 +342,16 @@ export class ModelRepository<T = Record<string, unknown>> {
    * 409 `MR_REFERENCED` while a `restrict` field references it, then `nullify` and `pull`.
    */
   async delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const ifMatch = this.ifMatchOf(id, options);
-    const doc = await this.serialized(id, async () => {
-      const target = await this.writeFilter(id, ifMatch);
-      const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
-      return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
-    });
-    if (!doc) return this.unwritten(id, ifMatch, false);
+    const precondition = this.preconditionOf(id, options);
+    // The references' locks before the document's turn, as writes that reference it take them: never the other way round.
+    const doc = await referenceLocksOfProcess.exclusive(await this.deleteLocks(id), () =>
+      this.serialized(id, async () => {
+        const target = await this.writeFilter(id, precondition);
+        const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
+        return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
+      }),
+    );
+    if (!doc) return this.unwritten(id, precondition, false);
     if (this.files) await this.files.release(fileIdsOf(doc as Record<string, unknown>, this.definition.files!));
     return this.toPlain(doc as object);
   }
@@ -200,12 +383,53 @@ export class ModelRepository<T = Record<string, unknown>> {
    */
   replaceFile(id: string, field: string, file: FileRef, replaces: Types.ObjectId | undefined, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const condition = replaces ? { [`${field}._id`]: replaces } : { [field]: null };
-    return this.findAndUpdate(id, { $set: { [field]: file } }, { condition, ifMatch: this.ifMatchOf(id, options) });
+    return this.findAndUpdate(id, { $set: { [field]: file } }, { condition, precondition: this.preconditionOf(id, options) });
   }
 
-  /** Appends `file` to a gallery; the document, or `null`. */
-  addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.findAndUpdate(id, { $push: { [field]: file } }, { ifMatch: this.ifMatchOf(id, options) });
+  /**
+   * Stores `file` in a single-file field in place of whatever file it holds, and says which one
+   * that was (for the caller to delete): the field is read and then written on the condition that
+   * it still holds what was read, in one turn of the document's writes (so, within one process, the
+   * first attempt lands, whatever the engine), again if another writer (another process, or your
+   * own code writing the field directly) got in between, at most `FILE_SWAP_ATTEMPTS` times; past them a 409
+   * `MR_WRITE_CONFLICT` (with `Retry-After`), nothing written. `null` when no document has this id.
+   */
+  async swapFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
+    const precondition = this.preconditionOf(id, options);
+    for (let attempt = 0; attempt < FILE_SWAP_ATTEMPTS; attempt++) {
+      const outcome = await this.serialized(id, async (): Promise<{ document: PlainDocument<T>; landed: boolean; replaced?: FileRef } | null> => {
+        const current = await this.model.findOne(this.idFilter(id)).select(`_id ${field}`).maxTimeMS(this.maxTimeMS).lean().exec();
+        if (!current) return this.unwritten(id, precondition, false).then((document) => document && { document, landed: false });
+        const replaced = ((current as Record<string, unknown>)[field] as FileRef | null | undefined) ?? undefined;
+        const condition = replaced ? { [`${field}._id`]: replaced._id } : { [field]: null };
+        const document = await this.updateNow(id, { $set: { [field]: file } }, { condition, precondition });
+        const landed = String(((document as Record<string, unknown> | null)?.[field] as FileRef | undefined)?._id) === String(file._id);
+        return document && { document, landed, replaced };
+      }, true);
+      if (!outcome) return null;
+      if (outcome.landed) return { document: outcome.document, ...(outcome.replaced && { replaced: outcome.replaced }) };
+    }
+    throw new ModelRoutesException(
+      'MR_WRITE_CONFLICT',
+      `${this.definition.name}.${field} of '${id}' was replaced by other writers ${FILE_SWAP_ATTEMPTS} times while this upload was being stored; nothing was written: send it again`,
+      undefined,
+      { 'Retry-After': '1' },
+    );
+  }
+
+  /**
+   * Appends `file` to a gallery; the document, or `null`. A gallery declared with `@FileProp()`
+   * holding its `maxFiles` already is a 409 `MR_GALLERY_FULL`, checked in the write's own filter.
+   */
+  async addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    const precondition = this.preconditionOf(id, options);
+    const maxFiles = this.definition.files?.find((definition) => definition.field === field)?.maxFiles;
+    if (maxFiles === undefined) return this.findAndUpdate(id, { $push: { [field]: file } }, { precondition });
+    // The element at `maxFiles - 1` exists exactly when the gallery is full.
+    const doc = await this.findAndUpdate(id, { $push: { [field]: file } }, { condition: { [`${field}.${maxFiles - 1}`]: { $exists: false } }, precondition });
+    const added = ((doc as Record<string, unknown> | null)?.[field] as FileRef[] | undefined)?.some((ref) => String(ref._id) === String(file._id));
+    if (doc && !added) throw galleryFull(`${this.definition.name}.${field}`, maxFiles);
+    return doc;
   }
 
   /**
@@ -213,68 +437,87 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `null`. A gallery's element is pulled by its whole value: the engines match it the same way.
    */
   removeFile(id: string, field: string, file: FileRef, gallery: boolean, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const ifMatch = this.ifMatchOf(id, options);
-    if (gallery) return this.findAndUpdate(id, { $pull: { [field]: file } }, { ifMatch });
-    return this.findAndUpdate(id, { $unset: { [field]: 1 } }, { condition: { [`${field}._id`]: file._id }, ifMatch });
+    const precondition = this.preconditionOf(id, options);
+    if (gallery) return this.findAndUpdate(id, { $pull: { [field]: file } }, { precondition });
+    return this.findAndUpdate(id, { $unset: { [field]: 1 } }, { condition: { [`${field}._id`]: file._id }, precondition });
   }
 
   /**
-   * The update of the document `id` names, where `condition` (if any) and `ifMatch` hold too, with
-   * its version incremented. Where it matches nothing: `null` if no document has this id, a 412
-   * if `ifMatch` names another version, else (the `condition` failed: nothing to change) the document.
+   * The update of the document `id` names, where `condition` (if any) and `precondition` hold too,
+   * with its version incremented. Where it matches nothing: `null` if no document has this id, a 412
+   * if `precondition` fails, else (the `condition` failed: nothing to change) the document.
    */
-  private findAndUpdate(
-    id: string,
-    update: Record<string, unknown>,
-    { merge, condition, ifMatch }: { merge?: MergeUpdate; condition?: Record<string, unknown>; ifMatch?: string[] },
-  ): Promise<PlainDocument<T> | null> {
+  private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions): Promise<PlainDocument<T> | null>;
+  /** With `retry`: `undefined` where the `condition` failed and the `precondition` (if any) holds, for the caller to read again and retry. */
+  private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry: true }): Promise<PlainDocument<T> | null | undefined>;
+  private findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined> {
+    return this.serialized(id, () => this.updateNow(id, update, options));
+  }
+
+  /** `findAndUpdate()` without waiting for the other writes to the document: for a caller that runs in its turn already. */
+  private updateNow(id: string, update: Record<string, unknown>, options: UpdateOptions): Promise<PlainDocument<T> | null>;
+  private updateNow(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined>;
+  private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, precondition, retry }: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined> {
     const { versionKey } = this.definition.fields;
     const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
-    return this.serialized(id, async () => {
-      const target = await this.writeFilter(id, ifMatch, condition);
-      try {
-        // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
-        // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
-        const doc =
-          target &&
-          (await this.model
-            .findOneAndUpdate(target.filter, versioned, { returnDocument: 'after', runValidators: true, context: 'query' })
-            .select(this.revealHidden)
-            .maxTimeMS(this.maxTimeMS)
-            .lean()
-            .exec());
-        return doc ? this.tagged(doc as object) : this.unwritten(id, ifMatch, condition !== undefined);
-      } catch (error) {
-        throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
-      }
-    });
-  }
-
-  /** The `If-Match` of a write: the one given, else the request's for this document. `'*'` and none alike check nothing. */
-  private ifMatchOf(id: string, options: WriteOptions | undefined): string[] | undefined {
-    const given = options?.ifMatch;
-    const condition = given !== undefined ? parseEntityTags(given) : takePrecondition(this.definition.name, id);
-    return condition === '*' ? undefined : condition;
+    const target = await this.writeFilter(id, precondition, condition);
+    try {
+      // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
+      // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
+      const doc =
+        target &&
+        (await this.model
+          .findOneAndUpdate(target.filter, versioned, { returnDocument: 'after', runValidators: true, context: 'query' })
+          .select(this.revealHidden)
+          .maxTimeMS(this.maxTimeMS)
+          .lean()
+          .exec());
+      if (doc) return this.tagged(doc as object);
+      return retry ? this.unmatched(id, precondition) : this.unwritten(id, precondition, condition !== undefined);
+    } catch (error) {
+      throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
+    }
   }
 
   /**
-   * The filter of a write to the document `id` names, with `condition` and `ifMatch`. With a version
-   * key, `ifMatch` is a condition on it (and on `_id` where the id field is another one); without
-   * (`versionKey: false`), the document is read, its content tag compared (a 412 if it differs),
-   * and the write filters on every top-level field of what was read: a compare-and-swap of the
-   * whole content.
+   * The conditions of a write: those given, else the request's for this document; `undefined` for
+   * none. `If-Match: *` checks nothing: a write only ever finds an existing document.
    */
-  private async writeFilter(id: string, ifMatch: string[] | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
+  private preconditionOf(id: string, options: WriteOptions | undefined): Precondition | undefined {
+    const given = options && (options.ifMatch !== undefined || options.ifNoneMatch !== undefined);
+    const conditions = given
+      ? { ifMatch: options.ifMatch === undefined ? undefined : parseEntityTags(options.ifMatch), ifNoneMatch: options.ifNoneMatch === undefined ? undefined : parseEntityTags(options.ifNoneMatch) }
+      : takePrecondition(this.definition.name, id);
+    const ifMatch = conditions?.ifMatch === '*' ? undefined : conditions?.ifMatch;
+    const ifNoneMatch = conditions?.ifNoneMatch;
+    return ifMatch || ifNoneMatch ? { ifMatch, ifNoneMatch } : undefined;
+  }
+
+  /**
+   * The filter of a write to the document `id` names, with `condition` and `precondition`. With a
+   * version key, `If-Match` is a condition on it (and on `_id` where the id field is another one),
+   * and `If-None-Match` the negation of one (`*` matches no document: an existing one is never
+   * written); without (`versionKey: false`), the document is read, its content tag compared (a 412
+   * if a condition fails), and the write filters on every top-level field of what was read: a
+   * compare-and-swap of the whole content.
+   */
+  private async writeFilter(id: string, precondition: Precondition | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
     const filter = { ...this.idFilter(id), ...condition };
-    if (!ifMatch) return { filter };
+    if (!precondition) return { filter };
+    const { ifMatch, ifNoneMatch } = precondition;
+    if (ifNoneMatch === '*') return null;
     if (this.definition.fields.versionKey) {
-      const versions = this.versionCondition(id, ifMatch);
-      return versions && { filter: { ...filter, ...versions } };
+      const versions = ifMatch && this.versionCondition(id, ifMatch);
+      if (versions === null) return null;
+      // A weak tag names the same version as its strong form (weak comparison).
+      const excluded = ifNoneMatch && this.versionCondition(id, ifNoneMatch.map((tag) => tag.replace(/^W\//, '')));
+      return { filter: { ...filter, ...versions, ...(excluded && { $nor: [excluded] }) } };
     }
     const raw = await this.model.findOne(this.idFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec();
     if (!raw) return null;
-    const current = this.tagged(mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw)));
-    if (!matchesStrongly(ifMatch, etagOf(current)!)) throw ModelRoutesException.preconditionFailed(this.definition.name, id, etagOf(current));
+    const tag = etagOf(this.tagged(mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw))))!;
+    const failed = failedCondition(precondition, tag);
+    if (failed) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag, failed);
     return { filter: { ...this.sameContent(raw as Record<string, unknown>), ...condition } };
   }
 
@@ -319,25 +562,37 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /**
-   * Why a write matched nothing: `null` when no document has this id; a 412 when `ifMatch` names
-   * another version; otherwise the document, unchanged, where the write was `conditional` (an add
-   * of an identifier already there), or a 412 where it was not (another writer got in between).
+   * Why a write matched nothing: `null` when no document has this id; a 412 when `precondition`
+   * fails; otherwise the document, unchanged, where the write was `conditional` (an add of an
+   * identifier already there), or a 412 where it was not (another writer got in between).
    */
-  private async unwritten(id: string, ifMatch: string[] | undefined, conditional: boolean): Promise<PlainDocument<T> | null> {
-    if (!ifMatch && !conditional) return null;
+  private async unwritten(id: string, precondition: Precondition | undefined, conditional: boolean): Promise<PlainDocument<T> | null> {
+    if (!precondition && !conditional) return null;
     const current = await this.findOne(id);
-    if (!current || !ifMatch) return current;
+    if (!current || !precondition) return current;
     const tag = etagOf(current)!;
-    if (!conditional || !matchesStrongly(ifMatch, tag)) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag);
+    const failed = failedCondition(precondition, tag);
+    if (failed || !conditional) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag, failed);
     return current;
+  }
+
+  /** Why a retryable write matched nothing: `null` when no document has this id, a 412 when its `precondition` fails, else `undefined` (retry). */
+  private async unmatched(id: string, precondition: Precondition | undefined): Promise<null | undefined> {
+    const current = await this.findOne(id);
+    if (!current) return null;
+    const failed = precondition && failedCondition(precondition, etagOf(current)!);
+    if (failed) throw ModelRoutesException.preconditionFailed(this.definition.name, id, etagOf(current), failed);
+    return undefined;
   }
 
   /**
    * Runs a parsed search. `scope` is ANDed with the client's filter, never replaced by it:
    * the reverse reference routes pass `{ owner: <id> }` there. A value the schema cannot cast is
-   * a 400 `MR_INVALID_VALUE` naming its place in the query (`query.employees`).
+   * a 400 `MR_INVALID_VALUE` naming its place in the query (`query.employees`). On FerretDB, the
+   * `$elemMatch` forms it lacks or gets wrong are a 400 `MR_UNSUPPORTED_QUERY` (see `checkFerretDbFilter`).
    */
   async search(params: SearchParams, scope?: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
+    if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
     const filter = combineFilters(scope, params.filter);
     const projection = params.select && Object.fromEntries(params.select.map((field) => [field, 1]));
     // A tie-breaker on _id makes paging through equal sort keys deterministic.
@@ -353,7 +608,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     ] as const;
     try {
       const [matchCount, count, docs] = await Promise.all(operations);
-      const result = (docs as object[]).map((doc) => this.toPlain(doc));
+      const result = (docs as object[]).map((doc) => this.toPlain(doc, { virtuals: !params.select }));
       return {
         // Metadata may lag behind the writes (FerretDB on PostgreSQL reads the planner's estimate),
         // and a collection never holds fewer documents than a query matches.
@@ -364,6 +619,19 @@ export class ModelRepository<T = Record<string, unknown>> {
       const cause = await timeLimitAmong(operations, error);
       throw searchError(cause, params.filter) ?? cause;
     }
+  }
+
+  /**
+   * Refuses the forms FerretDB would answer wrongly (an empty result), naming their place; a value
+   * that cannot be cast is answered first, as on MongoDB (a client's mistake before an engine's limit).
+   */
+  private checkFerretDbSearch(filter: Record<string, unknown>): void {
+    try {
+      this.model.find(filter).cast();
+    } catch (error) {
+      throw searchError(error, filter) ?? error;
+    }
+    checkFerretDbFilter(filter);
   }
 
   /** Of these `_id`s, those that name no document (dangling references). */
@@ -406,12 +674,17 @@ export class ModelRepository<T = Record<string, unknown>> {
     return attachEtag(this.toPlain(doc), tag);
   }
 
-  /** Removes the version key and hidden fields from a raw document. */
-  toPlain(doc: object): PlainDocument<T> {
+  /**
+   * Removes the version key and hidden fields from a raw document, and adds the virtuals its schema
+   * asks to answer (computed without the hidden fields, so that every route answers the same);
+   * `virtuals: false` for a document of some fields only (a search's `select`).
+   */
+  toPlain(doc: object, { virtuals = true } = {}): PlainDocument<T> {
     const plain = doc as Record<string, unknown>;
     const { versionKey } = this.definition.fields;
     if (versionKey) delete plain[versionKey];
     for (const path of this.hiddenPaths) deletePath(plain, path);
+    if (virtuals && this.virtuals.length) addVirtuals(this.model, this.virtuals, plain);
     return plain as PlainDocument<T>;
   }
 
@@ -425,13 +698,35 @@ export class ModelRepository<T = Record<string, unknown>> {
     return this.definition.search.maxTimeMS;
   }
 
-  private resolveReferences(data: Parameters<typeof resolveReferences>[2]): Promise<void> | undefined {
-    return resolveReferences(this.model.db, this.definition.references, data, this.maxTimeMS);
+  /**
+   * Runs a write holding the locks of the documents it references through fields with an
+   * `onDelete` rule (see `referenceLocks`), so that a delete of one of them in this process runs
+   * wholly before or wholly after it; `locked` says whether it holds any. On every engine: the
+   * window between a reference's check and its write is the library's, not the engine's.
+   */
+  private referencing<R>(data: Pick<FieldAccess, 'get'>, write: (locked: boolean) => Promise<R>): Promise<R> {
+    const keys = referenceLocks(this.model, data);
+    return keys.length ? referenceLocksOfProcess.shared(keys, () => write(true)) : write(false);
   }
 
-  /** Runs a write to the document `id` names after the writes to it in progress, where the engine needs that. */
-  private async serialized<R>(id: string, write: () => Promise<R>): Promise<R> {
-    if (await hasAtomicDocumentWrites(this.model.db)) return write();
+  /** The locks a delete of the document `id` names takes: none unless an `onDelete` rule targets this model. */
+  private async deleteLocks(id: string): Promise<string[]> {
+    if (!hasDeleteRules(this.model)) return [];
+    if (this.definition.idField === '_id') return targetLocks(this.model, [this.castId(id)]);
+    // Writes may name it by its slug or by its `_id`: both locks.
+    return targetLocks(this.model, [id, await this.existingObjectId(id)]);
+  }
+
+  private resolveReferences(data: Parameters<typeof resolveReferences>[2]): Promise<void> | undefined {
+    return resolveReferences(this.model.db, this.references, data, this.maxTimeMS);
+  }
+
+  /**
+   * Runs a write to the document `id` names after the writes to it in progress, where the engine
+   * needs that, or `always` (a read and a write that depends on it, which no engine applies atomically).
+   */
+  private async serialized<R>(id: string, write: () => Promise<R>, always = false): Promise<R> {
+    if (!always && (await hasAtomicDocumentWrites(this.model.db))) return write();
     return serializer.run(`${this.model.db.name}/${this.model.collection.collectionName}/${id}`, write);
   }
 
@@ -451,6 +746,22 @@ export function combineFilters(scope: Record<string, unknown> | undefined, filte
   if (!scope) return filter;
   if (Object.keys(scope).some((key) => Object.hasOwn(filter, key))) return { $and: [scope, filter] };
   return { ...scope, ...filter };
+}
+
+/** Whether a schema has a Map at any depth (in nested objects and sub-documents too). */
+function hasMaps(schema: mongoose.Schema): boolean {
+  let found = false;
+  schema.eachPath((_path, type) => {
+    found ||= type.instance === 'Map';
+  });
+  return found || schema.childSchemas.some((child) => hasMaps(child.schema));
+}
+
+/** The element of the array `field` of a document whose `_id` is `elementId`, if it holds one. */
+function elementOf(doc: Record<string, unknown>, field: string, elementId: unknown): Record<string, unknown> | undefined {
+  const elements = doc[field];
+  if (!Array.isArray(elements)) return undefined;
+  return elements.find((element) => element && String((element as Record<string, unknown>)._id) === String(elementId)) as Record<string, unknown> | undefined;
 }
 
 /** The GridFS ids of the files a raw document holds in its file fields. */

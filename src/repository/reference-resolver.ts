@@ -4,10 +4,20 @@ import type { ReferenceDefinition } from '../interfaces/resource-definition.inte
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
+/** One place in the data of a write that holds a value of a path (`vaccinations.vet` is `vaccinations.0.vet`, `vaccinations.1.vet`...). */
+export interface FieldSlot {
+  /** The full path, with the positions of array elements (`vaccinations.1.vet`). */
+  path: string;
+  value: unknown;
+  set(value: unknown): void;
+}
+
 /** Reads and replaces the value of a field in the data of a write (nested data, or a flat `$set`). */
 export interface FieldAccess {
   get(path: string): unknown;
   set(path: string, value: unknown): void;
+  /** Every place that holds a value of the schema path `path`, through objects and arrays (of sub-documents). */
+  each(path: string): FieldSlot[];
 }
 
 /** Access to `data.meta.editor` by the path `meta.editor`. */
@@ -19,21 +29,45 @@ export function nestedAccess(data: Record<string, unknown>): FieldAccess {
       const parent = parts.slice(0, -1).reduce((object, part) => object[part] as Record<string, unknown>, data);
       parent[parts[parts.length - 1]] = value;
     },
+    each: (path) => slotsIn(data, '', path.split('.')),
   };
 }
 
-/** Access to the keys of a `$set`, which are already full paths. */
+/** Access to the keys of a `$set`, which are already full paths (an array of sub-documents is set whole). */
 export function flatAccess(set: Record<string, unknown>): FieldAccess {
-  return { get: (path) => set[path], set: (path, value) => void (set[path] = value) };
+  return {
+    get: (path) => set[path],
+    set: (path, value) => void (set[path] = value),
+    each: (path) =>
+      Object.keys(set).flatMap((key) => (path === key || path.startsWith(`${key}.`) ? slotsIn(set, '', [key, ...splitRest(path, key)]) : [])),
+  };
+}
+
+function splitRest(path: string, key: string): string[] {
+  return path === key ? [] : path.slice(key.length + 1).split('.');
+}
+
+/** The slots of `parts` below `holder`; an array on the way is walked element by element. */
+function slotsIn(holder: Record<string, unknown>, prefix: string, parts: string[]): FieldSlot[] {
+  const [part, ...rest] = parts;
+  if (!holder || typeof holder !== 'object' || !Object.hasOwn(holder, part)) return [];
+  const path = `${prefix}${part}`;
+  const value = holder[part];
+  if (rest.length === 0) return [{ path, value, set: (next) => void (holder[part] = next) }];
+  if (Array.isArray(value)) {
+    return value.flatMap((element, index) => (element && typeof element === 'object' ? slotsIn(element as Record<string, unknown>, `${path}.${index}.`, rest) : []));
+  }
+  return value && typeof value === 'object' ? slotsIn(value as Record<string, unknown>, `${path}.`, rest) : [];
 }
 
 /**
- * Turns the references a write names into the `_id`s to store, and checks that they exist:
+ * Turns the references a write names into the `_id`s to store, and checks that they exist, at
+ * every depth (a reference inside a sub-document, or an array of them, is checked like a top-level one):
  *
  * - a value may be the referenced document's `_id` (24 hex characters) or, when the referenced
  *   resource is identified by another field (a slug), that field's value; an `_id` match wins;
  * - with `checkExists` (the default), a value that names no document is a 400
- *   `MR_REFERENCE_NOT_FOUND` naming the field (`tags.1`) and the value;
+ *   `MR_REFERENCE_NOT_FOUND` naming the field (`tags.1`, `vaccinations.0.vet`) and the value;
  * - one query per written reference field, none for a field whose values are all `_id`s and
  *   whose existence is not checked.
  *
@@ -48,34 +82,43 @@ export function resolveReferences(
   maxTimeMS: number,
 ): Promise<void> | undefined {
   // Most writes name no reference: they cost no promise.
-  const written = references.filter((reference) => data.get(reference.field) != null);
+  const written = references
+    .map((reference) => ({ reference, slots: slotsOf(reference, data) }))
+    .filter(({ slots }) => slots.length > 0);
   if (written.length === 0) return undefined;
   return Promise.all(
-    written.map(async (reference) => {
-      const value = data.get(reference.field);
-      const values = reference.isArray && Array.isArray(value) ? value : [value];
-      values.forEach((item, index) => {
-        // `null` clears a single reference; in an array it would be an element that names nothing.
-        if (item === null) throw ModelRoutesException.validationFailed(`${reference.field}.${index}`, 'must be an identifier, not null');
-      });
-      const keys = values.map(asKey);
+    written.map(async ({ reference, slots }) => {
+      const keys = slots.map((slot) => asKey(slot.value));
       const byId = keys.filter((key): key is string => key !== undefined && OBJECT_ID.test(key));
       const byField = reference.targetIdField === '_id' ? [] : keys.filter((key): key is string => key !== undefined);
       if (byField.length === 0 && (!reference.checkExists || byId.length === 0)) return;
       const found = await findTargets(connection, reference, byId, byField, maxTimeMS);
-      const resolved = values.map((original, index) => {
+      const resolved = slots.map((slot, index) => {
         const key = keys[index];
-        if (key === undefined) return original;
+        if (key === undefined) return slot.value;
         const objectId = (OBJECT_ID.test(key) ? found.byId.get(key.toLowerCase()) : undefined) ?? found.byField.get(key);
         if (objectId) return objectId;
-        if (!reference.checkExists && OBJECT_ID.test(key)) return original;
-        const path = reference.isArray && Array.isArray(value) ? `${reference.field}.${index}` : reference.field;
+        if (!reference.checkExists && OBJECT_ID.test(key)) return slot.value;
         const message = `No ${reference.targetName} has the identifier '${key}'`;
-        throw new ModelRoutesException('MR_REFERENCE_NOT_FOUND', `${message} (${path})`, [{ path, message }]);
+        throw new ModelRoutesException('MR_REFERENCE_NOT_FOUND', `${message} (${slot.path})`, [{ path: slot.path, message }]);
       });
-      data.set(reference.field, reference.isArray && Array.isArray(value) ? resolved : resolved[0]);
+      slots.forEach((slot, index) => slot.set(resolved[index]));
     }),
   ).then(() => undefined);
+}
+
+/** The values a write gives a reference field: one slot per single reference, one per element of an array of them. */
+function slotsOf(reference: ReferenceDefinition, data: FieldAccess): FieldSlot[] {
+  return data.each(reference.field).flatMap((slot) => {
+    if (slot.value == null) return []; // `null` clears a single reference
+    if (!reference.isArray || !Array.isArray(slot.value)) return [slot];
+    const array = slot.value as unknown[];
+    return array.map((item, index) => {
+      // In an array, `null` would be an element that names nothing.
+      if (item === null) throw ModelRoutesException.validationFailed(`${slot.path}.${index}`, 'must be an identifier, not null');
+      return { path: `${slot.path}.${index}`, value: item, set: (next: unknown) => void (array[index] = next) };
+    });
+  });
 }
 
 function asKey(value: unknown): string | undefined {

@@ -1,19 +1,24 @@
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { normalizePath } from '../query/field-path.util.js';
 
 /**
  * Turns a value of a search that the schema cannot cast into a 400 `MR_INVALID_VALUE` that names
  * its place in the query, as the query parser names the places it refuses (`query.employees`,
- * `query.$or.1.birth.$gte`, `query.owner.$in.0`); `undefined` for any other failure.
+ * `query.$or.1.birth.$gte`, `query.owner.$in.0`, `query.vaccinations.date.$gte`,
+ * `query.vaccinations.$elemMatch.date`); `undefined` for any other failure.
+ *
+ * Below a sub-document or an array of them, Mongoose names only the sub-schema's own path (`date`
+ * for `vaccinations.date`): the condition is found in the filter by that tail and by the value.
  */
 export function searchError(error: unknown, filter: Record<string, unknown>): ModelRoutesException | undefined {
   const failure = (error ?? {}) as { name?: string; path?: string; kind?: string; value?: unknown };
   if (failure.name !== 'CastError') return undefined;
-  const field = failure.path ?? '';
-  const path = locate(filter, field, 'query', failure.value) ?? `query.${field}`;
+  const found = locate(filter, failure.path ?? '', failure.value);
+  const field = found?.field ?? failure.path ?? '';
+  const path = found?.path ?? `query.${field}`;
   const message = `${describe(failure.value)} cannot be converted to ${failure.kind ?? 'the type of the field'}`;
   return new ModelRoutesException('MR_INVALID_VALUE', `Invalid value for '${field}': ${message}`, [{ path, message }]);
 }
-
 
 /** MongoDB's MaxTimeMSExpired: the server gave up on an operation after its `maxTimeMS`. */
 const MAX_TIME_MS_EXPIRED = 50;
@@ -31,23 +36,43 @@ export async function timeLimitAmong(operations: readonly unknown[], first: unkn
   return timeLimit ? (timeLimit as PromiseRejectedResult).reason : first;
 }
 
-/** The path, in a filter, of the first condition on `field`, down to the operand equal to `cast` (the value Mongoose could not cast). */
-function locate(value: unknown, field: string, path: string, cast: unknown): string | undefined {
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = locate(item, field, `${path}.${index}`, cast);
-      if (found) return found;
-    }
-  } else if (value && typeof value === 'object') {
+interface Place {
+  /** Where the operand sits in the search body: `query.vaccinations.date.$gte`. */
+  path: string;
+  /** The full dotted field it is compared with: `vaccinations.date`. */
+  field: string;
+}
+
+/**
+ * The first condition in `filter` on the field Mongoose named (`failed`, the whole dotted path or,
+ * below a sub-document, its tail) whose operand is `cast`; failing that, the first on that field.
+ * Conditions inside `$and`/`$or`/`$nor` and `$elemMatch` (relative to the array) are searched too.
+ */
+function locate(filter: unknown, failed: string, cast: unknown): Place | undefined {
+  const places: Array<Place & { exact: boolean; valued: boolean }> = [];
+  const visit = (value: unknown, path: string, base: string): void => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return;
     for (const [key, item] of Object.entries(value)) {
-      if (key === field) return `${path}.${key}${placeOf(item, cast)}`;
+      const at = `${path}.${key}`;
       if (key.startsWith('$')) {
-        const found = locate(item, field, `${path}.${key}`, cast);
-        if (found) return found;
+        if (Array.isArray(item)) item.forEach((filter, index) => visit(filter, `${at}.${index}`, base));
+        continue;
+      }
+      const field = base ? `${base}.${key}` : key;
+      const name = normalizePath(field);
+      if (name === failed || name.endsWith(`.${failed}`)) {
+        const place = placeOf(item, cast);
+        places.push({ path: `${at}${place}`, field, exact: name === failed, valued: place !== '' || sameValue(item, cast) });
+      }
+      const elements = item && typeof item === 'object' ? (item as Record<string, unknown>).$elemMatch : undefined;
+      if (elements && typeof elements === 'object' && Object.keys(elements).some((name) => !name.startsWith('$') || ['$and', '$or', '$nor'].includes(name))) {
+        visit(elements, `${at}.$elemMatch`, field);
       }
     }
-  }
-  return undefined;
+  };
+  visit(filter, 'query', '');
+  const best = places.find((place) => place.valued && place.exact) ?? places.find((place) => place.valued) ?? places.find((place) => place.exact) ?? places[0];
+  return best && { path: best.path, field: best.field };
 }
 
 /** `.$gte`, `.$in.0`, `.$not.$lt`: where `cast` sits in a condition; `''` for a literal. */

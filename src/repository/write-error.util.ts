@@ -26,7 +26,7 @@ interface DriverError {
 export async function writeError(error: unknown, model: Model<any>, written: Record<string, unknown>): Promise<ModelRoutesException | undefined> {
   const failure = (error ?? {}) as DriverError;
   if (failure.name === 'CastError') {
-    const path = failure.path ?? '';
+    const path = mapValuePath(failure.path ?? '', (failure as { value?: unknown }).value, written);
     return ModelRoutesException.validationFailed(path, `cannot be converted to ${failure.kind ?? 'its type'}`);
   }
   if (isDuplicateKey(failure)) {
@@ -41,6 +41,23 @@ export async function writeError(error: unknown, model: Model<any>, written: Rec
     return ModelRoutesException.validationFailed(path ?? 'body', 'the stored value is not an object, so it has no sub-fields to set; send the whole object');
   }
   return undefined;
+}
+
+/**
+ * A Map value's cast error names the schema's path (`limits.$*`): the path written with that value
+ * (`limits.daily`, or the key of a whole map written at `limits`) says which one failed.
+ */
+function mapValuePath(path: string, value: unknown, written: Record<string, unknown>): string {
+  if (!path.includes('$*')) return path;
+  const pattern = new RegExp(`^${path.split('$*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^.]+')}$`);
+  for (const [key, item] of Object.entries(written)) {
+    if (pattern.test(key) && item === value) return key;
+    if (item && typeof item === 'object') {
+      const entry = Object.entries(item).find(([name, inner]) => inner === value && pattern.test(`${key}.${name}`));
+      if (entry) return `${key}.${entry[0]}`;
+    }
+  }
+  return path.replace(/\.\$\*.*$/, '');
 }
 
 function isDuplicateKey(error: DriverError): boolean {

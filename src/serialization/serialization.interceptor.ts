@@ -76,7 +76,7 @@ export class SerializationInterceptor implements NestInterceptor {
 export function serializeRoute(controller: Type, route: RouteDefinition, source: RouteModel, target?: RouteModel): void {
   const row = routeAction(route.action as RouteActionName);
   const model = row.answers.of === 'target' ? target : source;
-  if (!model || typeof model === 'string' || !model.serialization || row.answers.shape === 'file') return;
+  if (!model || typeof model === 'string' || !model.serialization || row.answers.shape === 'file' || row.answers.shape === 'element') return;
   const prototype = controller.prototype as Record<string, Function>;
   const metadata: SerializedRoute = {
     model: model.name,

@@ -4,10 +4,10 @@ import type { ResourceDefinition } from '../interfaces/resource-definition.inter
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { FileFieldDefinition, ResolvedVariants } from '../files/file-options.js';
 import { routeAction, type RouteActionName, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
-import { fileRouteNames, routeNames } from '../factories/route-table.factory.js';
+import { elementRouteNames, fileRouteNames, routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
-import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, sortExample, type OpenApiSchema } from './openapi-schemas.js';
+import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
 export const componentName = {
@@ -64,7 +64,7 @@ function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName:
   if (file) return fileDecorators(route, row, names, owner, file, byName);
   return [
     ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names) }),
-    ...pathParameters(route, byName),
+    ...pathParameters(route, byName, undefined, names.elementParam ? { name: names.elementParam, field: names.field! } : undefined),
     ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!) : []),
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...conditionalHeaders(row, owner),
@@ -131,6 +131,7 @@ function variantParameters(variants: ResolvedVariants): MethodDecorator[] {
 /** The names the texts of a route are made of. */
 function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): RouteNames {
   if (route.file) return fileRouteNames(owner, owner.files.find((file) => file.field === route.file!.field)!);
+  if (route.element) return elementRouteNames(owner, route.element.field);
   const reference = route.reference;
   return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
 }
@@ -138,13 +139,17 @@ function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Defi
 /** `company_findOne`, `company_searchPost`, `company_owner_reverse`, `company_logo_upload`: the route's one name, under its resource (and field). */
 export function operationId(route: RouteDefinition, owner: Pick<ResourceDefinition, 'path'>): string {
   const base = owner.path.replace(/[^a-zA-Z0-9]+/g, '_');
-  const field = route.reference?.field ?? route.file?.field;
+  const field = route.reference?.field ?? route.file?.field ?? route.element?.field;
   return field ? `${base}_${field}_${route.action}` : `${base}_${route.action}`;
 }
 
-function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?: string): MethodDecorator[] {
+function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?: string, element?: { name: string; field: string }): MethodDecorator[] {
   const parameters: MethodDecorator[] = [];
   for (const [, name] of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    if (name === element?.name) {
+      parameters.push(ApiParam({ name, required: true, schema: OBJECT_ID_SCHEMA as never, description: `The _id of an element of ${element.field}` }));
+      continue;
+    }
     if (name === fileParam) {
       parameters.push(ApiParam({ name, required: true, schema: OBJECT_ID_SCHEMA as never, description: 'The _id of a file of the gallery' }));
       continue;
@@ -160,7 +165,10 @@ function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?:
 function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
   const { search } = definition;
   const fields = documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>;
-  const scalar = Object.entries(fields).filter(([, schema]) => ['string', 'number', 'boolean'].includes(schema.type as string));
+  // An array of scalars is filtered by one element's value (`?tags=vip` matches the arrays that hold it).
+  const scalar = Object.entries(fields)
+    .map(([name, schema]): [string, OpenApiSchema] => [name, schema.type === 'array' ? { ...(schema.items as OpenApiSchema) } : schema])
+    .filter(([, schema]) => ['string', 'number', 'integer', 'boolean'].includes(schema.type as string));
   return [
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: `At most ${search.maxLimit}; larger values are clamped.` }),
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),
@@ -182,7 +190,7 @@ const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY
 
 const ETAG_HEADER = { ETag: { description: "The document's entity tag: send it in If-Match to write only this version, or in If-None-Match to be answered 304 while it is current.", schema: { type: 'string' } } };
 
-/** `If-None-Match` on a route that reads a document, `If-Match` on one that writes it (required with `requireIfMatch`). */
+/** `If-None-Match` on a route that reads a document, `If-Match` (required with `requireIfMatch`) and `If-None-Match` on one that writes it. */
 function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): MethodDecorator[] {
   if (row.conditional === 'read') {
     return [ApiHeader({ name: 'If-None-Match', required: false, description: 'ETags (or `*`): 304 Not Modified, without a body, when the document still has one of them.' })];
@@ -193,6 +201,11 @@ function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): Met
       name: 'If-Match',
       required: owner.requireIfMatch,
       description: `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing written.${owner.requireIfMatch ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`,
+    }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'ETags (or `*`, any version): write only while the document has none of them (weak comparison), else 412 MR_PRECONDITION_FAILED and nothing written.',
     }),
   ];
 }
@@ -214,9 +227,11 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResourceD
   const list = route.action === 'list'
     ? envelopeSchema(document, { missing: true })
     : known ? ref(componentName.list(route.resource)) : envelopeSchema(document);
-  const schema = row.answers.shape === 'list' ? list : document;
+  const element = route.element && objectAt(documentSchema(owner, 'read'), route.element.field);
+  const schema = row.answers.shape === 'list' ? list : row.answers.shape === 'element' ? (element ?? { type: 'object' }) : document;
   const state = row.status === 201 ? 'created ' : row.answers.of === 'target' ? 'referenced ' : route.method === 'GET' ? '' : route.method === 'DELETE' ? 'deleted ' : 'updated ';
-  const description = row.answers.shape === 'list' ? 'The envelope of the results' : `The ${state}${route.resource}`;
+  const description =
+    row.answers.shape === 'list' ? 'The envelope of the results' : row.answers.shape === 'element' ? `The element of ${route.element!.field}` : `The ${state}${route.resource}`;
   return [
     ApiResponse({
       status: row.status,
@@ -229,9 +244,10 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResourceD
   ];
 }
 
-/** The errors of a route, by status: those of its row, and those any route may answer. */
+/** The errors of a route, by status: those of its row, and those any route may answer (a row's own status names all its codes). */
 function errorResponses(row: RouteActionRow): MethodDecorator[] {
-  return [...row.errors, ...COMMON_ERRORS].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never }));
+  const common = COMMON_ERRORS.filter(([status]) => !row.errors.some(([own]) => own === status));
+  return [...row.errors, ...common].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never }));
 }
 
 /** The headers of a success: `Location` of a create, `ETag` of a document (a delete's is gone). */

@@ -3,6 +3,7 @@ import { ERROR_CODES } from '../errors/error-codes.js';
 import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { isUnderAny as isUnder } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
+import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 
@@ -20,7 +21,7 @@ export const OBJECT_ID_SCHEMA: OpenApiSchema = { type: 'string', pattern: '^[0-9
  * arrays. Hidden fields never appear; request bodies leave out `_id`, the version key,
  * timestamps and readonly fields, refuse unknown properties, and in `update` nothing is required.
  */
-export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references' | 'serialization'>>, mode: SchemaMode): OpenApiSchema {
+export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references' | 'embeddedReferences' | 'serialization'>>, mode: SchemaMode): OpenApiSchema {
   const { fields } = definition;
   const include = (path: string) =>
     (!isUnder(path, fields.hidden) || (mode !== 'read' && isUnder(path, fields.writeOnly))) &&
@@ -29,9 +30,10 @@ export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | '
   const schema = objectSchema(definition.schema, '', include, mode);
   if (mode !== 'read') {
     markWriteOnly(schema, fields.writeOnly);
-    acceptTargetIds(schema, definition.references ?? []);
-  } else if (definition.serialization) {
-    describeSerialization(schema, definition.serialization);
+    acceptTargetIds(schema, [...(definition.references ?? []), ...(definition.embeddedReferences ?? [])]);
+  } else {
+    describeVirtuals(schema, definition.schema);
+    if (definition.serialization) describeSerialization(schema, definition.serialization);
   }
   return schema;
 }
@@ -53,6 +55,14 @@ function describeSerialization(schema: OpenApiSchema, serialization: Serializati
     if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
     const property = (parent?.properties as Record<string, OpenApiSchema> | undefined)?.[name];
     if (property) property.description = [property.description, visibility(serialization.visibleTo(path))].filter(Boolean).join('. ');
+  }
+}
+
+/** The virtuals a document answers: read-only, of whatever type their getter gives, absent when it gives none. */
+function describeVirtuals(schema: OpenApiSchema, mongooseSchema: Schema): void {
+  const properties = schema.properties as Record<string, OpenApiSchema>;
+  for (const name of answeredVirtuals(mongooseSchema)) {
+    properties[name] ??= { readOnly: true, description: 'A virtual of the schema: computed on each read, never written, never searched' };
   }
 }
 
@@ -78,7 +88,11 @@ export function objectAt(schema: OpenApiSchema, path: string): OpenApiSchema | u
 /** Walks to the property schema of a dotted path, if the document schema has it. */
 function propertyAt(schema: OpenApiSchema, path: string): OpenApiSchema | undefined {
   let node: OpenApiSchema | undefined = schema;
-  for (const part of path.split('.')) node = (node?.properties as Record<string, OpenApiSchema> | undefined)?.[part];
+  for (const part of path.split('.')) {
+    // Below an array of sub-documents: the schema of each element (`vaccinations.vet`).
+    if (node?.type === 'array' && node.items) node = node.items as OpenApiSchema;
+    node = (node?.properties as Record<string, OpenApiSchema> | undefined)?.[part];
+  }
   return node;
 }
 
@@ -172,9 +186,12 @@ function typeSchema(type: SchemaType, path: string, include: (path: string) => b
     case 'Buffer':
       result = { type: 'string', format: 'byte' };
       break;
-    case 'Map':
-      result = { type: 'object', additionalProperties: element ? typeSchema(element, `${path}.$*`, () => true, mode) : {} };
+    case 'Map': {
+      // Mongoose keeps the type of a Map's values (`of`) as the Map's `$__schemaType`.
+      const values = (type as SchemaType & { $__schemaType?: SchemaType }).$__schemaType ?? element;
+      result = { type: 'object', additionalProperties: values ? typeSchema(values, `${path}.$*`, () => true, mode) : {} };
       break;
+    }
     case 'Embedded':
       result = sub ? objectSchema(sub, `${path}.`, include, mode) : { type: 'object' };
       break;
@@ -188,7 +205,8 @@ function typeSchema(type: SchemaType, path: string, include: (path: string) => b
       result = {}; // Mixed: any JSON value
   }
   const values = enumValues(options.enum);
-  if (values) result.enum = values;
+  // `{ type: [String], enum: [...] }`: Mongoose checks each element against the enum, so the items carry it.
+  if (values) (result.type === 'array' && result.items ? (result.items as OpenApiSchema) : result).enum = values;
   // In a response a field with a default is always there; in a request body it may be left out,
   // and client generators would make a property with a `default` required.
   if (options.default !== undefined && typeof options.default !== 'function' && mode === 'read') result.default = options.default;

@@ -9,3 +9,16 @@ const ANY_SURROGATE = /[\uD800-\uDFFF]/;
 export function toWellFormed(text: string): string {
   return ANY_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '\uFFFD') : text;
 }
+
+/**
+ * Why a client string holding U+0000 is refused, wherever it appears (body values and keys,
+ * search values, regular expressions, path identifiers): JSON allows the character, but
+ * PostgreSQL's JSONB (FerretDB's main backend) cannot store it and MongoDB refuses it in keys and
+ * patterns, so every engine answers the same 400 naming the place.
+ */
+export const NUL_CHARACTER_MESSAGE = 'must not contain the NUL character (U+0000)';
+
+/** Whether `text` holds U+0000 (see NUL_CHARACTER_MESSAGE). */
+export function hasNulCharacter(text: string): boolean {
+  return text.includes('\u0000');
+}

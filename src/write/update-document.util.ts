@@ -7,15 +7,16 @@ export interface MergeUpdate {
   $unset?: Record<string, 1>;
 }
 
-type ObjectPaths = Pick<FieldRules, 'objects'>;
-type MergeRules = Pick<FieldRules, 'objects' | 'hidden' | 'writable'>;
+type ObjectPaths = Pick<FieldRules, 'objects'> & Partial<Pick<FieldRules, 'documentArrays'>>;
+type MergeRules = Pick<FieldRules, 'objects' | 'hidden' | 'writable'> & Partial<Pick<FieldRules, 'documentArrays'>>;
 
 /**
  * The update that merges `data` into a stored document, at every depth: a nested object or
  * sub-document sends its sub-fields one by one (`$set: { 'meta.views': 121 }`), so the sub-fields
  * it does not name, hidden ones included, are kept; `null` removes a field (`$unset`), and on an
  * object that holds hidden sub-fields it removes the others, one by one; arrays, Mixed and Map
- * values are replaced whole.
+ * values are replaced whole, the elements of an array of sub-documents as on create (a `null`
+ * sub-field is left out).
  *
  * @example
  * toMergeUpdate({ meta: { views: 121 }, location: null }, fields)
@@ -32,7 +33,7 @@ function flatten(data: Record<string, unknown>, prefix: string, fields: MergeRul
     const path = prefix + key;
     if (value === null) for (const cleared of clearedBy(path, fields)) (update.$unset ??= {})[cleared] = 1;
     else if (fields.objects.has(path) && isPlainObject(value)) flatten(value, `${path}.`, fields, update);
-    else (update.$set ??= {})[path] = value;
+    else (update.$set ??= {})[path] = elementsWithoutNulls(value, path, fields);
   }
 }
 
@@ -47,16 +48,23 @@ function clearedBy(path: string, fields: MergeRules): string[] {
 
 /**
  * The document a create stores: `null` means "no value", as on update, so it is left out at every
- * depth of nested objects (arrays and free-form values are kept as sent).
+ * depth of nested objects and of the elements of arrays of sub-documents (other arrays and
+ * free-form values are kept as sent).
  */
 export function withoutNulls(data: Record<string, unknown>, fields: ObjectPaths, prefix = ''): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     const path = prefix + key;
     if (value === null) continue;
-    result[key] = fields.objects.has(path) && isPlainObject(value) ? withoutNulls(value, fields, `${path}.`) : value;
+    result[key] = fields.objects.has(path) && isPlainObject(value) ? withoutNulls(value, fields, `${path}.`) : elementsWithoutNulls(value, path, fields);
   }
   return result;
+}
+
+/** The elements of an array of sub-documents at `path`, each stored as on create; any other value as it is. */
+function elementsWithoutNulls(value: unknown, path: string, fields: ObjectPaths): unknown {
+  if (!fields.documentArrays?.has(path) || !Array.isArray(value)) return value;
+  return value.map((item) => (isPlainObject(item) ? withoutNulls(item, fields, `${path}.`) : item));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { FieldRules } from '../interfaces/resource-definition.interface.js';
 import { isForbiddenKey, isPlainObject } from '../query/field-path.util.js';
-import { toWellFormed } from '../utils/text.util.js';
+import { hasNulCharacter, NUL_CHARACTER_MESSAGE, toWellFormed } from '../utils/text.util.js';
 
 /** Deepest nesting of objects and arrays accepted in a body. */
 export const MAX_BODY_DEPTH = 32;
@@ -31,7 +31,7 @@ export interface WriteRules {
  *   array of objects or `null` (a 400 `MR_VALIDATION_FAILED` at the path otherwise);
  * - below a Mixed or Map field any key is data, minus the keys above;
  * - nesting is bounded (arrays count), numbers are finite (`1e400` parses as Infinity), and
- *   strings are made well-formed (a lone surrogate becomes U+FFFD, as the database would store
+ *   strings holding U+0000 are refused (PostgreSQL's JSONB cannot store it), and strings are made well-formed (a lone surrogate becomes U+FFFD, as the database would store
  *   it), so the answer shows what was stored.
  *
  * Values are otherwise left to the schema's casts and validators.
@@ -86,7 +86,10 @@ function checkValue(value: unknown, path: string, field: string, rules: WriteRul
 /** Mixed and Map fields hold any data, minus keys that would act as operators or reach prototypes. */
 function checkFreeForm(value: unknown, path: string, depth: number): unknown {
   if (depth > MAX_BODY_DEPTH) throw ModelRoutesException.invalidBody(path, 'The body is nested too deeply');
-  if (typeof value === 'string') return toWellFormed(value);
+  if (typeof value === 'string') {
+    if (hasNulCharacter(value)) throw ModelRoutesException.validationFailed(path, NUL_CHARACTER_MESSAGE);
+    return toWellFormed(value);
+  }
   // JSON can carry 1e400, which parses as Infinity: no field stores it (MongoDB would, FerretDB refuses).
   if (typeof value === 'number' && !Number.isFinite(value)) throw ModelRoutesException.validationFailed(path, 'must be a finite number');
   if (Array.isArray(value)) return value.map((item, index) => checkFreeForm(item, `${path}.${index}`, depth + 1));
@@ -103,4 +106,5 @@ function assertKey(key: string, path: string): void {
   if (isForbiddenKey(key) || key.startsWith('$') || key.includes('.') || key === '') {
     throw ModelRoutesException.invalidBody(path, `Key '${key}' is not allowed`);
   }
+  if (hasNulCharacter(key)) throw ModelRoutesException.invalidBody(path, `Key ${JSON.stringify(key)} ${NUL_CHARACTER_MESSAGE}`);
 }

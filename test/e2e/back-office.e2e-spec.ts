@@ -205,10 +205,11 @@ describe('BackOfficeModule.forRoot() with its defaults', () => {
     expect(project.fields.map((candidate) => candidate.path)).toEqual(['_id', 'title', 'owner', 'members', 'tasks', 'externalId', 'photos']);
     expect(field(project.fields, 'owner')).toEqual({ path: 'owner', type: 'reference', required: true, target: 'Person', routes: ['find'] });
     expect(field(project.fields, 'members')).toEqual({ path: 'members', type: 'references', target: 'Person', routes: ['list', 'add', 'remove'] });
-    expect(field(project.fields, 'tasks')).toEqual({ path: 'tasks', type: 'json' });
+    // An array of sub-documents is edited as JSON; its element routes are listed.
+    expect(field(project.fields, 'tasks')).toEqual({ path: 'tasks', type: 'json', routes: ['addElement', 'findElement', 'patchElement', 'deleteElement'] });
     expect(field(project.fields, 'externalId')).toEqual({ path: 'externalId', type: 'objectId' });
     expect(field(project.fields, 'photos')).toEqual({
-      path: 'photos', type: 'files', accept: ['image/png', 'application/pdf'], maxSize: 5 * 1024 ** 2, variants: false, routes: ['addFile', 'download'],
+      path: 'photos', type: 'files', accept: ['image/png', 'application/pdf'], maxSize: 5 * 1024 ** 2, maxFiles: 100, variants: false, routes: ['addFile', 'download'],
     });
     expect(resource(metadata, 'Person').referencedBy).toEqual([
       { resource: 'Project', field: 'owner', isArray: false, routes: ['reversePost'] },

@@ -7,11 +7,12 @@
 import { Controller, Headers, Param, Post } from '@nestjs/common';
 import { Prop, Schema, raw } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
-import { GeneratedController, GeneratedResource, etagOf } from '../../src/index.js';
+import { FileProp, GeneratedController, GeneratedResource, etagOf, type FileRef } from '../../src/index.js';
 import { Company, Entrepreneur, Team } from '../fixtures/models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
+import { makeImage } from '../support/images.js';
 import { MISSING_ID } from '../support/ids.js';
 
 /** A schema without a version key: its ETag is a hash of its content. */
@@ -42,6 +43,15 @@ class Page {
   @Prop() body?: string;
 }
 
+/** File routes: a single file and a gallery. */
+@GeneratedResource()
+@Schema()
+class Album {
+  @Prop({ required: true }) title!: string;
+  @FileProp({ maxSize: '64KB', accept: ['image/png'] }) cover?: FileRef;
+  @FileProp({ maxSize: '64KB', accept: ['image/png'] }) pages!: FileRef[];
+}
+
 /** Custom code that writes the document through the repository. */
 @Controller()
 class CompanyController extends GeneratedController(Company) {
@@ -64,7 +74,7 @@ const engine = useEngine();
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp(engine, { resources: [Entrepreneur, Company, Team, Note, Ledger, Page], controllers: [CompanyController] });
+  t = await createTestApp(engine, { resources: [Entrepreneur, Company, Team, Note, Ledger, Page, Album], controllers: [CompanyController] });
   // One listening server for the concurrent requests below (supertest would open one per request).
   await t.app.listen(0, '127.0.0.1');
 });
@@ -263,6 +273,111 @@ describe('If-Match on a write', () => {
     const current = await t.http().get('/page/home').expect(200);
     expect(current.body.body).toBe('v2');
     await t.http().put('/page/home').set('If-Match', current.headers.etag).send({ body: 'v3' }).expect(200);
+  });
+});
+
+describe('If-None-Match on a write (issue 23 item 8: RFC 9110, a 412 when the condition fails)', () => {
+  it('* refuses PUT, PATCH and DELETE of an existing document: 412, the current ETag, nothing written', async () => {
+    const { id, etag } = await company();
+    for (const request of [
+      () => t.http().put(`/company/${id}`).set('If-None-Match', '*').send({ employees: 100 }),
+      () => t.http().patch(`/company/${id}`).set('If-None-Match', '*').send({ location: 'Mars' }),
+      () => t.http().patch(`/company/${id}`).set('If-None-Match', '*').send({}),
+      () => t.http().delete(`/company/${id}`).set('If-None-Match', '*'),
+    ]) {
+      const response = await request();
+      expectError(response, 412, 'MR_PRECONDITION_FAILED');
+      expect(response.headers.etag).toBe(etag);
+    }
+    const stored = await t.http().get(`/company/${id}`).expect(200);
+    expect(stored.body).toEqual({ _id: id, niceName: 'Acme', employees: 3 });
+    expect(stored.headers.etag).toBe(etag);
+  });
+
+  it('refuses the current tag, compared weakly and in a list; a stale tag writes', async () => {
+    const { id, etag } = await company();
+    for (const header of [etag, `W/${etag}`, `"nope", ${etag}`]) {
+      expectError(await t.http().put(`/company/${id}`).set('If-None-Match', header).send({ employees: 9 }), 412, 'MR_PRECONDITION_FAILED');
+      expectError(await t.http().delete(`/company/${id}`).set('If-None-Match', header), 412, 'MR_PRECONDITION_FAILED');
+    }
+    expect((await t.http().get(`/company/${id}`)).body.employees).toBe(3);
+    const next = await t.http().patch(`/company/${id}`).set('If-None-Match', '"nope", "other-1"').send({ employees: 4 }).expect(200);
+    await t.http().put(`/company/${id}`).set('If-None-Match', etag).send({ employees: 5 }).expect(200);
+    expectError(await t.http().put(`/company/${id}`).set('If-None-Match', next.headers.etag).set('If-Match', etag).send({ employees: 6 }), 412, 'MR_PRECONDITION_FAILED');
+    await t.http().delete(`/company/${id}`).set('If-None-Match', next.headers.etag).expect(200);
+  });
+
+  it('needs both conditions to hold when both are sent', async () => {
+    const { id, etag } = await company();
+    expectError(await t.http().put(`/company/${id}`).set('If-Match', etag).set('If-None-Match', etag).send({ employees: 9 }), 412, 'MR_PRECONDITION_FAILED');
+    expectError(await t.http().put(`/company/${id}`).set('If-Match', '"stale-1"').set('If-None-Match', '"other-1"').send({ employees: 9 }), 412, 'MR_PRECONDITION_FAILED');
+    await t.http().put(`/company/${id}`).set('If-Match', etag).set('If-None-Match', '"other-1"').send({ employees: 9 }).expect(200);
+  });
+
+  it('is a 404, not a 412, for a document that does not exist', async () => {
+    expectError(await t.http().put(`/company/${MISSING_ID}`).set('If-None-Match', '*').send({ employees: 1 }), 404, 'MR_NOT_FOUND');
+    expectError(await t.http().delete(`/company/${MISSING_ID}`).set('If-None-Match', '*'), 404, 'MR_NOT_FOUND');
+  });
+
+  it('names the _id too where the id field is a slug', async () => {
+    const first = await t.http().post('/page').send({ slug: 'about', body: 'v1' }).expect(201);
+    expectError(await t.http().put('/page/about').set('If-None-Match', first.headers.etag).send({ body: 'no' }), 412, 'MR_PRECONDITION_FAILED');
+    await t.http().delete('/page/about').expect(200);
+    await t.http().post('/page').send({ slug: 'about', body: 'v2' }).expect(201);
+    // The same version of another document: not the tag of this one.
+    await t.http().put('/page/about').set('If-None-Match', first.headers.etag).send({ body: 'v3' }).expect(200);
+  });
+
+  it('is checked against the content tag of a schema without a version key', async () => {
+    const created = await t.http().post('/note').send({ text: 'hello' }).expect(201);
+    const id = created.body._id;
+    expectError(await t.http().put(`/note/${id}`).set('If-None-Match', created.headers.etag).send({ text: 'no' }), 412, 'MR_PRECONDITION_FAILED');
+    expectError(await t.http().put(`/note/${id}`).set('If-None-Match', '*').send({ text: 'no' }), 412, 'MR_PRECONDITION_FAILED');
+    const put = await t.http().put(`/note/${id}`).set('If-None-Match', '"another"').send({ pinned: true }).expect(200);
+    expectError(await t.http().delete(`/note/${id}`).set('If-None-Match', put.headers.etag), 412, 'MR_PRECONDITION_FAILED');
+    await t.http().delete(`/note/${id}`).set('If-None-Match', created.headers.etag).expect(200);
+  });
+
+  it('guards the relationship routes of an array of references', async () => {
+    const user = (await t.http().post('/user').send({ niceName: 'Ada' }).expect(201)).body._id;
+    const team = await t.http().post('/team').send({ name: 'Crew' }).expect(201);
+    const id = team.body._id;
+    expectError(await t.http().post(`/team/${id}/members/${user}`).set('If-None-Match', '*'), 412, 'MR_PRECONDITION_FAILED');
+    expectError(await t.http().post(`/team/${id}/members/${user}`).set('If-None-Match', team.headers.etag), 412, 'MR_PRECONDITION_FAILED');
+    expect((await t.http().get(`/team/${id}`)).body.members).toEqual([]);
+    const added = await t.http().post(`/team/${id}/members/${user}`).set('If-None-Match', '"stale-1"').expect(200);
+    // An add that would change nothing still checks the condition.
+    expectError(await t.http().post(`/team/${id}/members/${user}`).set('If-None-Match', added.headers.etag), 412, 'MR_PRECONDITION_FAILED');
+    expectError(await t.http().delete(`/team/${id}/members/${user}`).set('If-None-Match', '*'), 412, 'MR_PRECONDITION_FAILED');
+    expect((await t.http().get(`/team/${id}`)).body.members).toEqual([user]);
+    await t.http().delete(`/team/${id}/members/${user}`).set('If-None-Match', team.headers.etag).expect(200);
+    expect((await t.http().get(`/team/${id}`)).body.members).toEqual([]);
+  });
+
+  it('guards the file routes: upload, add to a gallery and delete, refused before the file is read', async () => {
+    const png = await makeImage('png');
+    const created = await t.http().post('/album').send({ title: 'Trip' }).expect(201);
+    const id = created.body._id;
+    for (const header of ['*', created.headers.etag]) {
+      expectError(await t.http().put(`/album/${id}/cover`).set('If-None-Match', header).set('Content-Type', 'image/png').send(png), 412, 'MR_PRECONDITION_FAILED');
+      expectError(await t.http().post(`/album/${id}/pages`).set('If-None-Match', header).set('Content-Type', 'image/png').send(png), 412, 'MR_PRECONDITION_FAILED');
+    }
+    const unchanged = await t.http().get(`/album/${id}`).expect(200);
+    expect(unchanged.body).toEqual({ _id: id, title: 'Trip' });
+    expect(unchanged.headers.etag).toBe(created.headers.etag);
+    expect(await t.connection.collection('albums_files.files').countDocuments()).toBe(0);
+    const uploaded = await t.http().put(`/album/${id}/cover`).set('If-None-Match', '"stale-1"').set('Content-Type', 'image/png').send(png).expect(200);
+    const added = await t.http().post(`/album/${id}/pages`).set('If-None-Match', created.headers.etag).set('Content-Type', 'image/png').send(png).expect(201);
+    const page = added.body.pages[0]._id;
+    expectError(await t.http().delete(`/album/${id}/cover`).set('If-None-Match', '*'), 412, 'MR_PRECONDITION_FAILED');
+    expectError(await t.http().delete(`/album/${id}/pages/${page}`).set('If-None-Match', added.headers.etag), 412, 'MR_PRECONDITION_FAILED');
+    expect((await t.http().get(`/album/${id}`)).body).toMatchObject({ cover: { _id: uploaded.body.cover._id }, pages: [{ _id: page }] });
+    await t.http().delete(`/album/${id}/pages/${page}`).set('If-None-Match', uploaded.headers.etag).expect(200);
+    await t.http().delete(`/album/${id}/cover`).expect(200);
+  });
+
+  it('is still ignored by a create, which makes a new document', async () => {
+    await t.http().post('/company').set('If-None-Match', '*').send({ niceName: 'New' }).expect(201);
   });
 });
 

@@ -11,7 +11,7 @@ import { FileProp, FileRef, GeneratedResource, getModelRepositoryToken, type Mod
 import { createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
-import { dimensionsOf, makeImage } from '../support/images.js';
+import { dimensionsOf, makeImage, pngHeaderOnly } from '../support/images.js';
 import { pollUntil } from '../support/poll.js';
 import { streamUpload } from '../support/raw-upload.js';
 
@@ -305,16 +305,29 @@ describe('resized variants: GET /brand/:brand_id/logo?w=&h=&fit=&format=', () =>
     expect(await stored()).toEqual({ files: 0, chunks: 0 });
   });
 
-  it('keeps at most maxPerFile variants of a file; past it, computes and serves them without keeping them', async () => {
+  it('keeps at most maxPerFile variants of a file; past it, a new one is refused (issue 23: it was computed again on every request)', async () => {
     const id = await create();
     await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
-    for (const width of [10, 20, 30]) {
+    for (const width of [10, 20]) {
       const response = await asBuffer(t.http().get(`/brand/${id}/logo?w=${width}&format=png`)).expect(200);
       expect((await dimensionsOf(binary(response))).width).toBe(width);
     }
     expect(await stored()).toEqual({ files: 3, chunks: 3 });
-    const again = await asBuffer(t.http().get(`/brand/${id}/logo?w=30&format=png`).set('Range', 'bytes=0-7')).expect(206);
+    const refused = await t.http().get(`/brand/${id}/logo?w=30&format=png`);
+    expectError(refused, 400, 'MR_INVALID_QUERY');
+    expect(refused.body.message).toMatch(/has its 2 variants \(variants\.maxPerFile\)/);
+    expect(await stored()).toEqual({ files: 3, chunks: 3 });
+    const again = await asBuffer(t.http().get(`/brand/${id}/logo?w=20&format=png`).set('Range', 'bytes=0-7')).expect(206);
     expect(binary(again).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+  });
+
+  it('refuses at upload an image of more than 25 megapixels by default (a 5001 × 5000 PNG header): 413 MR_IMAGE_TOO_LARGE', async () => {
+    const id = await create();
+    const response = await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(pngHeaderOnly(5001, 5000, { bitDepth: 8, interlaced: false }));
+    expectError(response, 413, 'MR_IMAGE_TOO_LARGE');
+    expect(response.body.message).toBe('Brand.logo: the image is 5001 × 5000 pixels (25.01 megapixels); this field takes at most 25 megapixels (maxPixels)');
+    expect(await stored()).toEqual({ files: 0, chunks: 0 });
+    await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(pngHeaderOnly(5000, 5000, { bitDepth: 8, interlaced: false })).expect(200);
   });
 
   it('answers 415 for an image that cannot be decoded (a PNG signature, then garbage)', async () => {

@@ -22,6 +22,8 @@ import { bootTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 import { MISSING_ID } from '../support/ids.js';
+import { pollUntil } from '../support/poll.js';
+import { referenceLocksOfProcess } from '../../src/repository/reference-locks.js';
 
 const engine = useEngine();
 
@@ -35,11 +37,34 @@ class Person {
 }
 const PersonSchema = SchemaFactory.createForClass(Person);
 let failNextDelete = false;
-PersonSchema.pre('findOneAndDelete', function () {
+PersonSchema.pre('findOneAndDelete', async function () {
+  await held.delete?.();
   if (!failNextDelete) return;
   failNextDelete = false;
   throw new Error('interrupted between the cleanup and the delete');
 });
+
+/**
+ * Holds the next delete of a Person (after its references are counted, before it deletes) or the
+ * next save of a Venture (after its references are checked, before it writes): `reached` settles
+ * when the step is reached, and the step goes on when `release()` is called.
+ */
+const held: Partial<Record<'delete' | 'save', () => Promise<void>>> = {};
+function holdNext(step: 'delete' | 'save'): { reached: Promise<void>; release: () => void } {
+  let reach!: () => void;
+  let release!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  held[step] = () => {
+    delete held[step];
+    reach();
+    return released;
+  };
+  return { reached, release };
+}
+
+/** Settles once a write of this process waits for another's lock: the held step is what it waits for. */
+const someWriteWaits = () => pollUntil(async () => referenceLocksOfProcess.waiting, (waiting) => waiting > 0, 60_000);
 const person = { resource: Person, schema: PersonSchema };
 
 /** The default: references dangle. */
@@ -57,6 +82,11 @@ class Venture {
   @Prop({ required: true }) name!: string;
   @Prop({ type: Types.ObjectId, ref: 'Person', required: true, onDelete: 'restrict' }) founder!: Types.ObjectId;
 }
+const VentureSchema = SchemaFactory.createForClass(Venture);
+VentureSchema.pre('save', async function () {
+  await held.save?.();
+});
+const venture = { resource: Venture, schema: VentureSchema };
 
 /** ...and on an array of references, on another model. */
 @GeneratedResource()
@@ -117,7 +147,7 @@ describe("onDelete: 'restrict'", () => {
   let ventures: string[];
   let board: string;
   beforeAll(async () => {
-    t = await boot({ resources: [person, Venture, Board] }, [MongooseModule.forFeature([{ name: AuditEntry.name, schema: AuditEntrySchema }])]);
+    t = await boot({ resources: [person, venture, Board] }, [MongooseModule.forFeature([{ name: AuditEntry.name, schema: AuditEntrySchema }])]);
   });
   beforeEach(async () => {
     await Promise.all(Object.values(t.connection.models).map((model) => model.deleteMany({})));
@@ -157,6 +187,61 @@ describe("onDelete: 'restrict'", () => {
   it('a user that nothing references is deleted', async () => {
     const cy = await post(t, '/user', { niceName: 'Cy' });
     await t.http().delete(`/user/${cy}`).expect(200);
+  });
+
+  describe('a reference written while its target is deleted, in one process (issue 23, item 11)', () => {
+    it('a create naming a person whose delete is under way waits for it, then answers 400 MR_REFERENCE_NOT_FOUND: nothing dangles', async () => {
+      const cy = await post(t, '/user', { niceName: 'Cy' });
+      const deletion = holdNext('delete');
+      const deleting = t.http().delete(`/user/${cy}`).then((response) => response);
+      await deletion.reached; // the references are counted: none
+      const creating = t.http().post('/venture').send({ name: 'Late', founder: cy }).then((response) => response);
+      await Promise.race([creating, someWriteWaits()]);
+      deletion.release();
+      const [deleted, created] = await Promise.all([deleting, creating]);
+      expect(deleted.status).toBe(200);
+      expectError(created, 400, 'MR_REFERENCE_NOT_FOUND');
+      expect(await t.connection.model('Venture').countDocuments({ founder: new Types.ObjectId(cy) })).toBe(0);
+    });
+
+    it('a delete of a person that a create under way names waits for it, then answers 409 MR_REFERENCED: nothing dangles', async () => {
+      const cy = await post(t, '/user', { niceName: 'Cy' });
+      const saving = holdNext('save');
+      const creating = t.http().post('/venture').send({ name: 'Early', founder: cy }).then((response) => response);
+      await saving.reached; // the founder is checked: it exists
+      const deleting = t.http().delete(`/user/${cy}`).then((response) => response);
+      await Promise.race([deleting, someWriteWaits()]);
+      saving.release();
+      const [created, deleted] = await Promise.all([creating, deleting]);
+      expect(created.status).toBe(201);
+      expectError(deleted, 409, 'MR_REFERENCED');
+      await t.http().get(`/user/${cy}`).expect(200);
+      await t.http().get(`/venture/${created.body._id}/founder`).expect(200);
+    });
+
+    it('writes naming one person do not wait for each other: a second create goes through while the first is held', async () => {
+      const cy = await post(t, '/user', { niceName: 'Cy' });
+      const saving = holdNext('save');
+      const first = t.http().post('/venture').send({ name: 'First', founder: cy }).then((response) => response);
+      await saving.reached;
+      const second = await t.http().post('/venture').send({ name: 'Second', founder: cy });
+      saving.release();
+      expect([(await first).status, second.status]).toEqual([201, 201]);
+    });
+
+    it('a relationship add (POST /board/:board_id/members/:user_id) naming a person whose delete is under way waits, then answers 404: nothing dangles', async () => {
+      const cy = await post(t, '/user', { niceName: 'Cy' });
+      const deletion = holdNext('delete');
+      const deleting = t.http().delete(`/user/${cy}`).then((response) => response);
+      await deletion.reached;
+      const adding = t.http().post(`/board/${board}/members/${cy}`).then((response) => response);
+      await Promise.race([adding, someWriteWaits()]);
+      deletion.release();
+      const [deleted, added] = await Promise.all([deleting, adding]);
+      expect(deleted.status).toBe(200);
+      expectError(added, 404, 'MR_NOT_FOUND');
+      expect((await t.http().get(`/board/${board}`).expect(200)).body.members).not.toContain(cy);
+    });
   });
 
   it('applies to repository.delete() called by custom code', async () => {

@@ -8,7 +8,7 @@ import { Account, Company, Entrepreneur } from '../fixtures/models.js';
 import { Article, Author, Tag } from '../fixtures/blog-models.js';
 import { SEED_IDS, seedFixtureData } from '../fixtures/seed-data.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { itOnMongoDb, useEngine } from '../support/engine.js';
+import { isFerretDb, itOnMongoDb, useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
 const engine = useEngine();
@@ -126,7 +126,10 @@ describe('a field that holds a hidden one cannot be compared or sorted as a whol
     expect(byPublic.body.result.map((article: { slug: string }) => article.slug)).toEqual(['two', 'one']);
     const byText = await t.http().post('/articles').send({ query: { 'lines.text': 'b' } }).expect(200);
     expect(byText.body.result.map((article: { slug: string }) => article.slug)).toEqual(['two']);
-    await t.http().post('/articles').send({ query: { lines: { $elemMatch: { text: 'b' } } } }).expect(200);
+    const byElement = await t.http().post('/articles').send({ query: { lines: { $elemMatch: { text: 'b' } } } });
+    // FerretDB v1 would answer it with no document: refused there with the code of an engine limit (issue 23 item 25).
+    if (isFerretDb()) expectError(byElement, 400, 'MR_UNSUPPORTED_QUERY');
+    else expect(byElement.status).toBe(200);
     const sized = await t.http().post('/articles').send({ query: { meta: { $exists: true }, lines: { $size: 1 } } }).expect(200);
     expect(sized.body.status.match_count).toBe(2);
   });

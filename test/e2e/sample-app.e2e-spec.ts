@@ -1,3 +1,6 @@
+import { lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
@@ -5,6 +8,8 @@ import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { AppModule } from '../../sample-app/app.module.js';
 import { configureSampleApp } from '../../sample-app/app.setup.js';
+import { DataDirInUseError } from '../../scripts/data-dir-lock.js';
+import { startEngine } from '../../scripts/mongo-engine.js';
 import { useEngine } from '../support/engine.js';
 import { createPlatformApp, initPlatformApp } from '../support/app.js';
 import { dimensionsOf, makeImage } from '../support/images.js';
@@ -189,5 +194,35 @@ describe('X-Powered-By', () => {
     const response = await send();
     expect(response.status).toBe(status);
     expect(response.headers).not.toHaveProperty('x-powered-by');
+  });
+});
+
+describe('a second sample on the data folder of a running one (issue 23 item 28)', () => {
+  const external = Boolean(process.env.MONGODB_URI);
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'model-routes-sample-data-'));
+  });
+  afterAll(() => {
+    // As root, a kept PostgreSQL cluster is a link to a folder the server user can reach: remove both.
+    for (const entry of readdirSync(dataDir)) {
+      const path = join(dataDir, entry);
+      if (lstatSync(path).isSymbolicLink()) rmSync(readlinkSync(path), { recursive: true, force: true });
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  (external ? it.skip : it)('is refused before its engine starts, with the PID of the first; once the first stopped, it starts', async () => {
+    // (Skipped with MONGODB_URI: no embedded engine, so no data folder to share.)
+    const first = await startEngine({ dataDir, owner: 'the sample app on http://127.0.0.1:3000', log: () => undefined });
+    try {
+      const second = startEngine({ dataDir, log: () => undefined });
+      await expect(second).rejects.toBeInstanceOf(DataDirInUseError);
+      await expect(second).rejects.toMatchObject({ dataDir, holder: { pid: process.pid, owner: 'the sample app on http://127.0.0.1:3000' } });
+    } finally {
+      await first.stop();
+    }
+    const again = await startEngine({ dataDir, log: () => undefined });
+    await again.stop();
   });
 });

@@ -3,9 +3,11 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import { ModelRoutesModule } from '../../src/index.js';
 import { Pamphlet } from '../fixtures/extend-models.js';
-import { FirstOwnerController, OwnerModel } from '../fixtures/startup-models.js';
+import { FirstOwnerController, OwnerModel, Product } from '../fixtures/startup-models.js';
+import { Invoice } from '../fixtures/clinic-models.js';
 import { bootTestApp } from '../support/app.js';
-import { useEngine } from '../support/engine.js';
+import { itOnFerretDb, itOnMongoDb, useEngine } from '../support/engine.js';
+import { expectError } from '../support/expect-error.js';
 
 /**
  * Start-up checks that need the app to start: a `ref` to a model registered nowhere stops it, and a
@@ -44,4 +46,30 @@ describe('a ref to a model registered nowhere', () => {
 it('a valid configuration of the same classes starts (the checks are not too eager)', async () => {
   const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [OwnerModel], controllers: [FirstOwnerController] }) });
   await http().get('/owner-models').expect(200);
+});
+
+it('a resource with a discriminator key but no discriminators starts, and its key is an ordinary field', async () => {
+  // With discriminators on its schema, forRoot refuses it (MR_CONFIG_UNSUPPORTED_SCHEMA, test/unit/module/startup-errors.spec.ts).
+  const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Product] }) });
+  await http().post('/product').send({ name: 'Dune', kind: 'Book' }).expect(201);
+  expect((await http().get('/products').query({ kind: 'Book' }).expect(200)).body.result).toHaveLength(1);
+});
+
+describe('a Decimal128 field (issue 23, item 20)', () => {
+  itOnFerretDb('MongoDB stores Decimal128', 'stops the start on FerretDB v1 with MR_CONFIG_UNSUPPORTED_TYPE, naming every such field at any depth', async () => {
+    const error = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Invoice] }) }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect((error as { code?: string } | undefined)?.code).toBe('MR_CONFIG_UNSUPPORTED_TYPE');
+    expect((error as Error).message).toContain('Invoice.total, Invoice.lines.price: Decimal128 cannot be stored by FerretDB v1');
+    expect((error as Error).message).toContain('as a string, or as an integer of its smallest unit');
+  });
+
+  itOnMongoDb('FerretDB v1 cannot store Decimal128', 'is stored and cast on MongoDB, in both spellings', async () => {
+    const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Invoice] }) });
+    expectError(await http().post('/invoice').send({ holder: 'x', total: 'twelve' }), 400, 'MR_VALIDATION_FAILED');
+    const created = await http().post('/invoice').send({ holder: 'x', total: '100.10', lines: [{ price: '0.10' }] }).expect(201);
+    expect(created.body).toMatchObject({ holder: 'x' });
+  });
 });

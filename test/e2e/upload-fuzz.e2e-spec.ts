@@ -187,7 +187,8 @@ function generator(seed: number): () => number {
   };
 }
 
-const SEED = process.env.MODEL_ROUTES_FUZZ_SEED ? Number(process.env.MODEL_ROUTES_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+// A fixed seed, so that a commit that passes passes again; set MODEL_ROUTES_FUZZ_SEED to explore others by hand.
+const SEED = process.env.MODEL_ROUTES_FUZZ_SEED ? Number(process.env.MODEL_ROUTES_FUZZ_SEED) : 230123;
 /** Cases per run, and a time budget after which the run stops early (it runs in every CI pass). */
 const CASES = 120;
 const BUDGET_MS = 4000;

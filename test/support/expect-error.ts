@@ -19,6 +19,8 @@ export function expectNoLeak(response: Response): void {
   expect(text).not.toMatch(/\bat .+\.(js|ts):\d+/);
   expect(text).not.toMatch(/MongoServerError|E11000/);
   expect(text).not.toMatch(/mongoose/i);
+  // The image library's words (issue 23, item 9).
+  expect(text).not.toMatch(/vips|Input image exceeds|pixel limit/i);
 }
 
 /**

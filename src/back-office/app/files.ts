@@ -22,7 +22,11 @@ export interface FileScope {
   updated(document: Doc, etag: string | undefined): void;
 }
 
-const RESIZABLE = /^image\/(png|jpeg|webp|gif|avif)$/;
+/**
+ * The raster images: the only types previewed. An object URL is of the app's own origin, so a
+ * blob of SVG (or HTML) opened from it ("open image in new tab") would run its script there.
+ */
+const RASTER = /^image\/(png|jpeg|webp|gif|avif)$/;
 
 /**
  * A file field (`@FileProp`) on an existing document: a preview of each file (a resized image
@@ -59,7 +63,8 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
   const fileItem = (file: FileRef) => {
     const description = `${label} of ${documentLabel(scope.resource, scope.document)}: ${file.name}`;
     const preview = h('div', { class: 'preview' });
-    if (routes.has('download') && file.contentType.startsWith('image/')) void showImage(preview, file, description);
+    if (routes.has('download') && RASTER.test(file.contentType)) void showImage(preview, file, description);
+    else if (file.contentType.startsWith('image/')) replace(preview, h('span', { class: 'muted' }, 'No preview'));
     return h(
       'li',
       { class: 'file' },
@@ -75,17 +80,27 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
     );
   };
   const showImage = async (preview: HTMLElement, file: FileRef, description: string) => {
-    const query = field.variants && RESIZABLE.test(file.contentType) ? new URLSearchParams({ w: '320', h: '320' }) : undefined;
+    const query = field.variants ? new URLSearchParams({ w: '320', h: '320' }) : undefined;
     try {
       const blob = await scope.context.api.blob(url(file), query).catch(() => scope.context.api.blob(url(file)));
-      replace(preview, h('img', { src: URL.createObjectURL(blob), alt: description }));
+      // The type the server answered, not only the one the document names.
+      if (!RASTER.test(blob.type)) throw new Error(`not a raster image: ${blob.type}`);
+      const src = URL.createObjectURL(blob);
+      const image = h('img', { src, alt: description });
+      // Once shown (or failed), the URL is of no more use: revoked, it can no longer be opened.
+      const revoke = () => URL.revokeObjectURL(src);
+      image.addEventListener('load', revoke, { once: true });
+      image.addEventListener('error', revoke, { once: true });
+      replace(preview, image);
     } catch {
       replace(preview, h('span', { class: 'muted' }, 'No preview'));
     }
   };
   const download = async (file: FileRef) => {
     try {
-      const link = h('a', { href: URL.createObjectURL(await scope.context.api.blob(url(file))), download: file.name });
+      // As bytes, never as their type: the object URL is of the app's origin, and an SVG or HTML blob would run there if opened.
+      const bytes = new Blob([await scope.context.api.blob(url(file))], { type: 'application/octet-stream' });
+      const link = h('a', { href: URL.createObjectURL(bytes), download: file.name });
       link.click();
       window.setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
     } catch (error) {
@@ -115,7 +130,7 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
         { class: 'upload' },
         h('label', { for: inputId }, gallery ? `Add a file to ${label.toLowerCase()}` : `Upload ${file(label)}`),
         input,
-        h('p', { id: `${inputId}-hint`, class: 'hint' }, [field.accept?.join(', '), field.maxSize && `up to ${formatSize(field.maxSize)}`].filter(Boolean).join(', ')),
+        h('p', { id: `${inputId}-hint`, class: 'hint' }, [field.accept?.join(', '), field.maxSize && `up to ${formatSize(field.maxSize)}`, field.maxFiles && `at most ${field.maxFiles} files`].filter(Boolean).join(', ')),
       ),
     status,
   );

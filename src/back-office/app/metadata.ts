@@ -19,6 +19,8 @@ export type ResourceRoute = 'findOne' | 'create' | 'update' | 'patch' | 'delete'
 export type ReferenceRoute = 'find' | 'list' | 'add' | 'remove';
 /** The generated routes of a file field. */
 export type FileRoute = 'upload' | 'addFile' | 'download' | 'deleteFile';
+/** The element routes of an array of sub-documents (the page still edits such an array as JSON, through the document's routes). */
+export type ElementRoute = 'addElement' | 'findElement' | 'patchElement' | 'deleteElement';
 
 export interface ResourceMetadata {
   /** Model name: `Company`. */
@@ -76,10 +78,12 @@ export interface FieldMetadata {
   fields?: FieldMetadata[];
   /** `reference` and `references`: the referenced resource's name... */
   target?: string;
-  /** ...and the field's enabled routes; `file` and `files`: the file routes. */
-  routes?: Array<ReferenceRoute | FileRoute>;
+  /** ...and the field's enabled routes; `file` and `files`: the file routes; an array of sub-documents (`json`): its element routes. */
+  routes?: Array<ReferenceRoute | FileRoute | ElementRoute>;
   /** `file` and `files`: accepted media types, the size limit in bytes, and whether images can be resized (`?w=`). */
   accept?: string[];
   maxSize?: number;
+  /** `files`: the largest number of files the gallery holds. */
+  maxFiles?: number;
   variants?: boolean;
 }

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { attachEtag, contentTag, etagOf, matchesStrongly, matchesWeakly, parseEntityTags, parseVersionTag, versionTag } from '../../../src/concurrency/entity-tag.js';
+import { attachEtag, contentTag, etagOf, failedCondition, matchesStrongly, matchesWeakly, parseEntityTags, parseVersionTag, versionTag } from '../../../src/concurrency/entity-tag.js';
 import { runInRouteContext, takePrecondition } from '../../../src/concurrency/route-context.js';
 
 describe('version tags', () => {
@@ -64,14 +64,25 @@ describe('etagOf', () => {
   });
 });
 
+describe('failedCondition (RFC 9110 section 13.2.2, for a write)', () => {
+  it('names If-Match when it names no version, else If-None-Match when it names the current one', () => {
+    expect(failedCondition({}, '"a-1"')).toBeUndefined();
+    expect(failedCondition({ ifMatch: ['"a-0"'] }, '"a-1"')).toBe('If-Match');
+    expect(failedCondition({ ifMatch: ['"a-1"'], ifNoneMatch: ['W/"a-1"'] }, '"a-1"')).toBe('If-None-Match');
+    expect(failedCondition({ ifNoneMatch: '*' }, '"a-1"')).toBe('If-None-Match');
+    expect(failedCondition({ ifMatch: '*', ifNoneMatch: ['"a-0"'] }, '"a-1"')).toBeUndefined();
+    expect(failedCondition({ ifMatch: ['"a-0"'], ifNoneMatch: '*' }, '"a-1"')).toBe('If-Match');
+  });
+});
+
 describe('the request precondition', () => {
   it('goes to the first write of the route\'s document only', async () => {
-    const precondition = { resource: 'Company', id: 'c1', condition: ['"c1-2"'], used: false };
+    const precondition = { resource: 'Company', id: 'c1', ifMatch: ['"c1-2"'], ifNoneMatch: '*' as const, used: false };
     await runInRouteContext({ precondition }, async () => {
       await Promise.resolve();
       expect(takePrecondition('Company', 'other')).toBeUndefined();
       expect(takePrecondition('User', 'c1')).toBeUndefined();
-      expect(takePrecondition('Company', 'c1')).toEqual(['"c1-2"']);
+      expect(takePrecondition('Company', 'c1')).toEqual({ ifMatch: ['"c1-2"'], ifNoneMatch: '*' });
       expect(takePrecondition('Company', 'c1')).toBeUndefined();
     });
     expect(takePrecondition('Company', 'c1')).toBeUndefined();

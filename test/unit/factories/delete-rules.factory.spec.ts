@@ -23,6 +23,22 @@ describe('findDeleteRules', () => {
     ]);
   });
 
+  it('reads onDelete inside sub-documents and arrays of them (issue 23 item 15)', () => {
+    const visit = new Schema({ vet: { type: ObjectId, ref: 'Entrepreneur', onDelete: 'nullify' } });
+    const dose = new Schema({ vet: { type: ObjectId, ref: 'Entrepreneur', onDelete: 'restrict' } });
+    const schema = new Schema({ lastVisit: visit, doses: [dose] });
+    expect(findDeleteRules(schema, 'Pet')).toEqual([
+      { model: 'Pet', field: 'lastVisit.vet', targetName: 'Entrepreneur', onDelete: 'nullify' },
+      { model: 'Pet', field: 'doses.vet', targetName: 'Entrepreneur', onDelete: 'restrict' },
+    ]);
+  });
+
+  it.each(['nullify', 'pull'])("refuses '%s' inside an array of sub-documents, naming the field and the fix", (mode) => {
+    const element = mode === 'pull' ? { vets: [{ type: ObjectId, ref: 'Entrepreneur', onDelete: mode }] } : { vet: { type: ObjectId, ref: 'Entrepreneur', onDelete: mode } };
+    const schema = new Schema({ doses: [new Schema(element)] });
+    expect(() => findDeleteRules(schema, 'Pet')).toThrow(new RegExp(`Pet\\.doses\\.vets?: onDelete: '${mode}' is not supported inside an array of sub-documents; use 'restrict'`));
+  });
+
   it("gives no rule for 'ignore', nor for references that declare nothing", () => {
     const schema = new Schema({ owner: { type: ObjectId, ref: 'Entrepreneur', onDelete: 'ignore' }, members: [{ type: ObjectId, ref: 'Entrepreneur' }] });
     expect(findDeleteRules(schema, 'Company')).toEqual([]);

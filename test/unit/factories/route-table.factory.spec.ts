@@ -1,4 +1,4 @@
-import { Prop, Schema } from '@nestjs/mongoose';
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
 import { createResourceDefinitions } from '../../../src/factories/resource-definition.factory.js';
@@ -18,6 +18,25 @@ class Team {
   @Prop() label?: string;
   @Prop({ type: [{ type: MongooseSchema.Types.ObjectId, ref: 'Entrepreneur' }] }) members?: Types.ObjectId[];
   @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Entrepreneur' }) co_owner?: Types.ObjectId;
+}
+
+@Schema()
+class Shot {
+  @Prop() name?: string;
+}
+
+@Schema({ _id: false })
+class Reading {
+  @Prop() kg?: number;
+}
+
+/** An array of sub-documents with `_id`s, one without, and one a client cannot write. */
+@GeneratedResource({ path: 'pet', readonly: ['notes'] })
+@Schema()
+class Pet {
+  @Prop({ type: [SchemaFactory.createForClass(Shot)] }) shots?: Shot[];
+  @Prop({ type: [SchemaFactory.createForClass(Reading)] }) readings?: Reading[];
+  @Prop({ type: [SchemaFactory.createForClass(Shot)] }) notes?: Shot[];
 }
 
 const definitions = () => createResourceDefinitions({ resources: [Entrepreneur, Company] });
@@ -131,6 +150,24 @@ describe('createRouteTable', () => {
       ['GET /user/:user_id/teams/co_owner', 'reverse', 'TeamCoOwnerReferenceController'],
       ['POST /user/:user_id/teams/co_owner', 'reversePost', 'TeamCoOwnerReferenceController'],
     ]);
+  });
+
+  it('gives an array of sub-documents its element routes, ordered after the document routes, and none to one without _id or that clients cannot write', () => {
+    const routes = createRouteTable(createResourceDefinitions({ resources: [Pet] }));
+    expect(routes.map((route) => [line(route), route.handler, route.controller])).toEqual([
+      ['POST /pet', 'create', 'PetController'],
+      ['GET /pet/:pet_id', 'findOne', 'PetController'],
+      ['PUT /pet/:pet_id', 'update', 'PetController'],
+      ['PATCH /pet/:pet_id', 'patch', 'PetController'],
+      ['DELETE /pet/:pet_id', 'delete', 'PetController'],
+      ['POST /pet/:pet_id/shots', 'addElement', 'PetShotsElementController'],
+      ['GET /pet/:pet_id/shots/:element_id', 'findElement', 'PetShotsElementController'],
+      ['PATCH /pet/:pet_id/shots/:element_id', 'patchElement', 'PetShotsElementController'],
+      ['DELETE /pet/:pet_id/shots/:element_id', 'deleteElement', 'PetShotsElementController'],
+      ['GET /pets', 'search', 'PetController'],
+      ['POST /pets', 'searchPost', 'PetController'],
+    ]);
+    expect(routes.filter((route) => route.element).every((route) => route.element!.field === 'shots')).toBe(true);
   });
 
   it('names each route once: its action is its handler and its option key', () => {

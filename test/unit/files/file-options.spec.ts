@@ -25,6 +25,20 @@ describe('resolveFileOptions', () => {
     expect(() => resolve({ maxSize })).toThrow(/^Company\.logo: @FileProp\(\): maxSize/);
   });
 
+  it('bounds a gallery to 100 files by default, or to its maxFiles; a single file has no maxFiles', () => {
+    expect(resolveFileOptions({}, 'photos', true, 'Company.photos').maxFiles).toBe(100);
+    expect(resolveFileOptions({ maxFiles: 12 }, 'photos', true, 'Company.photos').maxFiles).toBe(12);
+    expect(resolve({}).maxFiles).toBeUndefined();
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxFiles %p, naming the field', (maxFiles) => {
+    expect(() => resolveFileOptions({ maxFiles }, 'photos', true, 'Company.photos')).toThrow(/^Company\.photos: @FileProp\(\): maxFiles must be an integer of at least 1/);
+  });
+
+  it('refuses maxFiles on a single file field', () => {
+    expect(() => resolve({ maxFiles: 3 })).toThrow('Company.logo: @FileProp(): maxFiles bounds a gallery (FileRef[]); a single file field holds one file: remove it.');
+  });
+
   it('serves SVG inline only when listed; lower-cases types', () => {
     expect([...resolve({ accept: ['image/PNG', 'image/svg+xml'] }).inline]).toEqual(['image/png']);
     expect([...resolve({ accept: ['image/svg+xml'], inline: ['image/svg+xml'] }).inline]).toEqual(['image/svg+xml']);
@@ -36,5 +50,12 @@ describe('resolveFileOptions', () => {
     expect(() => resolve({ variants: { sizes: [] } })).toThrow(/sizes/);
     expect(() => resolve({ variants: { maxWidth: 0 } })).toThrow(/maxWidth/);
     expect(() => resolve({ variants: { formats: ['gif' as never] } })).toThrow(/formats/);
+  });
+
+  it('takes a field\'s own maxPixels, and no maxPerFile of 0 (a variant is never made for one request only)', () => {
+    expect(resolve({ variants: { maxPixels: 4_000_000 } }).variants?.maxPixels).toBe(4_000_000);
+    expect(resolve({ variants: true }).variants).not.toHaveProperty('maxPixels');
+    expect(() => resolve({ variants: { maxPixels: 0 } })).toThrow(/variants\.maxPixels must be an integer of at least 1/);
+    expect(() => resolve({ variants: { maxPerFile: 0 } })).toThrow(/variants\.maxPerFile must be an integer of at least 1/);
   });
 });

@@ -10,7 +10,7 @@ import {
   type ModelRoutesModuleOptions,
 } from '../../../src/index.js';
 import { Gadget, Part } from '../../fixtures/extend-models.js';
-import { FirstOwnerController, OwnerModel } from '../../fixtures/startup-models.js';
+import { FirstOwnerController, OwnerModel, Product, productSchemaWithDiscriminators } from '../../fixtures/startup-models.js';
 
 /**
  * The configuration errors `forRoot` throws when it is called, before any app or database exists:
@@ -208,6 +208,15 @@ describe('startup errors: a ModelRoutesConfigError with a code, naming the class
     expect(error.message).toContain('HiddenNopeModel');
     expect(error.message).toContain('nope');
     expect(error.message).toContain('hidden');
+  });
+
+  it('MR_CONFIG_UNSUPPORTED_SCHEMA: a schema with discriminators', () => {
+    // Started, the routes would document `kind` and answer "Unknown field 'kind'" to a create or a search by it.
+    const error = startupError({ resources: [{ resource: Product, schema: productSchemaWithDiscriminators() }] });
+    expect(error).toBeInstanceOf(ModelRoutesConfigError);
+    expect(error.code).toBe('MR_CONFIG_UNSUPPORTED_SCHEMA');
+    expect(error.message).toMatch(/^Product: its schema has discriminators \(Book, Shirt, by 'kind'\)/);
+    expect(error.message).toContain('Make each sub-type a resource of its own class');
   });
 
   it('a valid configuration of the same classes is accepted (the checks are not too eager)', () => {

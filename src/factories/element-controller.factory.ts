@@ -1,0 +1,141 @@
+import type { Type } from '@nestjs/common';
+import mongoose from 'mongoose';
+import { createBodyCheckGuard } from '../controllers/body-check.guard.js';
+import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
+import { validateDto } from '../dto/dto-validation.js';
+import { mapError } from '../errors/error-response.mapper.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import type { ElementFieldDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import { routeAction, type ElementActionName } from '../metadata/route-actions.js';
+import { isPlainObject } from '../query/field-path.util.js';
+import type { ModelRepository } from '../repository/model-repository.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
+import { serializeRoute } from '../serialization/serialization.interceptor.js';
+import { pascalCase } from '../utils/naming.util.js';
+import { elementRules, type ElementRules } from '../write/element-rules.util.js';
+import { checkWriteBody } from '../write/write-body.validator.js';
+import { createControllerClass, defineGeneratedHandler, type RouteBody } from './controller.util.js';
+import { locationOf, type HttpRequest } from './resource-controller.factory.js';
+import { elementRouteNames } from './route-table.factory.js';
+
+interface ElementController {
+  repository: ModelRepository;
+}
+
+type Handlers = Record<ElementActionName, (this: ElementController, ...args: any[]) => Promise<unknown>>;
+
+/**
+ * Builds the controller of the elements of one array of sub-documents (`PetVaccinationsElementController`):
+ * `addElement`, `findElement`, `patchElement` and `deleteElement`, on the resource's repository.
+ * Bodies are checked as the elements of a write of the whole document are (the field rules, then
+ * the generated element class), with paths relative to the element (`date`, not `vaccinations.0.date`).
+ */
+export function createElementController(source: ResourceDefinition, element: ElementFieldDefinition, routes: RouteDefinition[], connectionName?: string): Type {
+  const token = getModelRepositoryToken(source.name, connectionName);
+  const controller = createControllerClass(routes[0].controller, undefined, { repository: token });
+  const { field } = element;
+  const rules = elementRules(source.fields, field);
+  const dtos = source.dtos.elements?.get(field);
+  const name = `${source.name}${pascalCase(field)}`;
+  const bodies: Record<'element' | 'elementPatch', RouteBody | undefined> = {
+    element: dtos && { dto: dtos.add, check: createBodyCheckGuard(`${name}ElementBodyCheck`, token, (body) => checkElement(body, rules, dtos.add, field)) },
+    elementPatch: dtos && { dto: dtos.patch, check: createBodyCheckGuard(`${name}ElementPatchBodyCheck`, token, (body) => checkElement(body, rules, dtos.patch, field)) },
+  };
+  const handlers = elementHandlers(source, element, rules);
+  const names = elementRouteNames(source, field);
+  for (const route of routes) {
+    const action = route.action as ElementActionName;
+    const body = routeAction(action).body as 'element' | 'elementPatch' | undefined;
+    defineGeneratedHandler(controller, route, names, handlers[action], body && bodies[body], (instance: ElementController) => instance.repository.definition.requireIfMatch === true);
+    serializeRoute(controller, route, source);
+  }
+  return controller;
+}
+
+/**
+ * Checks the body of an element route: a JSON object whose keys the element's rules allow
+ * (`MR_INVALID_BODY` for unknown, hidden, readonly fields and `_id`), whose values its class accepts.
+ */
+function checkElement(body: unknown, rules: ElementRules, dto: Type, field: string): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');
+  const allowed = checkWriteBody(body, { fields: rules });
+  try {
+    const data = validateDto(dto, allowed);
+    return data instanceof Promise ? data.catch((error: unknown) => Promise.reject(inElement(error, field))) : data;
+  } catch (error) {
+    throw inElement(error, field);
+  }
+}
+
+/**
+ * A failure of a write to one element, its paths relative to the element: Mongoose names
+ * `vaccinations.3.date` (or `vaccinations`) where the client sent `date`.
+ */
+function inElement(error: unknown, field: string): unknown {
+  const mapped = error instanceof ModelRoutesException ? undefined : mapError(error);
+  if (mapped?.unexpected) return error;
+  const code = error instanceof ModelRoutesException ? error.code : mapped!.body.code;
+  const message = error instanceof ModelRoutesException ? error.message : mapped!.body.message;
+  const details = error instanceof ModelRoutesException ? error.details : mapped!.body.details;
+  if (!details?.length) return error;
+  const relative = (path: string) => (path === field ? field : path.replace(new RegExp(`^${escapeRegExp(field)}\\.(?:(?:\\d+|\\$)\\.)?`), ''));
+  let text = message;
+  for (const detail of details) if (detail.path !== relative(detail.path)) text = text.split(detail.path).join(relative(detail.path) || 'the element');
+  return new ModelRoutesException(code as never, text, details.map((detail) => ({ ...detail, path: relative(detail.path) })), error instanceof ModelRoutesException ? error.headers : undefined);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function elementHandlers(source: ResourceDefinition, element: ElementFieldDefinition, rules: ElementRules): Handlers {
+  const { field } = element;
+  /** The answer of a route: a 404 `MR_NOT_FOUND` without the document, `MR_ELEMENT_NOT_FOUND` without the element. */
+  const answer = <D>(result: D | null | undefined, key: string, id?: string): D => {
+    if (result === null) throw ModelRoutesException.notFound(source.name, key);
+    if (result === undefined) throw new ModelRoutesException('MR_ELEMENT_NOT_FOUND', `${source.name} '${key}' has no element '${id}' in ${field}`);
+    return result;
+  };
+  const subId = (source.schema.path(field) as unknown as { schema: mongoose.Schema }).schema.path('_id');
+
+  /** The element `_id` of the path, cast; a 400 `MR_INVALID_ID` when it cannot be one. */
+  const elementIdOf = (value: string): unknown => {
+    try {
+      if (value.length > 64) throw new Error('too long');
+      return subId.cast(value, undefined, false);
+    } catch {
+      throw new ModelRoutesException('MR_INVALID_ID', `'${value.length > 60 ? `${value.slice(0, 57)}...` : value}' is not an element identifier of ${field}`, [
+        { path: '_id', message: 'invalid identifier' },
+      ]);
+    }
+  };
+  const writing = async <R>(write: () => Promise<R>): Promise<R> => {
+    try {
+      return await write();
+    } catch (error) {
+      throw inElement(error, field);
+    }
+  };
+
+  return {
+    async addElement(key: string, body: Record<string, unknown>, request: HttpRequest, response: HttpResponse) {
+      const added = answer(await writing(() => this.repository.addElement(key, field, body, { rules, maxElements: element.maxElements })), key);
+      setHeader(response, 'Location', locationOf(request, added.elementId));
+      return added.doc;
+    },
+    async findElement(key: string, id: string) {
+      this.repository.castId(key);
+      return answer(await this.repository.findElement(key, field, elementIdOf(id)), key, id);
+    },
+    async patchElement(key: string, id: string, body: Record<string, unknown>) {
+      this.repository.castId(key);
+      const elementId = elementIdOf(id);
+      return answer(await writing(() => this.repository.updateElement(key, field, elementId, body, rules)), key, id);
+    },
+    async deleteElement(key: string, id: string) {
+      this.repository.castId(key);
+      return answer(await this.repository.removeElement(key, field, elementIdOf(id)), key, id);
+    },
+  };
+}
