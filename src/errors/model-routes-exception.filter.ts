@@ -9,6 +9,10 @@ interface RequestLike {
   method?: string;
   originalUrl?: string;
   url?: string;
+  headers?: Record<string, string | string[] | undefined>;
+  /** Fastify's request holds Node's as `raw`; Express's is Node's. */
+  raw?: RequestLike;
+  readableEnded?: boolean;
 }
 
 interface ExpressResponse {
@@ -89,6 +93,7 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     // Every 5xx (a 503 too: the database is down, or the engine dropped the connection) says why in
     // the log; the client only gets the code.
     if (unexpected || body.statusCode >= 500) this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
+    if (stopReading(request)) httpAdapter.setHeader(response, 'Connection', 'close');
     if (httpAdapter.getType() === 'express') replyWithoutEtag(response as ExpressResponse, body);
     else httpAdapter.reply(response, body, body.statusCode);
   }
@@ -97,6 +102,19 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     // Built on first use: the global prefix is set after the module is defined.
     return (this.allowed ??= new AllowedMethods(this.explorer?.routes() ?? [], this.config?.getGlobalPrefix() ?? ''));
   }
+}
+
+/**
+ * Whether a request is refused before its body was read (an upload a guard, a missing document or
+ * a stale `If-Match` refuses): its answer closes the connection. Node would otherwise read the
+ * whole body to reach the next request on the connection; with `Connection: close` it discards
+ * what arrives only until the answer is sent, then closes.
+ */
+function stopReading(request: RequestLike): boolean {
+  const raw = request.raw ?? request;
+  const headers = raw.headers ?? {};
+  const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
+  return hasBody && raw.readableEnded === false;
 }
 
 /** The stack of what was thrown, and of each `cause` it carries (a driver error wrapped by the library), at most 5 deep. */

@@ -102,7 +102,7 @@ function fileHandlers(source: ResourceDefinition, file: FileFieldDefinition, whe
     // An image to be resized: its dimensions are read from the first bytes kept on the way.
     const header = file.variants && new UploadHeader();
     try {
-      upload = await readUpload(request, file.maxSize, where);
+      upload = await readUpload(request, file, where);
       const bytes = header ? header.tap(upload.bytes) : upload.bytes;
       stored = await store.upload(bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, { resource: source.name, document: doc._id, field });
       await upload.complete();

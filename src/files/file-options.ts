@@ -26,6 +26,12 @@ export interface FilePropOptions {
   /** `Cache-Control` of downloads. Default `'private, no-cache'`: caches keep the file and revalidate it by its `ETag`. */
   cacheControl?: string;
   /**
+   * The longest an upload may wait for the next bytes of its body, in milliseconds: past it, a 408
+   * `MR_REQUEST_TIMEOUT` that closes the connection (a client that falls silent holds nothing
+   * longer). Time the server spends storing what arrived does not count. Default 30000.
+   */
+  bodyTimeout?: number;
+  /**
    * A gallery's (`FileRef[]`) largest number of files: past it, adding one is a 409
    * `MR_GALLERY_FULL` (before the file is read); delete one first. Default 100. Galleries only.
    */
@@ -76,6 +82,8 @@ export interface FileFieldDefinition {
   inline: ReadonlySet<string>;
   variants?: ResolvedVariants;
   cacheControl: string;
+  /** Milliseconds an upload waits for the next bytes of its body. */
+  bodyTimeout: number;
   /** A gallery's largest number of files; `undefined` for a single file. */
   maxFiles?: number;
 }
@@ -87,6 +95,7 @@ const RASTER_IMAGES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'im
 const IMAGE_FORMATS: readonly ImageFormat[] = ['webp', 'avif', 'png', 'jpeg'];
 const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
 const DEFAULT_MAX_SIZE = 10 * 1024 ** 2;
+const DEFAULT_BODY_TIMEOUT = 30_000;
 /** A gallery's files by default: each add rewrites the array and each file is deleted with its document. */
 const DEFAULT_MAX_FILES = 100;
 
@@ -99,6 +108,8 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
   }
   const inline = new Set((options.inline ?? accept.filter((type) => RASTER_IMAGES.includes(type))).map((type) => type.toLowerCase()));
   for (const type of inline) if (!accept.includes(type)) throw invalid(`inline lists '${type}', which accept does not.`);
+  const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT;
+  if (!Number.isSafeInteger(bodyTimeout) || bodyTimeout < 1) throw invalid(`bodyTimeout must be a number of milliseconds of at least 1 (got ${JSON.stringify(options.bodyTimeout)}).`);
   if (options.maxFiles !== undefined && !gallery) throw invalid('maxFiles bounds a gallery (FileRef[]); a single file field holds one file: remove it.');
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   if (!Number.isSafeInteger(maxFiles) || maxFiles < 1) throw invalid(`maxFiles must be an integer of at least 1 (got ${JSON.stringify(options.maxFiles)}).`);
@@ -110,6 +121,7 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
     inline,
     ...(options.variants && { variants: resolveVariants(options.variants, accept, invalid) }),
     cacheControl: options.cacheControl ?? 'private, no-cache',
+    bodyTimeout,
     ...(gallery && { maxFiles }),
   };
 }

@@ -76,7 +76,7 @@ const element = (names: RouteNames) => `${forward(names)}/:${names.elementParam}
 const WRITE = 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_REFERENCE_NOT_FOUND';
 const SEARCH = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY';
 const BODY_LIMITS = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
-const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [413, 'MR_PAYLOAD_TOO_LARGE, MR_IMAGE_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
+const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [408, 'MR_REQUEST_TIMEOUT'], [413, 'MR_PAYLOAD_TOO_LARGE, MR_IMAGE_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
 const UPLOAD_TEXT = 'The file is multipart/form-data (its first file part) or the raw body with its Content-Type; its type is read from its content and must be one the field accepts.';
 const ELEMENT_ERRORS = [[404, 'MR_NOT_FOUND, MR_ELEMENT_NOT_FOUND']] as const;
 const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
