@@ -2,7 +2,7 @@ import type { OnModuleInit } from '@nestjs/common';
 import type { Connection, Schema, SchemaType } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import { hasAtomicDocumentWrites } from './write-serializer.js';
+import { serverEngine } from './server-engine.js';
 
 /**
  * Refuses, when the application initialises, the resources whose fields the database engine cannot
@@ -20,8 +20,7 @@ export class EngineSupport implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const fields = this.definitions.flatMap((definition) => decimalPaths(definition.schema, '').map((path) => `${definition.name}.${path}`));
     if (fields.length === 0 || this.connection.readyState !== 1) return;
-    // FerretDB is the engine whose single-document writes are not atomic (it says so in buildInfo).
-    if (await hasAtomicDocumentWrites(this.connection)) return;
+    if ((await serverEngine(this.connection)) !== 'ferretdb') return;
     throw new ModelRoutesConfigError(
       'MR_CONFIG_UNSUPPORTED_TYPE',
       `${fields.join(', ')}: Decimal128 cannot be stored by FerretDB v1, the database this app is connected to (it drops the connection on such a value). ` +

@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { serverEngine } from './server-engine.js';
 
 /**
  * Runs the writes to one document one after the other, within this process, on engines whose
@@ -37,22 +38,10 @@ export class WriteSerializer {
   }
 }
 
-const atomicity = new WeakMap<Connection, Promise<boolean>>();
-
 /**
  * Whether the server behind `connection` applies single-document updates atomically: `false` for
- * FerretDB (it reports `ferretdbVersion` in `buildInfo`), `true` for MongoDB. Asked once per
- * connection; a failed question (the server is down) is asked again next time.
+ * FerretDB, `true` for MongoDB (see `serverEngine`, asked once per connection).
  */
 export function hasAtomicDocumentWrites(connection: Connection): Promise<boolean> {
-  let known = atomicity.get(connection);
-  if (!known) {
-    known = connection
-      .asPromise()
-      .then((open) => open.db!.admin().command({ buildInfo: 1 }))
-      .then((info) => !('ferretdbVersion' in info));
-    atomicity.set(connection, known);
-    known.catch(() => atomicity.delete(connection));
-  }
-  return known;
+  return serverEngine(connection).then((engine) => engine === 'mongodb');
 }
