@@ -6,6 +6,7 @@ import { createTestApp, testAdapter, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
 import { expectError, expectNoRoute } from '../support/expect-error.js';
 import { MISSING_ID } from '../support/ids.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /** Issue 23, item 17: element routes for arrays of sub-documents (`POST /pet/:pet_id/vaccinations`...). */
 const engine = useEngine();
@@ -315,17 +316,6 @@ describe('OpenAPI', () => {
   });
 });
 
-/** A small seeded generator (mulberry32): the same cases on every run, the seed in the test's title. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SEED = Number(process.env.ELEMENT_FUZZ_SEED ?? 23017);
 
 describe('hostile requests to the element routes', () => {
@@ -343,7 +333,7 @@ describe('hostile requests to the element routes', () => {
   });
 
   it(`never answers a 5xx to random bodies and identifiers, and a refusal changes nothing (seed ${SEED})`, async () => {
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const pick = <V>(values: readonly V[]): V => values[Math.floor(next() * values.length)];
     const id = await firstId();
     const values = [null, 0, -1, 1e308, 3, 'x', '', 'x'.repeat(50), true, [], [1, 'a'], {}, { a: 1 }, { $gt: '' }, '2026-01-01', '\u0000', '\ud800'];

@@ -12,6 +12,7 @@ import { useEngine } from '../support/engine.js';
 import { MISSING_ID } from '../support/ids.js';
 import { makeImage } from '../support/images.js';
 import { chunked, requestHead, sendRaw, type RawAnswer } from '../support/raw-socket.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 @Injectable()
 class KeyGuard implements CanActivate {
@@ -175,18 +176,6 @@ describe('a silent upload body (bodyTimeout)', () => {
 // The fuzz: seeded mutations of a valid multipart body, a fixed count, bounded in time
 // ---------------------------------------------------------------------------------------------
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // A fixed seed, so that a commit that passes passes again; set MODEL_ROUTES_FUZZ_SEED to explore others by hand.
 const SEED = process.env.MODEL_ROUTES_FUZZ_SEED ? Number(process.env.MODEL_ROUTES_FUZZ_SEED) : 230123;
 /** Cases per run, and a time budget after which the run stops early (it runs in every CI pass). */
@@ -306,7 +295,7 @@ function piecesOf(mutated: Case, id: string): Buffer[] {
 describe(`seeded mutations of a multipart upload (MODEL_ROUTES_FUZZ_SEED=${SEED})`, () => {
   it(`answers each with a 2xx or a 4xx in the one error shape (never a 5xx), and keeps answering`, async () => {
     console.info(`upload fuzz: MODEL_ROUTES_FUZZ_SEED=${SEED} replays this run`);
-    const random = generator(SEED);
+    const random = seededRandom(SEED);
     const id = await album();
     const started = Date.now();
     let ran = 0;
