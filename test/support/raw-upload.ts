@@ -34,7 +34,7 @@ export async function streamUpload(
     chunkSize?: number;
     headers?: Record<string, string>;
     stopAfter?: number;
-    /** Stops writing once `bytes` are sent, until `until` settles. */
+    /** Stops writing once exactly `bytes` are sent (no piece crosses it), until `until` settles. */
     pauseAfter?: { bytes: number; until: Promise<unknown> };
     method?: string;
   },
@@ -81,7 +81,9 @@ export async function streamUpload(
           resolve(result);
           return;
         }
-        const size = Math.min(chunkSize, total - sent);
+        // Never past the pause: a piece that crossed it would send what the pause is to hold back
+        // (and, the last piece, end the body without any pause at all).
+        const size = Math.min(chunkSize, total - sent, pauseAfter ? pauseAfter.bytes - sent : Infinity);
         const chunk = sent === 0 ? Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length))]) : Buffer.alloc(size);
         sent += chunk.length;
         if (!req.write(chunk)) await new Promise((drained) => { req.once('drain', drained); req.once('close', drained); });
