@@ -106,9 +106,11 @@ function reportOutage(o: OutageResult, errors: string[]): void {
   line(`after the resume: first 2xx in ${o.firstSuccessMs ?? '-'} ms, 20 in a row in ${o.twentySuccessesMs ?? '-'} ms; app process alive: ${o.appAlive}`);
   for (const item of o.cancelledByEngine) line(`  in flight as the engine stopped: ${item}`);
   for (const item of o.unexpected) line(`  unexpected: ${item}`);
-  // FerretDB, stopped, answers the queries it is running "context canceled"; any other error the app logged is a failure.
+  // FerretDB, stopped, answers the queries it is running "context canceled"; each 503 is logged with
+  // its cause (the library logs every 5xx); any other error the app logged is a failure.
   const cancels = errors.filter((entry) => /context canceled/.test(entry));
-  const others = errors.filter((entry) => !/context canceled/.test(entry));
+  const unavailable = errors.filter((entry) => /answered 503 MR_DATABASE_UNAVAILABLE: /.test(entry));
+  const others = errors.filter((entry) => !/context canceled/.test(entry) && !unavailable.includes(entry));
   for (const entry of others) line(`  logged by the app: ${entry.slice(0, 300)}`);
   const internal = o.cancelledByEngine.filter((item) => item.startsWith('500')).length;
   check(o.unexpectedCount === 0, 'every request sent while the engine was down or after it answered 2xx or 503 MR_DATABASE_UNAVAILABLE, no socket error', `${o.unexpectedCount} others`);
@@ -118,6 +120,7 @@ function reportOutage(o: OutageResult, errors: string[]): void {
     `${o.cancelledByEngine.length} such answers (${internal} 500s), ${cancels.length} "context canceled" and ${others.length} other errors logged`,
   );
   check(o.firstUnavailableMs !== undefined, 'clients were told the database is unavailable', `${o.answers['503 MR_DATABASE_UNAVAILABLE'] ?? 0} answers 503 MR_DATABASE_UNAVAILABLE`);
+  check(unavailable.length > 0, 'the app logged why it answered 503 (the request and the driver\'s error)', `${unavailable.length} logged: ${unavailable[0]?.slice(0, 160) ?? 'none'}`);
   check(o.sentWhileDown > 0 && o.downMaxMs <= BOUNDS.unavailableWithinMs, `every request sent while down answered within ${BOUNDS.unavailableWithinMs} ms (serverSelectionTimeoutMS + 5 s)`, `max ${o.downMaxMs} ms over ${o.sentWhileDown}`);
   check(o.appAlive, 'the app process survived the outage', String(o.appAlive));
   check(o.twentySuccessesMs !== undefined && o.twentySuccessesMs <= BOUNDS.recoveredWithinMs, `20 successes in a row within ${BOUNDS.recoveredWithinMs} ms of the resume, without restarting the app`, `${o.twentySuccessesMs ?? 'never'} ms`);
