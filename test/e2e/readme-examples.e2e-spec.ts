@@ -22,7 +22,7 @@ function tsBlock(file: string): string {
   return block.text;
 }
 
-/** Writes a block of the manual as a module of the test tree, importing the library's sources where the README imports the package. */
+/** Writes a block of the manual as a module of the test tree, importing the library's sources where the manual imports the package. */
 function writeBlock(file: string): string {
   mkdirSync(generated, { recursive: true });
   const path = join(generated, file);
