@@ -76,7 +76,7 @@ function typeErrors(files: Map<string, CodeBlock>): string[] {
 
 describe('the examples of the documentation', () => {
   it('marks its complete examples (the Quick start among them)', () => {
-    expect(examples.length).toBeGreaterThanOrEqual(8);
+    expect(examples.length).toBeGreaterThanOrEqual(9);
     expect(examples.some((block) => block.page === 'README.md' && declaredName(block) === 'models.ts')).toBe(true);
     expect(examples.every((block) => block.lang === 'ts')).toBe(true);
   });
