@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     routeConflictPolicy: { duplicate: 'error' as const },
   };
   const module = AppModule.forDatabase(engine.uri, undefined, connectionOptions());
-  // ADAPTER=fastify serves the same app on Fastify, with the options the README gives for it.
+  // ADAPTER=fastify serves the same app on Fastify, with the options docs/configuration.md gives for it.
   const fastify = process.env.ADAPTER === 'fastify';
   const app = configureSampleApp(
     fastify
@@ -77,7 +77,7 @@ function closeConnectionsOnceIdle(server: Server): void {
 }
 
 /**
- * Mongoose's connection options, as the README's "Running in production" gives them: a short
+ * Mongoose's connection options, as docs/production.md gives them: a short
  * server selection timeout, so that a request answers 503 MR_DATABASE_UNAVAILABLE within about
  * that time when the database cannot be reached (the driver's default is 30 s;
  * `MONGODB_SERVER_SELECTION_TIMEOUT_MS` changes it), and socket and connection timeouts, so that a

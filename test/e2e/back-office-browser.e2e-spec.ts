@@ -133,7 +133,7 @@ describeBrowser('the back office in a browser (sample app)', () => {
     const rows = page.locator('tbody tr');
     await expect(rows.locator('th').allTextContents()).resolves.toEqual(['Beta labs', 'Hopper Labs', 'Alpha Labs']);
     // The total is status.count: the collection's count from its metadata, which on FerretDB's
-    // PostgreSQL backend is PostgreSQL's row estimate (README, Decisions): it may lag, never below the matches.
+    // PostgreSQL backend is PostgreSQL's row estimate (docs/decisions.md): it may lag, never below the matches.
     const paging = await page.getByRole('navigation', { name: 'Pages' }).locator('p').textContent();
     const [, total] = /^1–3 of 3 matching \((\d+) in total\)$/.exec(paging ?? '') ?? [];
     expect(Number(total)).toBeGreaterThanOrEqual(3);

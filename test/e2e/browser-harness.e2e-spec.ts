@@ -17,7 +17,7 @@ import {
 /**
  * The browser harness itself (test/support/browser.ts), on a tiny page served by node:http with the
  * back office's CSP: the browser starts, axe-core runs under that CSP and reports what it must, the
- * request log sees the page's requests, screenshots land where the README's come from.
+ * request log sees the page's requests, screenshots land where docs/back-office.md's come from.
  */
 
 /** The back office's Content-Security-Policy. */

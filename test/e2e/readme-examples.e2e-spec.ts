@@ -1,30 +1,28 @@
 /**
- * The README's examples, read from README.md and run (issue 23 item 27): the Quick start's models
- * and the array of sub-documents after them compile under `"strict": true` and serve what the text
+ * The manual's examples, read from README.md and docs/ and run (issue 23 item 27): the Quick start's
+ * models and the array of sub-documents of docs/models.md compile under `"strict": true` and serve what the text
  * says; the validation example's answer is the real one, field order included; the `Contact` DTO
  * example does what its comments say.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { codeBlocks, MANUAL_PAGES, readDoc, ROOT as root } from '../support/docs.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const generated = join(root, 'test', '.generated', 'readme');
 
-/** The README's ```ts block whose first line is `// <file>`. */
+/** The manual's ```ts block whose first line is `// <file>` (README.md first, then docs/). */
 function tsBlock(file: string): string {
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
-  const block = blocks.find((text) => text.startsWith(`// ${file}\n`));
-  if (!block) throw new Error(`README.md has no \`\`\`ts block starting with // ${file}`);
-  return block;
+  const blocks = MANUAL_PAGES.flatMap((page) => codeBlocks(page)).filter((block) => block.lang === 'ts');
+  const block = blocks.find(({ text }) => text.startsWith(`// ${file}\n`));
+  if (!block) throw new Error(`No page of the manual has a \`\`\`ts block starting with // ${file}`);
+  return block.text;
 }
 
-/** Writes a README block as a module of the test tree, importing the library's sources where the README imports the package. */
+/** Writes a block of the manual as a module of the test tree, importing the library's sources where the manual imports the package. */
 function writeBlock(file: string): string {
   mkdirSync(generated, { recursive: true });
   const path = join(generated, file);
@@ -73,8 +71,9 @@ describe('the Quick start', () => {
 });
 
 describe('the validation example', () => {
-  it('answers what the README shows, in its order', async () => {
-    const section = readme.slice(readme.indexOf('### Validation'));
+  it('answers what docs/validation-and-serialization.md shows, in its order', async () => {
+    const page = readDoc('docs/validation-and-serialization.md');
+    const section = page.slice(page.indexOf('\n## Validation\n'));
     const body = /curl -s -X POST localhost:3000\/company .* -d '([^']*)'/.exec(section)![1]!;
     const answer = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]!);
     const response = await t.http().post('/company').set('Content-Type', 'application/json').send(body);

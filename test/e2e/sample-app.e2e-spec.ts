@@ -64,7 +64,7 @@ describe('the seed', () => {
     expect(users.body.status).toMatchObject({ count: 1, match_count: 1 });
     const [ada] = users.body.result;
     expect(ada).toEqual({ _id: expect.any(String), niceName: 'Ada Lovelace', birth: '1815-12-10T00:00:00.000Z' });
-    // The README's first curl.
+    // The first curl of docs/sample-app.md.
     const companies = await first.http().get('/companies?sort=niceName').expect(200);
     expect(companies.body.status).toMatchObject({ count: 2, match_count: 2 });
     expect(companies.body.result).toEqual([
@@ -144,7 +144,7 @@ describe('a user who owns companies', () => {
   });
 });
 
-describe("a company's logo and a user's photos (README: Files and images)", () => {
+describe("a company's logo and a user's photos (docs/files.md)", () => {
   let sample: SampleApp;
   beforeAll(async () => {
     sample = await bootSample(engine.dbName('sample_files'));

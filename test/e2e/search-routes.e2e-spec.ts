@@ -216,7 +216,7 @@ describe('$options x (extended regular expressions)', () => {
 
   itOnFerretDb(
     'MongoDB implements the x flag',
-    'is a 200 with no result on an empty collection of FerretDB v1, which only meets the flag when it compares a document (the README says so)',
+    'is a 200 with no result on an empty collection of FerretDB v1, which only meets the flag when it compares a document (CONTRIBUTING.md says so)',
     async () => {
       const response = await t.http().post('/users').send({ query: { niceName: { $regex: 'ad a', $options: 'x' } } }).expect(200);
       expect(response.body.status).toMatchObject({ search_count: 0, match_count: 0 });

@@ -2,7 +2,7 @@
  * Cross-site uploads (issue 23 item 12). Upload routes take what an HTML form can send
  * (`multipart/form-data`, `text/plain`), so a page of another site can post a file with the
  * user's cookies and no CORS preflight. The library leaves authentication to the app; this is
- * the guard the README shows for an app that authenticates with cookies, tested as written there.
+ * the guard docs/files.md shows for an app that authenticates with cookies, tested as written there.
  */
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Prop, Schema } from '@nestjs/mongoose';
@@ -12,7 +12,7 @@ import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 import { makeImage } from '../support/images.js';
 
-// --- the README's example, as written there ---
+// --- the example of docs/files.md, as written there ---
 /** Refuses an upload a page of another site sent with the user's cookies. */
 @Injectable()
 export class SameSiteUploadGuard implements CanActivate {
@@ -48,7 +48,7 @@ beforeAll(async () => {
 const profile = async () => (await t.http().post('/profile').send({ name: 'A' }).expect(201)).body._id as string;
 const stored = async () => t.connection.db!.collection('profiles_files.files').countDocuments();
 
-describe('the same-site upload guard of the README, on every upload route (forRoot({ files }))', () => {
+describe('the same-site upload guard of docs/files.md, on every upload route (forRoot({ files }))', () => {
   it.each([
     ['PUT', 'avatar'],
     ['POST', 'photos'],

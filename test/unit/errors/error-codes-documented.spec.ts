@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { CONFIG_ERROR_CODES, ERROR_CODES } from '../../../src/index.js';
+import { readDoc } from '../../support/docs.js';
 
-// Every code a client or a developer can meet is in the README's tables, with the same status and
-// meaning as in the code: adding a code without documenting it fails here.
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+// Every code a client or a developer can meet is in the tables of docs/errors.md, with the same status
+// and meaning as in the code: adding a code without documenting it fails here.
+const readme = readDoc('docs/errors.md');
 
-describe('error codes are documented in the README', () => {
+describe('error codes are documented in docs/errors.md', () => {
   it.each(Object.entries(ERROR_CODES))('%s', (code, { status, description }) => {
     expect(readme).toContain(`| \`${code}\` | ${status === 0 ? 'any' : status} | ${description} |`);
   });
