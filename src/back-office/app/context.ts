@@ -1,5 +1,6 @@
 import { Api, ApiError } from './api.js';
 import { h, replace } from './dom.js';
+import { latest } from './latest.js';
 import type { BackOfficeMetadata, ResourceMetadata } from './metadata.js';
 
 /** What every page is given: the metadata, the API, and the shell's message areas. */
@@ -30,6 +31,12 @@ export class AppContext {
 
   private fresh = false;
 
+  /**
+   * The shown page's loads of its content (a list's search, a document and its reloads): the
+   * latest wins, and a new page makes those of the page before stale (their results and failures dropped).
+   */
+  readonly pages = latest();
+
   /** Announces a success politely (a live region); it stays through the next page (a create opens the document, a delete the list). */
   announce(message: string): void {
     replace(this.status, message);
@@ -38,6 +45,7 @@ export class AppContext {
 
   /** A new page: the previous page's announcement goes, unless it was made for this one. */
   pageChanged(): void {
+    this.pages.cancel();
     if (!this.fresh) replace(this.status);
     this.fresh = false;
   }

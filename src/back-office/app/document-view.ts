@@ -14,17 +14,11 @@ export async function renderDocument(context: AppContext, main: HTMLElement, res
   const heading = h('h1', { tabindex: '-1' }, id ? `${singularName(resource)}` : `New ${singularName(resource).toLowerCase()}`);
   const alerts = h('div', { class: 'alerts' });
   replace(main, breadcrumb(resource), heading, alerts);
-  let loaded: Tagged | undefined;
-  if (id !== undefined) {
-    try {
-      loaded = await context.api.one(resource, id);
-    } catch (error) {
-      replace(alerts, context.loadFailed(error, `open this ${singularName(resource).toLowerCase()}`));
-      return;
-    }
-  }
-  const page = new DocumentPage(context, main, resource, loaded, heading, alerts);
-  await page.render();
+  if (id === undefined) return new DocumentPage(context, main, resource, undefined, heading, alerts).render();
+  await context.pages.run(() => context.api.one(resource, id), {
+    done: (loaded) => new DocumentPage(context, main, resource, loaded, heading, alerts).render(),
+    failed: (error) => replace(alerts, context.loadFailed(error, `open this ${singularName(resource).toLowerCase()}`)),
+  });
 }
 
 function breadcrumb(resource: ResourceMetadata): HTMLElement {
@@ -218,16 +212,17 @@ class DocumentPage {
   private async reload(): Promise<void> {
     const own = String(valueAt(this.document, this.resource.idField));
     replace(this.alerts);
-    try {
-      const loaded = await this.context.api.one(this.resource, own);
-      this.document = loaded.body;
-      this.etag = loaded.etag;
-      await this.render();
-      this.context.announce(`Reloaded: this is the current version of the ${this.noun}.`);
-      this.heading.focus();
-    } catch (error) {
-      replace(this.alerts, this.context.alert(error, `reload this ${this.noun}`));
-    }
+    // The page's latest load wins: of two reloads, the later one's version stays.
+    await this.context.pages.run(() => this.context.api.one(this.resource, own), {
+      done: async (loaded) => {
+        this.document = loaded.body;
+        this.etag = loaded.etag;
+        await this.render();
+        this.context.announce(`Reloaded: this is the current version of the ${this.noun}.`);
+        this.heading.focus();
+      },
+      failed: (error) => replace(this.alerts, this.context.alert(error, `reload this ${this.noun}`)),
+    });
   }
 
   private async remove(): Promise<void> {

@@ -47,15 +47,16 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   main.append(filterForm(context, resource, columns, params, here));
   const sort = params.get('sort') ?? '';
   const skip = Math.max(0, Number(params.get('skip') ?? 0) || 0);
-  let envelope: Envelope;
-  try {
-    envelope = await search({ filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE });
-  } catch (error) {
-    replace(alerts, context.loadFailed(error, `list ${resource.plural}`));
-    return;
-  }
-  const referenced = await referencedDocuments(context, columns, envelope.result);
-  main.append(table(context, resource, columns, envelope, referenced, params, here), pager(envelope, params, here));
+  await context.pages.run(
+    async () => {
+      const envelope = await search({ filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE });
+      return { envelope, referenced: await referencedDocuments(context, columns, envelope.result) };
+    },
+    {
+      done: ({ envelope, referenced }) => main.append(table(context, resource, columns, envelope, referenced, params, here), pager(envelope, params, here)),
+      failed: (error) => replace(alerts, context.loadFailed(error, `list ${resource.plural}`)),
+    },
+  );
 }
 
 /** `Companies whose owner is Ada Lovelace`; through an array of references, `Projects whose members include Ada Lovelace` (as the document's link says). */
