@@ -3,6 +3,8 @@ import type { AppContext } from './context.js';
 import { confirmDialog } from './dialog.js';
 import { h, replace } from './dom.js';
 import { createControls, type FieldControl, type FormScope } from './fields.js';
+import { flatten } from './field-rules.js';
+import { setAt } from './field-values.js';
 import { createFileField } from './files.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import type { Doc } from './picker.js';
@@ -121,7 +123,7 @@ class DocumentPage {
     const own = String(valueAt(this.document, this.resource.idField));
     let answer: Tagged;
     try {
-      answer = await this.context.api.json(add ? 'POST' : 'DELETE', this.context.api.url(this.resource.path, own, field.path, id), { ifMatch: this.etag });
+      answer = await this.context.api.call(add ? 'add' : 'remove', { resource: this.resource, id: own, field: field.path, item: id }, { ifMatch: this.etag });
     } catch (error) {
       // Someone else changed the document: the page says so and offers to reload it, as for a save.
       if (error instanceof ApiError && error.status === 412) this.showSaveError(error);
@@ -150,8 +152,7 @@ class DocumentPage {
     try {
       if (this.document) {
         const own = String(valueAt(this.document, resource.idField));
-        const method = resource.routes.includes('patch') ? 'PATCH' : 'PUT';
-        const answer = await this.context.api.json(method, this.context.api.url(resource.path, own), { body, ifMatch: this.etag });
+        const answer = await this.context.api.call(resource.routes.includes('patch') ? 'patch' : 'update', { resource, id: own }, { body, ifMatch: this.etag });
         this.document = answer.body;
         this.etag = answer.etag;
         await this.render();
@@ -159,7 +160,7 @@ class DocumentPage {
         this.main.querySelector<HTMLElement>('button[type=submit]')?.focus();
         this.context.announce(`Saved ${this.noun} ${documentLabel(resource, answer.body)}.`);
       } else {
-        const answer = await this.context.api.json('POST', this.context.api.url(resource.path), { body });
+        const answer = await this.context.api.call('create', { resource }, { body });
         const id = String(valueAt(answer.body, resource.idField));
         this.context.announce(`Created ${this.noun} ${documentLabel(resource, answer.body)}.`);
         location.hash = `#/${resource.path}/${encodeURIComponent(id)}`;
@@ -232,7 +233,7 @@ class DocumentPage {
     if (!confirmed) return;
     replace(this.alerts);
     try {
-      await this.context.api.json('DELETE', this.context.api.url(resource.path, String(valueAt(document, resource.idField))), { ifMatch: this.etag });
+      await this.context.api.call('delete', { resource, id: String(valueAt(document, resource.idField)) }, { ifMatch: this.etag });
       this.context.announce(`Deleted ${this.noun} ${name}.`);
       location.hash = `#/${resource.path}`;
     } catch (error) {
@@ -241,16 +242,4 @@ class DocumentPage {
       (this.alerts.querySelector('button') as HTMLElement | null)?.focus();
     }
   }
-}
-
-/** Every field of a tree, nested ones included, in order. */
-export function flatten(fields: FieldMetadata[]): FieldMetadata[] {
-  return fields.flatMap((field) => (field.type === 'object' ? [field, ...flatten(field.fields ?? [])] : [field]));
-}
-
-function setAt(target: Doc, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let node = target;
-  for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Doc;
-  node[parts[parts.length - 1]] = value;
 }

@@ -4,12 +4,11 @@ import { h, replace, uid } from './dom.js';
 import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import { createPicker, type Doc } from './picker.js';
-import { containing, referencedDocuments, resourceSearch, reverseSearch, type Condition, type Searcher } from './search.js';
+import { filterOf, listColumns } from './field-rules.js';
+import { referencedDocuments, resourceSearch, reverseSearch, type Searcher } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 
 const PAGE_SIZE = 20;
-const COLUMN_TYPES = new Set(['string', 'number', 'boolean', 'date', 'reference', 'objectId']);
-const MAX_COLUMNS = 6;
 
 /** The documents of `source` whose `field` references one document of `target`: a reverse route's list. */
 export interface Reverse {
@@ -73,34 +72,6 @@ async function describeReverse(context: AppContext, heading: HTMLElement, resour
   } catch {
     // The identifier stays in the heading.
   }
-}
-
-/** The label field, then the first scalar fields, up to six. */
-function listColumns(resource: ResourceMetadata): FieldMetadata[] {
-  const candidates = resource.fields.filter((field) => COLUMN_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id');
-  const label = candidates.find((field) => field.path === resource.labelField);
-  const rest = candidates.filter((field) => field !== label);
-  return [...(label ? [label] : []), ...rest].slice(0, MAX_COLUMNS);
-}
-
-/** The search filter the page's parameters give: a fragment, a range, a value or a reference per field. */
-function filterOf(columns: FieldMetadata[], params: URLSearchParams): Record<string, Condition> {
-  const filter: Record<string, Condition> = {};
-  for (const field of columns) {
-    const value = params.get(field.path);
-    if (field.type === 'number' || field.type === 'date') {
-      const min = params.get(`${field.path}.min`);
-      const max = params.get(`${field.path}.max`);
-      if (!min && !max) continue;
-      filter[field.path] = {
-        ...(min && { $gte: field.type === 'number' ? Number(min) : min }),
-        ...(max && { $lte: field.type === 'number' ? Number(max) : `${max}T23:59:59.999Z` }),
-      };
-    } else if (value) {
-      filter[field.path] = field.type === 'string' && !field.enum ? containing(value) : value;
-    }
-  }
-  return filter;
 }
 
 function filterForm(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], params: URLSearchParams, here: string): HTMLElement {

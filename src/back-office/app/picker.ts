@@ -2,7 +2,8 @@ import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import { latest } from './latest.js';
 import type { ResourceMetadata } from './metadata.js';
-import { containing, resourceSearch } from './search.js';
+import { containing } from './search-query.js';
+import { resourceSearch } from './search.js';
 import { documentLabel, humanize, valueAt } from './text.js';
 
 export type Doc = Record<string, unknown>;
