@@ -1,10 +1,10 @@
 import type { Envelope } from './api.js';
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
+import { filterOf, listColumns } from './field-rules.js';
 import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import { createPicker, type Doc } from './picker.js';
-import { filterOf, listColumns } from './field-rules.js';
 import { referencedDocuments, resourceSearch, reverseSearch, type Searcher } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 

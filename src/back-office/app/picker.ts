@@ -48,16 +48,16 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
   // The latest search wins: an older one's result or failure never shows over a newer one, a pick or an emptied input.
   const searches = latest();
 
+  // Closed by the user (a pick, Escape, leaving the input, emptying it): no search on its way, answered or failed, opens it again.
   const close = () => {
+    searches.cancel();
     list.hidden = true;
     input.setAttribute('aria-expanded', 'false');
     input.removeAttribute('aria-activedescendant');
     active = -1;
   };
   const pick = (document: Doc) => {
-    // A search still on its way (answered or failed) must not open the list again over the choice.
     window.clearTimeout(timer);
-    searches.cancel();
     close();
     options.onPick(document);
     input.value = options.clearAfterPick ? '' : documentLabel(target, document);
@@ -99,7 +99,6 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
   input.addEventListener('input', () => {
     window.clearTimeout(timer);
     if (!input.value) {
-      searches.cancel();
       close();
       options.onClear?.();
       return;
