@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import { BACK_OFFICE_STYLES } from './app-styles.js';
 
 /** One file the back office serves under `<path>/assets/`, read once. */
 export interface BackOfficeAsset {
@@ -15,6 +14,7 @@ export interface BackOfficeAsset {
 
 const PACKAGE_NAME = 'nestjs-model-routes';
 const SCRIPT = 'text/javascript; charset=utf-8';
+const STYLESHEET = 'app.css';
 
 /**
  * Where the built browser app is: `dist/back-office/app/` of this package, found by walking up
@@ -39,8 +39,9 @@ function readName(manifest: string): unknown {
 }
 
 /**
- * The browser app's scripts (every `*.js` file of `dir`) and its stylesheet (`app.css`), by file
- * name: the only files the asset route serves, so no request path reaches the file system.
+ * The browser app's scripts (every `*.js` file of `dir`) and its stylesheet (`app.css`, copied
+ * there from `src/back-office/app/app.css` by the build), by file name: the only files the asset
+ * route serves, so no request path reaches the file system.
  * Throws a `ModelRoutesConfigError` when the app was not built.
  */
 export function loadBackOfficeAssets(dir: string | undefined): ReadonlyMap<string, BackOfficeAsset> {
@@ -61,7 +62,11 @@ export function loadBackOfficeAssets(dir: string | undefined): ReadonlyMap<strin
   if (!assets.has('main.js')) {
     throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `BackOfficeModule: the back office's browser app in ${dir} has no main.js. Run \`npm run build:back-office\`.`);
   }
-  assets.set('app.css', asset(BACK_OFFICE_STYLES, 'text/css; charset=utf-8'));
+  const stylesheet = join(dir, STYLESHEET);
+  if (!existsSync(stylesheet)) {
+    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `BackOfficeModule: the back office's browser app in ${dir} has no ${STYLESHEET}. Run \`npm run build:back-office\`.`);
+  }
+  assets.set(STYLESHEET, asset(readFileSync(stylesheet, 'utf8'), 'text/css; charset=utf-8'));
   return assets;
 }
 

@@ -312,6 +312,42 @@ describeBrowser('the back office in a browser (sample app)', () => {
     await expect(page.evaluate<string>('document.activeElement.outerHTML')).resolves.toBe(focused);
   });
 
+  it("keeps the picker's choice when an older search fails after it (regression: the failed stale search opened the list over the choice)", async () => {
+    await open('/company/new', 'New company');
+    const owner = page.getByRole('combobox', { name: 'Owner' });
+    // The search for "ad" is held, then fails, once the user typed on, saw the newer answer and picked.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const stale = new Promise<void>((resolve) =>
+      void page.route(/\/users\?/, async (route) => {
+        resolve();
+        await held;
+        await route.fulfill({
+          status: 503,
+          contentType: 'application/json; charset=utf-8',
+          body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database did not answer in time.', details: [] }),
+        });
+      }, { times: 1 }),
+    );
+    await owner.focus();
+    await page.keyboard.type('ad');
+    await stale;
+    await page.keyboard.type('a');
+    await page.getByRole('option', { name: /Ada Lovelace/ }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(owner.inputValue()).resolves.toBe('Ada Lovelace');
+    const failed = page.waitForEvent('requestfinished', (finished) => /\/users\?/.test(finished.url()) && new URL(finished.url()).searchParams.get('niceName[regex]') === 'ad');
+    release();
+    await failed;
+    // One more round trip of the page's: the failed answer was read and handled before it ends.
+    await page.evaluate(() => fetch('/admin/metadata').then((response) => response.text()));
+    await expect(owner.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(page.getByRole('listbox').isHidden()).resolves.toBe(true);
+    await expect(page.locator('.picker-options .error').count()).resolves.toBe(0);
+    await expect(owner.inputValue()).resolves.toBe('Ada Lovelace');
+  });
+
   it('met no uncaught error, CSP violation or console error on the way', () => {
     expect(problems.list).toEqual([]);
   });

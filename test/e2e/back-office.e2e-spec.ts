@@ -4,7 +4,8 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { Types, Schema as MongooseSchema } from 'mongoose';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { DocumentBuilder } from '@nestjs/swagger';
 import { FileProp, FileRef, GeneratedController, GeneratedResource, ModelRoutesConfigError, ModelRoutesModule } from '../../src/index.js';
 import { BackOfficeModule, type BackOfficeMetadata, type BackOfficeOptions, type FieldMetadata, type ResourceMetadata } from '../../src/back-office/index.js';
@@ -138,8 +139,7 @@ describe('BackOfficeModule.forRoot() with its defaults', () => {
       await t.http().get(`/admin/assets/${file}`).set('If-None-Match', '"other"').expect(200);
     }
     const css = await t.http().get('/admin/assets/app.css');
-    const { BACK_OFFICE_STYLES } = await import('../../src/back-office/app-styles.js');
-    expect(css.text).toBe(BACK_OFFICE_STYLES);
+    expect(css.text).toBe(readFileSync(fileURLToPath(new URL('../../src/back-office/app/app.css', import.meta.url)), 'utf8'));
   });
 
   it.each(['/admin/assets/nothing.js', '/admin/assets/..%2Fpackage.json', '/admin/assets/%2E%2E%2F%2E%2E%2Fpackage.json', '/admin/assets/app.ts', '/admin/assets/metadata.d.ts'])(

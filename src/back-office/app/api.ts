@@ -1,44 +1,13 @@
+import { ApiError, apiUrl, errorOf, type Envelope, type Tagged } from './api-wire.js';
 import type { BackOfficeMetadata, ResourceMetadata } from './metadata.js';
+import { ROUTES, type AppAction, type RouteAt } from './routes.js';
+
+export { ApiError, type Envelope, type ErrorDetail, type Tagged } from './api-wire.js';
 
 /** How credentials are sent, as the page says (`<meta name="model-routes-auth-header">`): before the metadata, whose route may be guarded. */
 export function authOfPage(): BackOfficeMetadata['auth'] {
   const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="model-routes-auth-${name}"]`)?.content || undefined;
   return { header: meta('header') ?? 'authorization', scheme: meta('scheme') };
-}
-
-/** One detail of the library's error shape: the field path it names and what is wrong. */
-export interface ErrorDetail {
-  path?: string;
-  message: string;
-}
-
-/** A failed request, in the library's error shape (`{ statusCode, code, message, details }`). */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: ErrorDetail[] = [],
-  ) {
-    super(message);
-  }
-
-  /** A request that never got an answer (server down, network). */
-  static unreachable(error: unknown): ApiError {
-    return new ApiError(0, 'NETWORK', `The server could not be reached (${(error as Error).message}).`);
-  }
-}
-
-/** The envelope of every search route. */
-export interface Envelope<T = Record<string, unknown>> {
-  status: { count: number; search_count: number; match_count: number; limit: number; skip: number; missing?: string[] };
-  result: T[];
-}
-
-/** A document, and the `ETag` that came with it (sent back as `If-Match`). */
-export interface Tagged<T = Record<string, unknown>> {
-  body: T;
-  etag?: string;
 }
 
 interface RequestOptions {
@@ -68,12 +37,22 @@ export class Api {
 
   /** `/company/<id>` under the app's prefix, each segment encoded. */
   url(...segments: string[]): string {
-    return `${this.metadata.apiBase}/${segments.map(encodeURIComponent).join('/')}`;
+    return apiUrl(this.metadata.apiBase, segments);
+  }
+
+  /** The URL of the generated route `action` (see `ROUTES`). */
+  routeUrl(action: AppAction, at: RouteAt): string {
+    return this.url(...ROUTES[action].segments(at));
+  }
+
+  /** A JSON request to the generated route `action`, with the method the route table gives it. */
+  call<T = Record<string, unknown>>(action: AppAction, at: RouteAt, options: RequestOptions = {}): Promise<Tagged<T>> {
+    return this.json<T>(ROUTES[action].method, this.routeUrl(action, at), options);
   }
 
   /** The document at `/<path>/<id>` (`findOne`). */
   one(resource: ResourceMetadata, id: string): Promise<Tagged> {
-    return this.json('GET', this.url(resource.path, id));
+    return this.call('findOne', { resource, id });
   }
 
   /** A search route's envelope (`GET` with the query string). */
@@ -118,16 +97,4 @@ export class Api {
     if (!response.ok) throw await errorOf(response);
     return response;
   }
-}
-
-async function errorOf(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
-  let body: { code?: string; message?: string | string[]; details?: ErrorDetail[] } = {};
-  try {
-    body = text ? JSON.parse(text) : {};
-  } catch {
-    // Not the library's shape (a proxy's page): the status says enough.
-  }
-  const message = Array.isArray(body.message) ? body.message.join('; ') : body.message;
-  return new ApiError(response.status, body.code ?? `HTTP_${response.status}`, message ?? response.statusText, Array.isArray(body.details) ? body.details : []);
 }

@@ -1,5 +1,7 @@
-import { Api, ApiError } from './api.js';
+import { Api } from './api.js';
+import { ApiError, describeError } from './api-wire.js';
 import { h, replace } from './dom.js';
+import { latest } from './latest.js';
 import type { BackOfficeMetadata, ResourceMetadata } from './metadata.js';
 
 /** What every page is given: the metadata, the API, and the shell's message areas. */
@@ -30,6 +32,12 @@ export class AppContext {
 
   private fresh = false;
 
+  /**
+   * The shown page's loads of its content (a list's search, a document and its reloads): the
+   * latest wins, and a new page makes those of the page before stale (their results and failures dropped).
+   */
+  readonly pages = latest();
+
   /** Announces a success politely (a live region); it stays through the next page (a create opens the document, a delete the list). */
   announce(message: string): void {
     replace(this.status, message);
@@ -38,6 +46,7 @@ export class AppContext {
 
   /** A new page: the previous page's announcement goes, unless it was made for this one. */
   pageChanged(): void {
+    this.pages.cancel();
     if (!this.fresh) replace(this.status);
     this.fresh = false;
   }
@@ -70,23 +79,3 @@ export class AppContext {
 
 /** The attribute of an alert that stands for a page that could not load: new credentials load that page again. */
 export const LOAD_FAILED = 'data-load-failed';
-
-/** A failure in words: 401 and 403 say what to do; others give the server's message. */
-export function describeError(error: unknown, doing: string, header: string): { title: string; text: string } {
-  if (!(error instanceof ApiError)) return { title: `Could not ${doing}`, text: (error as Error)?.message ?? String(error) };
-  const said = error.message ? ` The server said: “${error.message}”` : '';
-  switch (error.status) {
-    case 0:
-      return { title: `Could not ${doing}`, text: error.message };
-    case 401:
-      return { title: `Not signed in: could not ${doing}`, text: `This action needs credentials (401).${said} Enter them (sent in the ${header} header) and try again.` };
-    case 403:
-      return { title: `Not allowed: could not ${doing}`, text: `Your credentials do not allow this action (403).${said}` };
-    case 404:
-      return { title: 'Not found', text: `${error.message || 'It does not exist'} (404).` };
-    case 409:
-      return { title: `Could not ${doing}`, text: [error.message, ...error.details.map((detail) => detail.message)].filter(Boolean).join(' · ') };
-    default:
-      return { title: `Could not ${doing}`, text: `${error.message} (${error.status} ${error.code}).` };
-  }
-}

@@ -3,6 +3,8 @@ import type { AppContext } from './context.js';
 import { confirmDialog } from './dialog.js';
 import { h, replace } from './dom.js';
 import { createControls, type FieldControl, type FormScope } from './fields.js';
+import { flatten } from './field-rules.js';
+import { setAt } from './field-values.js';
 import { createFileField } from './files.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import type { Doc } from './picker.js';
@@ -14,17 +16,11 @@ export async function renderDocument(context: AppContext, main: HTMLElement, res
   const heading = h('h1', { tabindex: '-1' }, id ? `${singularName(resource)}` : `New ${singularName(resource).toLowerCase()}`);
   const alerts = h('div', { class: 'alerts' });
   replace(main, breadcrumb(resource), heading, alerts);
-  let loaded: Tagged | undefined;
-  if (id !== undefined) {
-    try {
-      loaded = await context.api.one(resource, id);
-    } catch (error) {
-      replace(alerts, context.loadFailed(error, `open this ${singularName(resource).toLowerCase()}`));
-      return;
-    }
-  }
-  const page = new DocumentPage(context, main, resource, loaded, heading, alerts);
-  await page.render();
+  if (id === undefined) return new DocumentPage(context, main, resource, undefined, heading, alerts).render();
+  await context.pages.run(() => context.api.one(resource, id), {
+    done: (loaded) => new DocumentPage(context, main, resource, loaded, heading, alerts).render(),
+    failed: (error) => replace(alerts, context.loadFailed(error, `open this ${singularName(resource).toLowerCase()}`)),
+  });
 }
 
 function breadcrumb(resource: ResourceMetadata): HTMLElement {
@@ -127,7 +123,7 @@ class DocumentPage {
     const own = String(valueAt(this.document, this.resource.idField));
     let answer: Tagged;
     try {
-      answer = await this.context.api.json(add ? 'POST' : 'DELETE', this.context.api.url(this.resource.path, own, field.path, id), { ifMatch: this.etag });
+      answer = await this.context.api.call(add ? 'add' : 'remove', { resource: this.resource, id: own, field: field.path, item: id }, { ifMatch: this.etag });
     } catch (error) {
       // Someone else changed the document: the page says so and offers to reload it, as for a save.
       if (error instanceof ApiError && error.status === 412) this.showSaveError(error);
@@ -156,8 +152,7 @@ class DocumentPage {
     try {
       if (this.document) {
         const own = String(valueAt(this.document, resource.idField));
-        const method = resource.routes.includes('patch') ? 'PATCH' : 'PUT';
-        const answer = await this.context.api.json(method, this.context.api.url(resource.path, own), { body, ifMatch: this.etag });
+        const answer = await this.context.api.call(resource.routes.includes('patch') ? 'patch' : 'update', { resource, id: own }, { body, ifMatch: this.etag });
         this.document = answer.body;
         this.etag = answer.etag;
         await this.render();
@@ -165,7 +160,7 @@ class DocumentPage {
         this.main.querySelector<HTMLElement>('button[type=submit]')?.focus();
         this.context.announce(`Saved ${this.noun} ${documentLabel(resource, answer.body)}.`);
       } else {
-        const answer = await this.context.api.json('POST', this.context.api.url(resource.path), { body });
+        const answer = await this.context.api.call('create', { resource }, { body });
         const id = String(valueAt(answer.body, resource.idField));
         this.context.announce(`Created ${this.noun} ${documentLabel(resource, answer.body)}.`);
         location.hash = `#/${resource.path}/${encodeURIComponent(id)}`;
@@ -218,16 +213,17 @@ class DocumentPage {
   private async reload(): Promise<void> {
     const own = String(valueAt(this.document, this.resource.idField));
     replace(this.alerts);
-    try {
-      const loaded = await this.context.api.one(this.resource, own);
-      this.document = loaded.body;
-      this.etag = loaded.etag;
-      await this.render();
-      this.context.announce(`Reloaded: this is the current version of the ${this.noun}.`);
-      this.heading.focus();
-    } catch (error) {
-      replace(this.alerts, this.context.alert(error, `reload this ${this.noun}`));
-    }
+    // The page's latest load wins: of two reloads, the later one's version stays.
+    await this.context.pages.run(() => this.context.api.one(this.resource, own), {
+      done: async (loaded) => {
+        this.document = loaded.body;
+        this.etag = loaded.etag;
+        await this.render();
+        this.context.announce(`Reloaded: this is the current version of the ${this.noun}.`);
+        this.heading.focus();
+      },
+      failed: (error) => replace(this.alerts, this.context.alert(error, `reload this ${this.noun}`)),
+    });
   }
 
   private async remove(): Promise<void> {
@@ -237,7 +233,7 @@ class DocumentPage {
     if (!confirmed) return;
     replace(this.alerts);
     try {
-      await this.context.api.json('DELETE', this.context.api.url(resource.path, String(valueAt(document, resource.idField))), { ifMatch: this.etag });
+      await this.context.api.call('delete', { resource, id: String(valueAt(document, resource.idField)) }, { ifMatch: this.etag });
       this.context.announce(`Deleted ${this.noun} ${name}.`);
       location.hash = `#/${resource.path}`;
     } catch (error) {
@@ -246,16 +242,4 @@ class DocumentPage {
       (this.alerts.querySelector('button') as HTMLElement | null)?.focus();
     }
   }
-}
-
-/** Every field of a tree, nested ones included, in order. */
-export function flatten(fields: FieldMetadata[]): FieldMetadata[] {
-  return fields.flatMap((field) => (field.type === 'object' ? [field, ...flatten(field.fields ?? [])] : [field]));
-}
-
-function setAt(target: Doc, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let node = target;
-  for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Doc;
-  node[parts[parts.length - 1]] = value;
 }

@@ -2,6 +2,7 @@ import { ApiError } from './api.js';
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import type { FieldMetadata } from './metadata.js';
+import { fromInput, toInput } from './field-values.js';
 import { createPicker, type Doc } from './picker.js';
 import { documentLabel, fieldLabel, valueAt } from './text.js';
 
@@ -130,33 +131,6 @@ function inputControl(field: FieldMetadata, initial: unknown, creating: boolean)
       return fromInput(field, text);
     },
   };
-}
-
-/** A value as its control holds it. */
-function toInput(field: FieldMetadata, value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (field.type === 'date') return String(value).slice(0, 10);
-  if (field.type === 'array') return Array.isArray(value) ? value.map((item) => (field.items === 'date' ? String(item).slice(0, 10) : String(item))).join('\n') : '';
-  if (field.type === 'json') return JSON.stringify(value, null, 2);
-  return String(value);
-}
-
-/** What a control holds, as the JSON value to send; a JSON field that does not parse is sent as its text, for the server to refuse by name. */
-function fromInput(field: FieldMetadata, text: string): unknown {
-  switch (field.type) {
-    case 'number':
-      return Number(text);
-    case 'array':
-      return text.split('\n').map((line) => line.trim()).filter(Boolean).map((item) => (field.items === 'number' ? Number(item) : field.items === 'boolean' ? item === 'true' : item));
-    case 'json':
-      try {
-        return JSON.parse(text);
-      } catch {
-        return text;
-      }
-    default:
-      return text;
-  }
 }
 
 /** Identifier of a referenced document as the reference field stores it. */

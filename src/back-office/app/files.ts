@@ -42,7 +42,8 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
   const status = h('div', { class: 'file-status' });
   const items = h('ul', { class: gallery ? 'gallery' : 'single-file' });
   const documentId = String(valueAt(scope.document, scope.resource.idField));
-  const url = (file?: FileRef) => (gallery && file ? scope.context.api.url(scope.resource.path, documentId, field.path, file._id) : scope.context.api.url(scope.resource.path, documentId, field.path));
+  const at = (file?: FileRef) => ({ resource: scope.resource, id: documentId, field: field.path, item: gallery && file ? file._id : undefined });
+  const url = (file: FileRef) => scope.context.api.routeUrl('download', at(file));
 
   const render = () => {
     const value = valueAt(scope.document, field.path);
@@ -75,7 +76,7 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
         { class: 'actions' },
         routes.has('download') && h('button', { type: 'button', class: 'button secondary', onclick: () => void download(file) }, 'Download', h('span', { class: 'visually-hidden' }, ` ${file.name}`)),
         routes.has('deleteFile') &&
-          h('button', { type: 'button', class: 'button danger', onclick: () => void write(`remove ${file.name}`, `${label}: removed ${file.name}.`, () => scope.context.api.json('DELETE', url(file), { ifMatch: scope.etag() })) }, 'Remove', h('span', { class: 'visually-hidden' }, ` ${file.name}`)),
+          h('button', { type: 'button', class: 'button danger', onclick: () => void write(`remove ${file.name}`, `${label}: removed ${file.name}.`, () => scope.context.api.call('deleteFile', at(file), { ifMatch: scope.etag() })) }, 'Remove', h('span', { class: 'visually-hidden' }, ` ${file.name}`)),
       ),
     );
   };
@@ -114,7 +115,7 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
     if (!file) return;
     const form = new FormData();
     form.append('file', file, file.name);
-    void write(`upload ${file.name}`, `${label}: uploaded ${file.name}.`, () => scope.context.api.json(gallery ? 'POST' : 'PUT', url(), { body: form, ifMatch: scope.etag() })).then(() => {
+    void write(`upload ${file.name}`, `${label}: uploaded ${file.name}.`, () => scope.context.api.call(gallery ? 'addFile' : 'upload', at(), { body: form, ifMatch: scope.etag() })).then(() => {
       input.value = '';
     });
   });

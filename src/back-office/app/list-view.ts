@@ -1,15 +1,14 @@
 import type { Envelope } from './api.js';
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
+import { filterOf, listColumns } from './field-rules.js';
 import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import { createPicker, type Doc } from './picker.js';
-import { containing, referencedDocuments, resourceSearch, reverseSearch, type Condition, type Searcher } from './search.js';
+import { referencedDocuments, resourceSearch, reverseSearch, type Searcher } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 
 const PAGE_SIZE = 20;
-const COLUMN_TYPES = new Set(['string', 'number', 'boolean', 'date', 'reference', 'objectId']);
-const MAX_COLUMNS = 6;
 
 /** The documents of `source` whose `field` references one document of `target`: a reverse route's list. */
 export interface Reverse {
@@ -47,15 +46,16 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   main.append(filterForm(context, resource, columns, params, here));
   const sort = params.get('sort') ?? '';
   const skip = Math.max(0, Number(params.get('skip') ?? 0) || 0);
-  let envelope: Envelope;
-  try {
-    envelope = await search({ filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE });
-  } catch (error) {
-    replace(alerts, context.loadFailed(error, `list ${resource.plural}`));
-    return;
-  }
-  const referenced = await referencedDocuments(context, columns, envelope.result);
-  main.append(table(context, resource, columns, envelope, referenced, params, here), pager(envelope, params, here));
+  await context.pages.run(
+    async () => {
+      const envelope = await search({ filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE });
+      return { envelope, referenced: await referencedDocuments(context, columns, envelope.result) };
+    },
+    {
+      done: ({ envelope, referenced }) => main.append(table(context, resource, columns, envelope, referenced, params, here), pager(envelope, params, here)),
+      failed: (error) => replace(alerts, context.loadFailed(error, `list ${resource.plural}`)),
+    },
+  );
 }
 
 /** `Companies whose owner is Ada Lovelace`; through an array of references, `Projects whose members include Ada Lovelace` (as the document's link says). */
@@ -72,34 +72,6 @@ async function describeReverse(context: AppContext, heading: HTMLElement, resour
   } catch {
     // The identifier stays in the heading.
   }
-}
-
-/** The label field, then the first scalar fields, up to six. */
-function listColumns(resource: ResourceMetadata): FieldMetadata[] {
-  const candidates = resource.fields.filter((field) => COLUMN_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id');
-  const label = candidates.find((field) => field.path === resource.labelField);
-  const rest = candidates.filter((field) => field !== label);
-  return [...(label ? [label] : []), ...rest].slice(0, MAX_COLUMNS);
-}
-
-/** The search filter the page's parameters give: a fragment, a range, a value or a reference per field. */
-function filterOf(columns: FieldMetadata[], params: URLSearchParams): Record<string, Condition> {
-  const filter: Record<string, Condition> = {};
-  for (const field of columns) {
-    const value = params.get(field.path);
-    if (field.type === 'number' || field.type === 'date') {
-      const min = params.get(`${field.path}.min`);
-      const max = params.get(`${field.path}.max`);
-      if (!min && !max) continue;
-      filter[field.path] = {
-        ...(min && { $gte: field.type === 'number' ? Number(min) : min }),
-        ...(max && { $lte: field.type === 'number' ? Number(max) : `${max}T23:59:59.999Z` }),
-      };
-    } else if (value) {
-      filter[field.path] = field.type === 'string' && !field.enum ? containing(value) : value;
-    }
-  }
-  return filter;
 }
 
 function filterForm(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], params: URLSearchParams, here: string): HTMLElement {

@@ -1,5 +1,6 @@
 import { Api, ApiError, authOfPage } from './api.js';
-import { AppContext, describeError, LOAD_FAILED } from './context.js';
+import { describeError } from './api-wire.js';
+import { AppContext, LOAD_FAILED } from './context.js';
 import { credentialsDialog } from './credentials.js';
 import { renderDocument } from './document-view.js';
 import { h, replace } from './dom.js';

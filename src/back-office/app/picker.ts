@@ -1,7 +1,9 @@
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
+import { latest } from './latest.js';
 import type { ResourceMetadata } from './metadata.js';
-import { containing, resourceSearch } from './search.js';
+import { containing } from './search-query.js';
+import { resourceSearch } from './search.js';
 import { documentLabel, humanize, valueAt } from './text.js';
 
 export type Doc = Record<string, unknown>;
@@ -43,18 +45,19 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
   let found: Doc[] = [];
   let active = -1;
   let timer: number | undefined;
-  let asked = 0;
+  // The latest search wins: an older one's result or failure never shows over a newer one, a pick or an emptied input.
+  const searches = latest();
 
+  // Closed by the user (a pick, Escape, leaving the input, emptying it): no search on its way, answered or failed, opens it again.
   const close = () => {
+    searches.cancel();
     list.hidden = true;
     input.setAttribute('aria-expanded', 'false');
     input.removeAttribute('aria-activedescendant');
     active = -1;
   };
   const pick = (document: Doc) => {
-    // A search still on its way must not open the list again over the choice.
     window.clearTimeout(timer);
-    asked += 1;
     close();
     options.onPick(document);
     input.value = options.clearAfterPick ? '' : documentLabel(target, document);
@@ -84,16 +87,13 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
     input.setAttribute('aria-expanded', 'true');
     active = -1;
   };
-  const lookup = async (text: string) => {
-    const ask = ++asked;
-    if (!search) return;
-    try {
-      const envelope = await search({ filter: text ? { [target.labelField]: containing(text) } : {}, sort: target.labelField, limit: 10 });
-      if (ask === asked) show(envelope.result);
-    } catch (error) {
-      if (ask === asked) replace(list, h('li', { class: 'error', role: 'option', 'aria-disabled': 'true', id: `${listId}-error` }, context.alert(error, `search ${target.plural}`).textContent ?? ''));
-      list.hidden = false;
-    }
+  const showError = (error: unknown) => {
+    replace(list, h('li', { class: 'error', role: 'option', 'aria-disabled': 'true', id: `${listId}-error` }, context.alert(error, `search ${target.plural}`).textContent ?? ''));
+    list.hidden = false;
+  };
+  const lookup = (text: string) => {
+    if (!search) return searches.cancel();
+    return searches.run(() => search({ filter: text ? { [target.labelField]: containing(text) } : {}, sort: target.labelField, limit: 10 }), { done: (envelope) => show(envelope.result), failed: showError });
   };
 
   input.addEventListener('input', () => {

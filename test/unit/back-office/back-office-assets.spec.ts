@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelRoutesConfigError } from '../../../src/index.js';
-import { BACK_OFFICE_STYLES } from '../../../src/back-office/app-styles.js';
 import { backOfficeAppDir, loadBackOfficeAssets } from '../../../src/back-office/back-office-assets.js';
 import { backOfficePage } from '../../../src/back-office/back-office-page.js';
 
@@ -30,11 +29,12 @@ describe('the back office files', () => {
     writeFileSync(join(root, 'list.js'), 'export const list = [];');
     writeFileSync(join(root, 'types.js'), 'export {};\n');
     writeFileSync(join(root, 'notes.txt'), 'not served');
+    writeFileSync(join(root, 'app.css'), 'body { margin: 0; }\n');
     mkdirSync(join(root, 'nested.js'));
     const assets = loadBackOfficeAssets(root);
     expect([...assets.keys()]).toEqual(['list.js', 'main.js', 'app.css']);
     expect(assets.get('main.js')).toEqual({ body: 'import "./list.js";', contentType: 'text/javascript; charset=utf-8', etag: expect.stringMatching(/^"[\w-]{27}"$/) });
-    expect(assets.get('app.css')).toMatchObject({ body: BACK_OFFICE_STYLES, contentType: 'text/css; charset=utf-8' });
+    expect(assets.get('app.css')).toMatchObject({ body: 'body { margin: 0; }\n', contentType: 'text/css; charset=utf-8' });
     expect(assets.get('main.js')!.etag).not.toBe(assets.get('list.js')!.etag);
   });
 
@@ -45,6 +45,14 @@ describe('the back office files', () => {
     expect(() => loadBackOfficeAssets(undefined)).toThrow(/not built/);
     writeFileSync(join(root, 'list.js'), 'export const list = [];');
     expect(() => loadBackOfficeAssets(root)).toThrow(/has no main\.js\. Run `npm run build:back-office`/);
+    writeFileSync(join(root, 'main.js'), 'import "./list.js";');
+    expect(() => loadBackOfficeAssets(root)).toThrow(/has no app\.css\. Run `npm run build:back-office`/);
+  });
+
+  it('hold the stylesheet of the sources (src/back-office/app/app.css), as the build copies it', () => {
+    const source = readFileSync(fileURLToPath(new URL('../../../src/back-office/app/app.css', import.meta.url)), 'utf8');
+    expect(loadBackOfficeAssets(backOfficeAppDir()).get('app.css')!.body).toBe(source);
+    expect(source).toMatch(/^:root \{/m);
   });
 });
 

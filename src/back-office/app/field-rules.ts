@@ -1,0 +1,43 @@
+/**
+ * What the metadata's fields say about where a field shows and how it filters: the tree flattened,
+ * a list's columns, and a list's search filter from the page's parameters. A pure module,
+ * unit-tested without a browser.
+ */
+import type { FieldMetadata, ResourceMetadata } from './metadata.js';
+import { containing, type Condition } from './search-query.js';
+
+const COLUMN_TYPES = new Set(['string', 'number', 'boolean', 'date', 'reference', 'objectId']);
+const MAX_COLUMNS = 6;
+
+/** Every field of a tree, nested ones included, in order. */
+export function flatten(fields: FieldMetadata[]): FieldMetadata[] {
+  return fields.flatMap((field) => (field.type === 'object' ? [field, ...flatten(field.fields ?? [])] : [field]));
+}
+
+/** The label field, then the first scalar fields, up to six. */
+export function listColumns(resource: ResourceMetadata): FieldMetadata[] {
+  const candidates = resource.fields.filter((field) => COLUMN_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id');
+  const label = candidates.find((field) => field.path === resource.labelField);
+  const rest = candidates.filter((field) => field !== label);
+  return [...(label ? [label] : []), ...rest].slice(0, MAX_COLUMNS);
+}
+
+/** The search filter the page's parameters give: a fragment, a range, a value or a reference per field. */
+export function filterOf(columns: FieldMetadata[], params: URLSearchParams): Record<string, Condition> {
+  const filter: Record<string, Condition> = {};
+  for (const field of columns) {
+    const value = params.get(field.path);
+    if (field.type === 'number' || field.type === 'date') {
+      const min = params.get(`${field.path}.min`);
+      const max = params.get(`${field.path}.max`);
+      if (!min && !max) continue;
+      filter[field.path] = {
+        ...(min && { $gte: field.type === 'number' ? Number(min) : min }),
+        ...(max && { $lte: field.type === 'number' ? Number(max) : `${max}T23:59:59.999Z` }),
+      };
+    } else if (value) {
+      filter[field.path] = field.type === 'string' && !field.enum ? containing(value) : value;
+    }
+  }
+  return filter;
+}
