@@ -45,14 +45,14 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe('PATCH (item 9)', () => {
+describe('PATCH changes only the fields sent', () => {
   it('changes only the fields sent, as PUT does', async () => {
     const response = await t.http().patch(`/company/${company}`).send({ employees: 4 }).expect(200);
     expect(response.body).toMatchObject({ niceName: 'Acme', employees: 4, location: 'Paris' });
   });
 });
 
-describe('a method the path does not serve is a 405 with Allow (item 9)', () => {
+describe('a method the path does not serve is a 405 with Allow', () => {
   it.each<['post' | 'put' | 'delete' | 'get', () => string, string]>([
     ['post', () => `/company/${company}`, 'DELETE, GET, HEAD, PATCH, PUT'],
     ['delete', () => '/companies', 'GET, HEAD, POST'],
@@ -80,7 +80,7 @@ describe('a method the path does not serve is a 405 with Allow (item 9)', () => 
   });
 });
 
-describe('a body that is not JSON is a 415 (A6)', () => {
+describe('a body that is not JSON is a 415', () => {
   it.each([
     ['text/plain', '{"query":{"niceName":"Nope"}}'],
     ['application/x-www-form-urlencoded', 'query[niceName]=Nope'],
@@ -121,7 +121,7 @@ describe('a body that is not JSON is a 415 (A6)', () => {
   });
 });
 
-describe('one vocabulary of errors (item 10)', () => {
+describe('one vocabulary of errors, whoever refuses the request', () => {
   it('a global ValidationPipe refusal is MR_VALIDATION_FAILED, one detail per constraint, at the dotted path', async () => {
     const response = await t.http().post('/company/transfers').send({ employees: 0, address: { city: 5 }, extra: true });
     expectError(response, 400, 'MR_VALIDATION_FAILED');
