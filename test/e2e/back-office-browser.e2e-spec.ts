@@ -1,7 +1,6 @@
 import { Test } from '@nestjs/testing';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import request from 'supertest';
 import { AppModule } from '../../sample-app/app.module.js';
 import { configureSampleApp } from '../../sample-app/app.setup.js';
 import type { RouteDefinition } from '../../src/index.js';
@@ -35,7 +34,7 @@ describeBrowser('the back office in a browser (sample app)', () => {
   let log: RequestLog;
   let problems: PageProblems;
   let table: RouteDefinition[];
-  const http = () => request(session.app.getHttpServer());
+  const http = () => session.http();
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forDatabase(engine.get().uri, engine.dbName('back_office'))] }).compile();

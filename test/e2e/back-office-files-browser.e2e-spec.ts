@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { MongooseModule, Prop, Schema } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Page } from 'playwright-core';
-import request from 'supertest';
 import { BackOfficeModule } from '../../src/back-office/index.js';
 import { FileProp, FileRef, GeneratedResource, ModelRoutesModule } from '../../src/index.js';
 import { openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../support/back-office-session.js';
@@ -56,7 +55,7 @@ const engine = useEngine();
 describeBrowser('the back office\'s file previews (in a browser)', () => {
   let session: BackOfficeSession;
   let page: Page;
-  const http = () => request(session.app.getHttpServer());
+  const http = () => session.http();
 
   beforeAll(async () => {
     @Module({

@@ -3,7 +3,6 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
 import type { Page, Request } from 'playwright-core';
-import request from 'supertest';
 import { BackOfficeModule } from '../../src/back-office/index.js';
 import { ModelRoutesModule, type RouteDefinition } from '../../src/index.js';
 import { BEARER_TOKEN, BearerGuard, Member, Project } from '../fixtures/back-office-models.js';
@@ -27,7 +26,7 @@ describeBrowser('the back office in a browser (fixture models)', () => {
   let problems: PageProblems;
   let table: RouteDefinition[];
   const members: Record<string, string> = {};
-  const http = () => request(session.app.getHttpServer());
+  const http = () => session.http();
 
   beforeAll(async () => {
     @Module({

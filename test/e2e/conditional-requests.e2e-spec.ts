@@ -276,7 +276,7 @@ describe('If-Match on a write', () => {
   });
 });
 
-describe('If-None-Match on a write (issue 23 item 8: RFC 9110, a 412 when the condition fails)', () => {
+describe('If-None-Match on a write (RFC 9110: a 412 when the condition fails)', () => {
   it('* refuses PUT, PATCH and DELETE of an existing document: 412, the current ETag, nothing written', async () => {
     const { id, etag } = await company();
     for (const request of [

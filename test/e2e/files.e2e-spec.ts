@@ -305,7 +305,7 @@ describe('resized variants: GET /brand/:brand_id/logo?w=&h=&fit=&format=', () =>
     expect(await stored()).toEqual({ files: 0, chunks: 0 });
   });
 
-  it('keeps at most maxPerFile variants of a file; past it, a new one is refused (issue 23: it was computed again on every request)', async () => {
+  it('keeps at most maxPerFile variants of a file; past it, a new one is refused, never computed, and a kept one is still served', async () => {
     const id = await create();
     await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
     for (const width of [10, 20]) {

@@ -9,8 +9,9 @@
 import type { Response } from 'supertest';
 import { testAdapter, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
-import { expectError, expectNoLeak } from '../support/expect-error.js';
-import { changedCollections, observe } from '../support/db-snapshot.js';
+import { expectNoLeak } from '../support/expect-error.js';
+import { observe } from '../support/db-snapshot.js';
+import { expectRefusedUnchanged } from '../support/expect-refused.js';
 import { SEED_IDS } from '../fixtures/seed-data.js';
 import { MISSING_ID } from '../support/ids.js';
 import { useSeededApp } from '../support/seeded-app.js';
@@ -35,8 +36,8 @@ interface Row {
   /** A raw query string (without `?`), appended to the path untouched. */
   query?: string;
   status: number;
-  /** The expected `code`; a list when either is acceptable. */
-  code: string | string[];
+  /** The expected `code`. */
+  code: string;
   /** A `details[].path` the answer must name. */
   detail?: string;
 }
@@ -289,15 +290,18 @@ const castRows: Row[] = [
   { name: 'search owner "xyz"', method: 'POST', path: '/companies', body: { query: { owner: 'xyz' } }, status: 400, code: V, detail: 'query.owner' },
   { name: 'search birth {$lt: "not a date"}', method: 'POST', path: '/users', body: { query: { birth: { $lt: 'not a date' } } }, status: 400, code: V, detail: 'query.birth.$lt' },
   { name: 'search employees {$in: ["abc"]}', method: 'POST', path: '/companies', body: { query: { employees: { $in: ['abc'] } } }, status: 400, code: V },
-  { name: '$regex on a Number field', method: 'POST', path: '/companies', body: { query: { employees: { $regex: '^1' } } }, status: 400, code: [Q, V] },
-  { name: '$regex on _id', method: 'POST', path: '/companies', body: { query: { _id: { $regex: '^6' } } }, status: 400, code: [Q, V] },
-  { name: '$regex on a Date field', method: 'POST', path: '/users', body: { query: { birth: { $regex: '1815' } } }, status: 400, code: [Q, V] },
-  { name: '$regex on the reference field of the reverse route', method: 'POST', path: REVERSE_ADA, body: { query: { owner: { $regex: '.' } } }, status: 400, code: [Q, V] },
-  { name: '$size on a Number field', method: 'POST', path: '/companies', body: { query: { employees: { $size: 1 } } }, status: 400, code: [Q, V] },
-  { name: '$size on a String field inside $or', method: 'POST', path: '/accounts', body: { query: { $or: [{ email: { $size: 0 } }] } }, status: 400, code: [Q, V] },
-  { name: '?employees[size]=1', method: 'GET', path: '/companies', query: 'employees[size]=1', status: 400, code: [Q, V] },
-  { name: '?owner[regex]=a on the reverse route', method: 'GET', path: REVERSE_ADA, query: 'owner[regex]=a', status: 400, code: [Q, V] },
-  { name: '?credits[regex]=1', method: 'GET', path: '/accounts', query: 'credits[regex]=1', status: 400, code: [Q, V] },
+  // An operator the field's type cannot take is refused as a query error, by the field's type,
+  // before any value is cast: MR_INVALID_QUERY (never MR_INVALID_VALUE), the same on Express and
+  // Fastify, on FerretDB over PostgreSQL and over SQLite (the engine never sees the query).
+  { name: '$regex on a Number field', method: 'POST', path: '/companies', body: { query: { employees: { $regex: '^1' } } }, status: 400, code: Q },
+  { name: '$regex on _id', method: 'POST', path: '/companies', body: { query: { _id: { $regex: '^6' } } }, status: 400, code: Q },
+  { name: '$regex on a Date field', method: 'POST', path: '/users', body: { query: { birth: { $regex: '1815' } } }, status: 400, code: Q },
+  { name: '$regex on the reference field of the reverse route', method: 'POST', path: REVERSE_ADA, body: { query: { owner: { $regex: '.' } } }, status: 400, code: Q },
+  { name: '$size on a Number field', method: 'POST', path: '/companies', body: { query: { employees: { $size: 1 } } }, status: 400, code: Q },
+  { name: '$size on a String field inside $or', method: 'POST', path: '/accounts', body: { query: { $or: [{ email: { $size: 0 } }] } }, status: 400, code: Q },
+  { name: '?employees[size]=1', method: 'GET', path: '/companies', query: 'employees[size]=1', status: 400, code: Q },
+  { name: '?owner[regex]=a on the reverse route', method: 'GET', path: REVERSE_ADA, query: 'owner[regex]=a', status: 400, code: Q },
+  { name: '?credits[regex]=1', method: 'GET', path: '/accounts', query: 'credits[regex]=1', status: 400, code: Q },
   { name: 'search ?employees=abc', method: 'GET', path: '/companies', query: 'employees=abc', status: 400, code: V, detail: 'query.employees' },
   { name: 'search ?owner[in]=xyz,abc', method: 'GET', path: '/companies', query: 'owner[in]=xyz,abc', status: 400, code: V },
   { name: 'reverse search owner "xyz"', method: 'POST', path: REVERSE_ADA, body: { query: { owner: 'xyz' } }, status: 400, code: V },
@@ -399,7 +403,7 @@ const ROWS: Row[] = [
 const label = (row: Row) => {
   const url = row.query === undefined ? row.path : `${row.path}?${row.query}`;
   const shortUrl = url.length > 70 ? `${url.slice(0, 67)}...` : url;
-  return `${row.method} ${shortUrl}: ${row.name} → ${row.status} ${[row.code].flat().join('|')}`;
+  return `${row.method} ${shortUrl}: ${row.name} → ${row.status} ${row.code}`;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -455,22 +459,10 @@ describe('generated routes of the fixture app', () => {
     });
 
     it.each(ROWS.map((row) => [label(row), onAdapter(row)] as const))('%s', async (_label, row) => {
-      const { response, before, after } = await observe(t.connection, () => send(row));
-
-      const codes = [row.code].flat();
-      const code = codes.includes(response.body?.code) ? (response.body.code as string) : codes[0];
-      // Status, code and data first, in one comparison, so a failure shows all three.
-      expect({ status: response.status, code: response.body?.code, changedCollections: changedCollections(before, after) }).toEqual({
-        status: row.status,
-        code,
-        changedCollections: [],
-      });
-      expectError(response, row.status, code);
+      const response = await expectRefusedUnchanged(t.connection, () => send(row), { status: row.status, code: row.code });
       if (row.detail !== undefined) {
         expect((response.body.details ?? []).map((detail: { path: string }) => detail.path)).toContain(row.detail);
       }
-      expectNoLeak(response);
-      expect(after.parts).toEqual(before.parts);
     });
   });
 

@@ -139,7 +139,7 @@ describe('a variant is never computed for one request only', () => {
   });
 });
 
-describe('errors in the library\'s words (item 9)', () => {
+describe('errors in the library\'s words', () => {
   it('a JPEG cut short is stored (its header is whole), and its resize is a 415 with a fixed message, not the decoder\'s', async () => {
     const id = await create();
     const jpeg = await makeImage('jpeg', { width: 400, height: 300 });

@@ -189,7 +189,7 @@ describe("onDelete: 'restrict'", () => {
     await t.http().delete(`/user/${cy}`).expect(200);
   });
 
-  describe('a reference written while its target is deleted, in one process (issue 23, item 11)', () => {
+  describe('a reference written while its target is deleted, in one process', () => {
     it('a create naming a person whose delete is under way waits for it, then answers 400 MR_REFERENCE_NOT_FOUND: nothing dangles', async () => {
       const cy = await post(t, '/user', { niceName: 'Cy' });
       const deletion = holdNext('delete');

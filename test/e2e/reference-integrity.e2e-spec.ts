@@ -7,7 +7,7 @@
 import { Types } from 'mongoose';
 import { Article, Author, Draft, Remark, Tag } from '../fixtures/blog-models.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { snapshot } from '../support/db-snapshot.js';
+import { expectRefusedUnchanged } from '../support/expect-refused.js';
 import { useEngine } from '../support/engine.js';
 import { expectError } from '../support/expect-error.js';
 import { MISSING_ID } from '../support/ids.js';
@@ -29,14 +29,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function expectRefused(send: () => PromiseLike<unknown>, path: string, id: string): Promise<void> {
-  const before = await snapshot(t.connection);
-  const response = (await send()) as Parameters<typeof expectError>[0];
-  expectError(response, 400, 'MR_REFERENCE_NOT_FOUND');
-  expect(response.body.details).toEqual([{ path, message: expect.stringContaining(`'${id}'`) }]);
-  expect((await snapshot(t.connection)).text).toBe(before.text);
+  await expectRefusedUnchanged(t.connection, send, { status: 400, code: 'MR_REFERENCE_NOT_FOUND', details: [{ path, message: expect.stringContaining(`'${id}'`) }] });
 }
 
-describe('a written reference must name a document (item 5)', () => {
+describe('a written reference must name a document', () => {
   it('refuses a single reference to no document, on create, PUT and PATCH', async () => {
     await expectRefused(() => t.http().post('/article').send({ slug: 'ghost', title: 'Ghost', author: MISSING_ID }), 'author', MISSING_ID);
     await expectRefused(() => t.http().put('/article/hello-nest').send({ author: MISSING_ID }), 'author', MISSING_ID);
@@ -49,13 +45,10 @@ describe('a written reference must name a document (item 5)', () => {
   });
 
   it('refuses null inside an array of references, which would name nothing', async () => {
-    const before = await snapshot(t.connection);
     for (const send of [() => t.http().post('/article').send({ slug: 'nulls', title: 'N', tags: [null] }), () => t.http().put('/article/hello-nest').send({ tags: [news, null] })]) {
-      const response = await send();
-      expectError(response, 400, 'MR_VALIDATION_FAILED');
+      const response = await expectRefusedUnchanged(t.connection, send, { status: 400, code: 'MR_VALIDATION_FAILED' });
       expect(response.body.details[0].path).toMatch(/^tags\.\d$/);
     }
-    expect((await snapshot(t.connection)).text).toBe(before.text);
   });
 
   it('accepts existing references, and null to clear one', async () => {
@@ -78,7 +71,7 @@ describe('a written reference must name a document (item 5)', () => {
   });
 });
 
-describe('a dangling id in an array is reported (item 6)', () => {
+describe('a dangling id in an array is reported', () => {
   it('lists it in status.missing of the forward route', async () => {
     const doomed = (await t.http().post('/tag').send({ label: 'doomed' }).expect(201)).body._id;
     await t.http().post('/article').send({ slug: 'dangling', title: 'D', tags: [news, doomed] }).expect(201);
@@ -89,7 +82,7 @@ describe('a dangling id in an array is reported (item 6)', () => {
   });
 });
 
-describe('arrays of references are indexed (item 7)', () => {
+describe('arrays of references are indexed', () => {
   it('has an index on tags, as on the single reference author', async () => {
     const indexes = await t.connection.db!.collection('articles').listIndexes().toArray();
     const keys = indexes.map((index) => Object.keys(index.key).join());
@@ -97,7 +90,7 @@ describe('arrays of references are indexed (item 7)', () => {
   });
 });
 
-describe('a resource identified by a slug (item 8)', () => {
+describe('a resource identified by a slug', () => {
   it('is referenced by its slug on write, and its _id is stored', async () => {
     const remark = await t.http().post('/remark').send({ text: 'Nice', article: 'hello-nest' }).expect(201);
     expect(remark.body.article).toBe(article._id);

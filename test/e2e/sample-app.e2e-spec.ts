@@ -5,13 +5,13 @@ import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
-import request from 'supertest';
+import type request from 'supertest';
 import { AppModule } from '../../sample-app/app.module.js';
 import { configureSampleApp } from '../../sample-app/app.setup.js';
 import { DataDirInUseError } from '../../scripts/data-dir-lock.js';
 import { startEngine } from '../../scripts/mongo-engine.js';
 import { useEngine } from '../support/engine.js';
-import { createPlatformApp, initPlatformApp } from '../support/app.js';
+import { contractChecked, createPlatformApp, initPlatformApp } from '../support/app.js';
 import { dimensionsOf, makeImage } from '../support/images.js';
 
 /**
@@ -22,6 +22,7 @@ const engine = useEngine();
 
 interface SampleApp {
   app: INestApplication;
+  /** supertest on the app; each response of a generated route is checked against the OpenAPI document. */
   http: () => ReturnType<typeof request>;
   connection: Connection;
   /** Closes the app; `keep` leaves its database for a next boot. */
@@ -41,7 +42,7 @@ async function bootSample(dbName: string): Promise<SampleApp> {
       await app.close();
     })());
   engine.beforeStop(close);
-  return { app, http: () => request(app.getHttpServer()), connection, close };
+  return { app, http: contractChecked(app).http, connection, close };
 }
 
 /** Runs `body` with SAMPLE_SEED set to `value`, then restores it. */
@@ -197,7 +198,7 @@ describe('X-Powered-By', () => {
   });
 });
 
-describe('a second sample on the data folder of a running one (issue 23 item 28)', () => {
+describe('a second sample on the data folder of a running one', () => {
   const external = Boolean(process.env.MONGODB_URI);
   let dataDir: string;
   beforeAll(() => {

@@ -177,10 +177,30 @@ export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Prom
     })());
   engine.beforeStop(() => close());
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
+  const { http, violations } = contractChecked(app, { globalPrefix: setup.globalPrefix });
+  return { app, http, connection, violations, close };
+}
+
+/** supertest on an app, each response of a generated route checked against its OpenAPI document. */
+export interface ContractCheckedHttp {
+  http: () => ReturnType<typeof request>;
+  /** Every contract violation seen so far (each one also failed the request that got it). */
+  violations: readonly string[];
+}
+
+/**
+ * The contract check of bootTestApp for an app a spec boots itself (the sample app, a back
+ * office session, an adapter of its own): the app's route table and its OpenAPI document, as
+ * createModelRoutesDocument builds it, read once the app is initialised. `globalPrefix` is the
+ * one the app was given, if any; `target`, a URL (`http://127.0.0.1:<port>`) to send the requests
+ * to instead of `app`: another process that serves the same modules, whose responses are checked
+ * against this app's document.
+ */
+export function contractChecked(app: INestApplication, options: { globalPrefix?: string; target?: string } = {}): ContractCheckedHttp {
   const routes = app.get(ModelRoutesExplorer).routes();
   const document = createModelRoutesDocument(app, new DocumentBuilder().build());
-  const watcher = new ContractWatcher(new OpenApiContract(document), routes, setup.globalPrefix);
-  return { app, http: () => watched(request(app.getHttpServer()), watcher), connection, violations: watcher.violations, close };
+  const watcher = new ContractWatcher(new OpenApiContract(document), routes, options.globalPrefix);
+  return { http: () => watched(request(options.target ?? app.getHttpServer()), watcher), violations: watcher.violations };
 }
 
 const METHODS = new Set(['get', 'post', 'put', 'delete', 'del', 'patch']);

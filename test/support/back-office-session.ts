@@ -5,7 +5,7 @@ import type { Connection } from 'mongoose';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { ModelRoutesExplorer, type RouteDefinition } from '../../src/index.js';
-import { createPlatformApp, initPlatformApp, useNestValidation, usesNestValidation } from './app.js';
+import { contractChecked, createPlatformApp, initPlatformApp, useNestValidation, usesNestValidation, type ContractCheckedHttp } from './app.js';
 import { launchBrowser, PageProblems, RequestLog, VIEWPORTS } from './browser.js';
 
 /** An app listening on a port, and a browser page to drive its back office: what each browser spec starts from. */
@@ -13,6 +13,8 @@ export interface BackOfficeSession {
   app: INestApplication;
   /** `http://127.0.0.1:<port>`. */
   base: string;
+  /** supertest on the app; each response of a generated route is checked against the OpenAPI document. */
+  http: ContractCheckedHttp['http'];
   connection: Connection;
   /** Every route of the app's registrations, to hold the page's requests against. */
   table: RouteDefinition[];
@@ -44,6 +46,7 @@ export async function startBackOfficeSession(moduleRef: TestingModule, configure
   return {
     app,
     base,
+    http: contractChecked(app).http,
     connection,
     table: app.get(ModelRoutesExplorer).routes(),
     browser,

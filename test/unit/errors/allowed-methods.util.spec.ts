@@ -14,7 +14,7 @@ describe('AllowedMethods', () => {
     'api',
   );
 
-  it('takes a literal path over a :param path matching the same URL (issue 23 item 18)', () => {
+  it('takes a literal path over a :param path matching the same URL', () => {
     expect(allowed.of('/api/appointment/upcoming')).toEqual(['GET', 'HEAD']);
   });
 

@@ -142,7 +142,7 @@ describe('mapError: Nest HttpException', () => {
 });
 
 describe('mapError: Mongoose errors', () => {
-  it('maps a ValidationError built by hand, with one detail per field (a required one in the words of the library, issue 23 item 18)', () => {
+  it('maps a ValidationError built by hand, with one detail per field (a required one in the words of the library)', () => {
     const error = new mongoose.Error.ValidationError();
     error.addError('email', new mongoose.Error.ValidatorError({ path: 'email', message: 'Path `email` is required.', type: 'required' }));
     error.addError('credits', new mongoose.Error.ValidatorError({ path: 'credits', message: 'Too small', type: 'min' }));

@@ -23,7 +23,7 @@ describe('findDeleteRules', () => {
     ]);
   });
 
-  it('reads onDelete inside sub-documents and arrays of them (issue 23 item 15)', () => {
+  it('reads onDelete inside sub-documents and arrays of them', () => {
     const visit = new Schema({ vet: { type: ObjectId, ref: 'Entrepreneur', onDelete: 'nullify' } });
     const dose = new Schema({ vet: { type: ObjectId, ref: 'Entrepreneur', onDelete: 'restrict' } });
     const schema = new Schema({ lastVisit: visit, doses: [dose] });

@@ -69,7 +69,7 @@ describe('createResourceSchema: BSON classes as types', () => {
   });
 });
 
-describe('the acyclic option of a reference (issue 23, item 26)', () => {
+describe('the acyclic option of a reference', () => {
   @GeneratedResource()
   @Schema()
   class Node {
