@@ -24,7 +24,9 @@ import { assertNoDiscriminators } from './unsupported-schema.util.js';
  */
 export function createResourceDefinitions(options: ModelRoutesModuleOptions): ResourceDefinition[] {
   const search = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, options.search, 'ModelRoutesModule.forRoot({ search })');
-  const definitions = options.resources.map((entry) => createResourceDefinition(normalize(entry), search));
+  const definitions = options.resources
+    .map((entry) => createResourceDefinition(normalize(entry), search))
+    .map((definition): ResourceDefinition => (definition.version === undefined && options.version !== undefined ? { ...definition, version: options.version } : definition));
   assertUniquePaths(definitions);
   assertRouteOptions(definitions, options);
   completeReferences(definitions, options.references);
@@ -155,6 +157,7 @@ export function createResourceDefinition(
     ownSearch: metadata.search,
     requireIfMatch: metadata.requireIfMatch ?? false,
     ownRequireIfMatch: metadata.requireIfMatch,
+    ...(metadata.version !== undefined && { version: metadata.version }),
     routes: metadata.routes,
     referenceRoutes: metadata.references,
     fileRoutes: metadata.files,

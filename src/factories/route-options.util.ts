@@ -1,6 +1,6 @@
 import { UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions, RouteVersion } from '../interfaces/route-options.interface.js';
 import { actionsOf, routeAction, type RouteActionName } from '../metadata/route-actions.js';
 
 /** A route option, resolved: whether the route exists, what decorates its handler, where it reads. */
@@ -8,6 +8,8 @@ export interface ResolvedRoute {
   enabled: boolean;
   decorators: MethodDecorator[];
   readPreference?: ReadPreferenceMode;
+  /** The route's own `version` option, if it gives one. */
+  version?: RouteVersion;
 }
 
 const READ_PREFERENCES: readonly ReadPreferenceMode[] = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'];
@@ -39,6 +41,7 @@ function toResolved(option: RouteOptions | undefined): ResolvedRoute {
   return {
     enabled: option.enabled !== false,
     ...(option.readPreference && { readPreference: option.readPreference }),
+    ...(option.version !== undefined && { version: option.version }),
     decorators: [
       ...(option.guards?.length ? [UseGuards(...option.guards)] : []),
       ...(option.interceptors?.length ? [UseInterceptors(...option.interceptors)] : []),

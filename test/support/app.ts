@@ -9,7 +9,7 @@ import {
   type Provider,
   type Type,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ApplicationConfig, Reflector } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { MongooseModule, getConnectionToken, type MongooseModuleOptions } from '@nestjs/mongoose';
 import { Test, type TestingModule } from '@nestjs/testing';
@@ -18,6 +18,7 @@ import request from 'supertest';
 import { DocumentBuilder } from '@nestjs/swagger';
 import { ModelRoutesExplorer, ModelRoutesModule, type ModelRoutesModuleOptions } from '../../src/index.js';
 import { createModelRoutesDocument } from '../../src/swagger/index.js';
+import { servedRoutes, servingOf } from '../../src/versioning/served-routes.js';
 import type { TestEngine } from './engine.js';
 import { ContractWatcher, OpenApiContract } from './openapi-contract.js';
 
@@ -177,9 +178,10 @@ export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Prom
     })());
   engine.beforeStop(() => close());
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
-  const routes = app.get(ModelRoutesExplorer).routes();
+  // Each route where the app serves it: under the global prefix (unless excluded), and its URI versions.
+  const routes = servedRoutes(app.get(ModelRoutesExplorer).routes(), servingOf(app.get(ApplicationConfig, { strict: false })));
   const document = createModelRoutesDocument(app, new DocumentBuilder().build());
-  const watcher = new ContractWatcher(new OpenApiContract(document), routes, setup.globalPrefix);
+  const watcher = new ContractWatcher(new OpenApiContract(document), routes.map(({ route, path }) => ({ ...route, path })));
   return { app, http: () => watched(request(app.getHttpServer()), watcher), connection, violations: watcher.violations, close };
 }
 
