@@ -50,7 +50,16 @@ export class AllowedMethods {
    * (`requestedVersion`), with header, media type or custom versioning.
    */
   of(path: string, version?: string | readonly string[]): string[] {
-    const matching = this.patterns.filter(({ pattern, versions }) => pattern.test(path) && answersVersion(versions, version));
+    return this.methodsOf(path, ({ versions }) => answersVersion(versions, version));
+  }
+
+  /** Whether a route of the table has this path, in any version. */
+  has(path: string): boolean {
+    return this.methodsOf(path, () => true).length > 0;
+  }
+
+  private methodsOf(path: string, answers: (pattern: PathPattern) => boolean): string[] {
+    const matching = this.patterns.filter((candidate) => candidate.pattern.test(path) && answers(candidate));
     const best = matching.reduce<string | undefined>((shape, pattern) => (shape === undefined || pattern.shape < shape ? pattern.shape : shape), undefined);
     const methods = new Set<string>();
     for (const { shape, methods: served } of matching) {

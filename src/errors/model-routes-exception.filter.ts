@@ -69,8 +69,10 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<RequestLike>();
     // The methods of the request's path in the route table, asked only where they decide something.
     let served: string[] | undefined;
-    const methods = () => (served ??= this.allowedMethods().of((request.originalUrl ?? request.url ?? '').split('?')[0], requestedVersion(request, this.config?.getVersioning())));
-    if (this.scope === 'routes' && methods().length === 0) {
+    const path = (request.originalUrl ?? request.url ?? '').split('?')[0];
+    // Of the version the request names (header, media type or custom versioning): another version's methods are not allowed to it.
+    const methods = () => (served ??= this.allowedMethods().of(path, requestedVersion(request, this.config?.getVersioning())));
+    if (this.scope === 'routes' && !this.allowedMethods().has(path)) {
       new BaseExceptionFilter(this.adapterHost.httpAdapter).catch(exception, host);
       return;
     }
