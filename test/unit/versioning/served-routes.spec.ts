@@ -1,15 +1,17 @@
 import { RequestMethod, VERSION_NEUTRAL, VersioningType } from '@nestjs/common';
 import { answersVersion, requestedVersion, servedRoutes, type Serving } from '../../../src/versioning/served-routes.js';
 import { AllowedMethods } from '../../../src/errors/allowed-methods.util.js';
+import type { RouteDefinition } from '../../../src/interfaces/route-definition.interface.js';
+import { formatRouteTable } from '../../../src/explorer/model-routes.explorer.js';
 import { routeRequest } from '../../../src/back-office/app/routing.js';
 
 const exclusion = (path: RegExp, requestMethod = RequestMethod.ALL) => ({ pathRegex: path, requestMethod });
 
 describe('servedRoutes: where the app serves each route', () => {
-  const routes = [
-    { method: 'GET' as const, path: '/company/:company_id', version: ['1', '2'] },
-    { method: 'GET' as const, path: '/health' },
-    { method: 'POST' as const, path: '/company', version: VERSION_NEUTRAL },
+  const routes: Array<Pick<RouteDefinition, 'method' | 'path' | 'version'>> = [
+    { method: 'GET', path: '/company/:company_id', version: ['1', '2'] },
+    { method: 'GET', path: '/health' },
+    { method: 'POST', path: '/company', version: VERSION_NEUTRAL },
   ];
 
   it('puts URI versions after the prefix, one path each; a neutral version has none', () => {
@@ -89,5 +91,20 @@ describe('routeRequest: where the back office sends a request', () => {
   it('leaves a request as it is without routes, or when none matches', () => {
     expect(routeRequest(undefined, '/api', 'GET', '/api/company/abc')).toEqual({ url: '/api/company/abc', headers: {} });
     expect(routeRequest(routes, '/api', 'DELETE', '/api/company/abc')).toEqual({ url: '/api/company/abc', headers: {} });
+  });
+});
+
+describe('formatRouteTable with versions', () => {
+  it('adds the versions of each route when any has one', () => {
+    const text = formatRouteTable([
+      { action: 'findOne', method: 'GET', path: '/company/:company_id', resource: 'Company', controller: 'CompanyController', handler: 'findOne', version: ['1', '2'] },
+      { action: 'create', method: 'POST', path: '/company', resource: 'Company', controller: 'CompanyController', handler: 'create', version: VERSION_NEUTRAL },
+      { action: 'search', method: 'GET', path: '/companies', resource: 'Company', controller: 'CompanyController', handler: 'search' },
+    ]);
+    expect(text.split('\n')).toEqual([
+      'GET    /company/:company_id  CompanyController.findOne  v1,v2',
+      'POST   /company              CompanyController.create   neutral',
+      'GET    /companies            CompanyController.search',
+    ]);
   });
 });
