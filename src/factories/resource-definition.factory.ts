@@ -14,7 +14,7 @@ import { findDeleteRules } from './delete-rules.factory.js';
 import { createFieldRules, findEmbeddedReferences, findReferences } from './field-rules.factory.js';
 import { isUnderAny } from '../query/field-path.util.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
-import { assertRouteNames } from './route-options.util.js';
+import { assertRouteNames, assertVersion } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
 import { assertNoDiscriminators } from './unsupported-schema.util.js';
 
@@ -74,7 +74,9 @@ function assertRouteOptions(definitions: ResourceDefinition[], options: ModelRou
   assertRouteNames(options.references, 'reference', 'ModelRoutesModule.forRoot({ references })');
   assertRouteNames(options.files, 'file', 'ModelRoutesModule.forRoot({ files })');
   assertRouteNames(options.elements, 'element', 'ModelRoutesModule.forRoot({ elements })');
+  assertVersion(options.version, 'ModelRoutesModule.forRoot({ version })');
   for (const definition of definitions) {
+    assertVersion(definition.version, `${definition.name}: @GeneratedResource({ version })`);
     assertRouteNames(definition.routes, 'resource', `${definition.name}: @GeneratedResource({ routes })`);
     assertFieldRoutes(definition, 'references', definition.referenceRoutes, definition.references.map((reference) => reference.field));
     assertFieldRoutes(definition, 'files', definition.fileRoutes, definition.files.map((file) => file.field));

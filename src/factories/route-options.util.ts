@@ -1,4 +1,4 @@
-import { UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
+import { UseGuards, UseInterceptors, UsePipes, VERSION_NEUTRAL } from '@nestjs/common';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ElementRoutesOptions, FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions, RouteVersion } from '../interfaces/route-options.interface.js';
 import { actionsOf, routeAction, type RouteActionName } from '../metadata/route-actions.js';
@@ -73,7 +73,15 @@ export function assertRouteNames(
       );
     }
     assertReadPreference(name as RouteActionName, value as RouteOptions, where);
+    if (typeof value === 'object' && value !== null && 'version' in value) assertVersion((value as { version?: unknown }).version, `${where}: ${name}.version`);
   }
+}
+
+/** A `version` is what Nest's `@Version()` takes: a non-empty string, `VERSION_NEUTRAL`, or a non-empty array of them. */
+export function assertVersion(version: unknown, where: string): void {
+  const one = (value: unknown) => (typeof value === 'string' && value.length > 0) || value === VERSION_NEUTRAL;
+  if (version === undefined || one(version) || (Array.isArray(version) && version.length > 0 && version.every(one))) return;
+  throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where} must be a version as @Version() takes it: '1', VERSION_NEUTRAL, or a non-empty array of them (got ${String(version)}).`);
 }
 
 /** A `readPreference` is one of MongoDB's modes, on a route that only reads. */

@@ -3,6 +3,8 @@ import { answersVersion, requestedVersion, servedRoutes, type Serving } from '..
 import { AllowedMethods } from '../../../src/errors/allowed-methods.util.js';
 import type { RouteDefinition } from '../../../src/interfaces/route-definition.interface.js';
 import { formatRouteTable } from '../../../src/explorer/model-routes.explorer.js';
+import { Prop, Schema } from '@nestjs/mongoose';
+import { GeneratedResource, ModelRoutesConfigError, ModelRoutesExplorer } from '../../../src/index.js';
 import { routeRequest } from '../../../src/back-office/app/routing.js';
 
 const exclusion = (path: RegExp, requestMethod = RequestMethod.ALL) => ({ pathRegex: path, requestMethod });
@@ -106,5 +108,38 @@ describe('formatRouteTable with versions', () => {
       'POST   /company              CompanyController.create   neutral',
       'GET    /companies            CompanyController.search',
     ]);
+  });
+});
+
+describe('version options are checked at startup', () => {
+  @GeneratedResource({ routes: { search: { version: '' } } })
+  @Schema()
+  class Shelf {
+    @Prop() name?: string;
+  }
+
+  @GeneratedResource({ version: ['1', 2 as unknown as string] })
+  @Schema()
+  class Crate {
+    @Prop() name?: string;
+  }
+
+  @GeneratedResource({ version: '3', routes: { findOne: { version: ['1', VERSION_NEUTRAL] } } })
+  @Schema()
+  class Box {
+    @Prop() name?: string;
+  }
+
+  it('refuses a version that is not one, naming where it is', () => {
+    expect(() => ModelRoutesExplorer.routeTable({ resources: [Shelf] })).toThrow(ModelRoutesConfigError);
+    expect(() => ModelRoutesExplorer.routeTable({ resources: [Shelf] })).toThrow(/Shelf: @GeneratedResource\(\{ routes \}\): search\.version must be a version/);
+    expect(() => ModelRoutesExplorer.routeTable({ resources: [Crate] })).toThrow(/Crate: @GeneratedResource\(\{ version \}\) must be a version/);
+    expect(() => ModelRoutesExplorer.routeTable({ resources: [Box], version: [] })).toThrow(/forRoot\(\{ version \}\) must be a version/);
+  });
+
+  it('puts each route at its own version, else its resource\'s, else the module\'s', () => {
+    const table = ModelRoutesExplorer.routeTable({ resources: [Box], version: '9' });
+    expect(table.find((route) => route.action === 'findOne')?.version).toEqual(['1', VERSION_NEUTRAL]);
+    expect(table.find((route) => route.action === 'search')?.version).toBe('3');
   });
 });
