@@ -3,7 +3,9 @@ import { routeNames } from '../factories/route-table.factory.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, type ResourceActionName } from '../metadata/route-actions.js';
-import type { BackOfficeMetadata, ElementRoute, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
+import { VersioningType, type VersioningOptions } from '@nestjs/common';
+import { servedRoutes, servingOf, type Serving } from '../versioning/served-routes.js';
+import type { BackOfficeMetadata, ElementRoute, ServedRouteMetadata, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
 import type { BackOfficeSettings } from './back-office-options.interface.js';
 import { declaredRank, resourceFields } from './back-office-fields.js';
 
@@ -22,14 +24,40 @@ const FIELD_ACTIONS: ReadonlyArray<FieldRoute> = [...actionsOf('reference'), ...
 export function backOfficeMetadata(
   registrations: ReadonlyArray<Pick<ModelRoutesRegistration, 'definitions' | 'routes'>>,
   settings: Pick<BackOfficeSettings, 'title' | 'auth'>,
-  globalPrefix: string,
+  globalPrefix: string | Serving,
 ): BackOfficeMetadata {
+  const serving = typeof globalPrefix === 'string' ? { ...servingOf(undefined), prefix: normalizePrefix(globalPrefix) } : globalPrefix;
+  const routes = servedRouteMetadata(registrations.flatMap((registration) => registration.routes), serving);
   return {
     title: settings.title,
-    apiBase: normalizePrefix(globalPrefix),
+    apiBase: serving.prefix,
     auth: { ...settings.auth },
     resources: registrations.flatMap((registration) => registration.definitions.map((definition) => resourceMetadata(definition, registration))),
+    ...(routes && { routes }),
   };
+}
+
+/**
+ * Where the page must send each generated request, when the app does not serve it at `apiBase`
+ * and its table path with no header: under a URI version, without the excluded prefix, with the
+ * version's header (or `Accept` parameter). `undefined` when every route is served plainly.
+ * Custom versioning has no header the page could know: its routes are sent without one.
+ */
+function servedRouteMetadata(routes: readonly RouteDefinition[], serving: Serving): ServedRouteMetadata[] | undefined {
+  const served = servedRoutes(routes.filter((route) => route.action !== 'custom'), serving).map(({ route, path, version }): ServedRouteMetadata => {
+    const base = path.slice(0, path.length - route.path.length);
+    const headers = version === undefined ? undefined : versionHeaders(serving.versioning, version);
+    return { method: route.method, path: route.path, base, ...(headers && { headers }) };
+  });
+  // With URI versioning, a route of two versions has two bases: the page uses the first (the table's order of versions).
+  const plain = served.every((route) => route.base === serving.prefix && !route.headers);
+  return plain ? undefined : served;
+}
+
+function versionHeaders(versioning: VersioningOptions | undefined, version: string): Record<string, string> | undefined {
+  if (versioning?.type === VersioningType.HEADER) return { [versioning.header.toLowerCase()]: version };
+  if (versioning?.type === VersioningType.MEDIA_TYPE) return { accept: `application/json;${versioning.key}${version}` };
+  return undefined;
 }
 
 /** `'api'`, `'/api/'` → `'/api'`; no prefix → `''`. */

@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Headers, Inject, Param, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Inject, Param, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
 import type { BackOfficeMetadata } from './app/metadata.js';
@@ -18,7 +18,8 @@ const SWAGGER_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
  * Its failures (an unknown file, a guard's refusal) have the library's error shape.
  */
 export function createBackOfficeController({ path, guards }: BackOfficeSettings): Type {
-  @Controller(path)
+  // Served whatever the versioning (no `/v1` in its URL, whatever the app's `defaultVersion`).
+  @Controller({ path, version: VERSION_NEUTRAL })
   @UseFilters(ModelRoutesExceptionFilter)
   class BackOfficeController {
     constructor(@Inject(BACK_OFFICE) private readonly backOffice: BackOfficeService) {}

@@ -5,6 +5,7 @@ import { matchesWeakly, parseEntityTags } from '../concurrency/entity-tag.js';
 import type { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
 import type { BackOfficeMetadata } from './app/metadata.js';
 import type { BackOfficeAsset } from './back-office-assets.js';
+import { servingOf } from '../versioning/served-routes.js';
 import { backOfficeMetadata, normalizePrefix } from './back-office-metadata.js';
 import type { BackOfficeSettings } from './back-office-options.interface.js';
 import { backOfficePage } from './back-office-page.js';
@@ -61,7 +62,7 @@ export class BackOfficeService {
           'Import ModelRoutesModule.forRoot({ resources }) in the app module too (with isGlobal left true, or in the same module).',
       );
     }
-    return (this.built = backOfficeMetadata(registrations, this.settings, this.prefix()));
+    return (this.built = backOfficeMetadata(registrations, this.settings, servingOf(this.config)));
   }
 
   private prefix(): string {

@@ -1,6 +1,7 @@
 import { Catch, Logger, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ApplicationConfig, BaseExceptionFilter, HttpAdapterHost } from '@nestjs/core';
 import { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
+import { servingOf, requestedVersion } from '../versioning/served-routes.js';
 import { AllowedMethods } from './allowed-methods.util.js';
 import { mapError, methodNotAllowed } from './error-response.mapper.js';
 import { ModelRoutesException, NotModifiedException } from './model-routes.exception.js';
@@ -68,8 +69,10 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<RequestLike>();
     // The methods of the request's path in the route table, asked only where they decide something.
     let served: string[] | undefined;
-    const methods = () => (served ??= this.allowedMethods().of((request.originalUrl ?? request.url ?? '').split('?')[0]));
-    if (this.scope === 'routes' && methods().length === 0) {
+    const path = (request.originalUrl ?? request.url ?? '').split('?')[0];
+    // Of the version the request names (header, media type or custom versioning): another version's methods are not allowed to it.
+    const methods = () => (served ??= this.allowedMethods().of(path, requestedVersion(request, this.config?.getVersioning())));
+    if (this.scope === 'routes' && !this.allowedMethods().has(path)) {
       new BaseExceptionFilter(this.adapterHost.httpAdapter).catch(exception, host);
       return;
     }
@@ -99,8 +102,8 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
   }
 
   private allowedMethods(): AllowedMethods {
-    // Built on first use: the global prefix is set after the module is defined.
-    return (this.allowed ??= new AllowedMethods(this.explorer?.routes() ?? [], this.config?.getGlobalPrefix() ?? ''));
+    // Built on first use: the global prefix and the versioning are set after the module is defined.
+    return (this.allowed ??= new AllowedMethods(this.explorer?.routes() ?? [], servingOf(this.config)));
   }
 }
 

@@ -59,8 +59,23 @@ export class ModelRoutesExplorer {
   }
 }
 
-/** A route table as aligned text: method, path, controller and handler, one route per line. */
+/**
+ * A route table as aligned text: method, path, controller and handler, one route per line; and
+ * the version(s) of each route (`v1`, `v1,v2`, `neutral`) when any has one.
+ */
 export function formatRouteTable(routes: readonly RouteDefinition[]): string {
   const width = Math.max(0, ...routes.map((route) => route.path.length));
-  return routes.map((route) => `${route.method.padEnd(6)} ${route.path.padEnd(width)}  ${route.controller}.${route.handler}`).join('\n');
+  const versioned = routes.some((route) => route.version !== undefined);
+  const handlerWidth = versioned ? Math.max(0, ...routes.map((route) => `${route.controller}.${route.handler}`.length)) : 0;
+  return routes
+    .map((route) => {
+      const line = `${route.method.padEnd(6)} ${route.path.padEnd(width)}  ${`${route.controller}.${route.handler}`.padEnd(handlerWidth)}`;
+      return versioned ? `${line}  ${versionLabel(route.version)}`.trimEnd() : line;
+    })
+    .join('\n');
+}
+
+function versionLabel(version: RouteDefinition['version']): string {
+  if (version === undefined) return '';
+  return (Array.isArray(version) ? version : [version]).map((one) => (typeof one === 'string' ? `v${one}` : 'neutral')).join(',');
 }

@@ -1,4 +1,4 @@
-import { All, Body, Controller, createParamDecorator, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, type CanActivate, type Type } from '@nestjs/common';
+import { All, Body, Controller, createParamDecorator, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, Version, type CanActivate, type Type } from '@nestjs/common';
 import { handleConditionally, type ConditionalRequest, type ConditionalRoute } from '../concurrency/conditional-request.js';
 import type { HttpResponse } from '../controllers/http-response.util.js';
 import { runInRouteContext, type RouteContext } from '../concurrency/route-context.js';
@@ -125,7 +125,8 @@ export function defineGeneratedHandler(
   // The route's last guard: your guards (authentication) answer first, and neither your interceptors
   // nor any pipe see a body that is not JSON or not valid.
   const checks = body ? [UseGuards(body.check)] : [];
-  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...(route.decorators ?? []), ...checks]) {
+  const version = route.version === undefined ? [] : [Version(route.version)];
+  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...version, ...(route.decorators ?? []), ...checks]) {
     decorate(prototype, route.handler, descriptor);
   }
 }

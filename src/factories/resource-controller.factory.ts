@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import { Version, type Type } from '@nestjs/common';
 import { GeneratedController } from '../controllers/generated-controller.js';
 import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
@@ -57,6 +57,8 @@ export function createResourceController(definition: ResourceDefinition, routes:
       return answer instanceof Promise ? answer.then(withJsonValues) : withJsonValues(answer);
     });
     copyRouteMetadata(original, wrapper, paths.length === 1 ? paths[0] : paths);
+    // Its version as the route table says: its own `@Version()`, else your controller's, else the resource's.
+    if (route.version !== undefined) Version(route.version)(controller.prototype, route.handler, Object.getOwnPropertyDescriptor(controller.prototype, route.handler)!);
   }
   return controller;
 }

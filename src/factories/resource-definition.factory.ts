@@ -14,7 +14,7 @@ import { findDeleteRules } from './delete-rules.factory.js';
 import { createFieldRules, findEmbeddedReferences, findReferences } from './field-rules.factory.js';
 import { isUnderAny } from '../query/field-path.util.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
-import { assertRouteNames } from './route-options.util.js';
+import { assertRouteNames, assertVersion } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
 import { assertNoDiscriminators } from './unsupported-schema.util.js';
 
@@ -24,7 +24,9 @@ import { assertNoDiscriminators } from './unsupported-schema.util.js';
  */
 export function createResourceDefinitions(options: ModelRoutesModuleOptions): ResourceDefinition[] {
   const search = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, options.search, 'ModelRoutesModule.forRoot({ search })');
-  const definitions = options.resources.map((entry) => createResourceDefinition(normalize(entry), search));
+  const definitions = options.resources
+    .map((entry) => createResourceDefinition(normalize(entry), search))
+    .map((definition): ResourceDefinition => (definition.version === undefined && options.version !== undefined ? { ...definition, version: options.version } : definition));
   assertUniquePaths(definitions);
   assertRouteOptions(definitions, options);
   completeReferences(definitions, options.references);
@@ -72,7 +74,9 @@ function assertRouteOptions(definitions: ResourceDefinition[], options: ModelRou
   assertRouteNames(options.references, 'reference', 'ModelRoutesModule.forRoot({ references })');
   assertRouteNames(options.files, 'file', 'ModelRoutesModule.forRoot({ files })');
   assertRouteNames(options.elements, 'element', 'ModelRoutesModule.forRoot({ elements })');
+  assertVersion(options.version, 'ModelRoutesModule.forRoot({ version })');
   for (const definition of definitions) {
+    assertVersion(definition.version, `${definition.name}: @GeneratedResource({ version })`);
     assertRouteNames(definition.routes, 'resource', `${definition.name}: @GeneratedResource({ routes })`);
     assertFieldRoutes(definition, 'references', definition.referenceRoutes, definition.references.map((reference) => reference.field));
     assertFieldRoutes(definition, 'files', definition.fileRoutes, definition.files.map((file) => file.field));
@@ -155,6 +159,7 @@ export function createResourceDefinition(
     ownSearch: metadata.search,
     requireIfMatch: metadata.requireIfMatch ?? false,
     ownRequireIfMatch: metadata.requireIfMatch,
+    ...(metadata.version !== undefined && { version: metadata.version }),
     routes: metadata.routes,
     referenceRoutes: metadata.references,
     fileRoutes: metadata.files,

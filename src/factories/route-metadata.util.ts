@@ -1,5 +1,6 @@
-import { Get, Post, RequestMethod } from '@nestjs/common';
+import { Get, Post, RequestMethod, Version } from '@nestjs/common';
 import type { RouteMethod } from '../interfaces/route-definition.interface.js';
+import type { RouteVersion } from '../interfaces/route-options.interface.js';
 
 /**
  * Reads and rewrites the route of a handler that user code decorated with `@Get('stats')` & co.
@@ -14,8 +15,11 @@ const keys = (() => {
   const all = Reflect.getOwnMetadataKeys(probe.get);
   const path = all.find((key) => Reflect.getOwnMetadata(key, probe.get) === '__probe__');
   const method = all.find((key) => Reflect.getOwnMetadata(key, probe.get) === RequestMethod.GET && Reflect.getOwnMetadata(key, probe.post) === RequestMethod.POST);
-  if (path === undefined || method === undefined) throw new Error('nestjs-model-routes: cannot read Nest route metadata');
-  return { path, method };
+  const versioned = { get() {} };
+  Version('__probe__')(versioned, 'get', Object.getOwnPropertyDescriptor(versioned, 'get')!);
+  const version = Reflect.getOwnMetadataKeys(versioned.get).find((key) => Reflect.getOwnMetadata(key, versioned.get) === '__probe__');
+  if (path === undefined || method === undefined || version === undefined) throw new Error('nestjs-model-routes: cannot read Nest route metadata');
+  return { path, method, version };
 })();
 
 const METHODS: Partial<Record<number, RouteMethod>> = {
@@ -48,4 +52,12 @@ export function copyRouteMetadata(from: Function, to: Function, path: string | s
 /** The path given to `@Controller()` on a class, if any. */
 export function readControllerPath(controller: Function): string | string[] | undefined {
   return Reflect.getOwnMetadata(keys.path, controller) as string | string[] | undefined;
+}
+
+/**
+ * The version `@Version()` gives a handler, else the one `@Controller({ version })` gives its class
+ * (or a class it extends), if any.
+ */
+export function readVersion(handler: Function, controller?: Function): RouteVersion | undefined {
+  return (Reflect.getOwnMetadata(keys.version, handler) ?? (controller && Reflect.getMetadata(keys.version, controller))) as RouteVersion | undefined;
 }

@@ -1,6 +1,6 @@
-import { UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
+import { UseGuards, UseInterceptors, UsePipes, VERSION_NEUTRAL } from '@nestjs/common';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions } from '../interfaces/route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions, RouteVersion } from '../interfaces/route-options.interface.js';
 import { actionsOf, routeAction, type RouteActionName } from '../metadata/route-actions.js';
 
 /** A route option, resolved: whether the route exists, what decorates its handler, where it reads. */
@@ -8,6 +8,8 @@ export interface ResolvedRoute {
   enabled: boolean;
   decorators: MethodDecorator[];
   readPreference?: ReadPreferenceMode;
+  /** The route's own `version` option, if it gives one. */
+  version?: RouteVersion;
 }
 
 const READ_PREFERENCES: readonly ReadPreferenceMode[] = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'];
@@ -39,6 +41,7 @@ function toResolved(option: RouteOptions | undefined): ResolvedRoute {
   return {
     enabled: option.enabled !== false,
     ...(option.readPreference && { readPreference: option.readPreference }),
+    ...(option.version !== undefined && { version: option.version }),
     decorators: [
       ...(option.guards?.length ? [UseGuards(...option.guards)] : []),
       ...(option.interceptors?.length ? [UseInterceptors(...option.interceptors)] : []),
@@ -70,7 +73,15 @@ export function assertRouteNames(
       );
     }
     assertReadPreference(name as RouteActionName, value as RouteOptions, where);
+    if (typeof value === 'object' && value !== null && 'version' in value) assertVersion((value as { version?: unknown }).version, `${where}: ${name}.version`);
   }
+}
+
+/** A `version` is what Nest's `@Version()` takes: a non-empty string, `VERSION_NEUTRAL`, or a non-empty array of them. */
+export function assertVersion(version: unknown, where: string): void {
+  const one = (value: unknown) => (typeof value === 'string' && value.length > 0) || value === VERSION_NEUTRAL;
+  if (version === undefined || one(version) || (Array.isArray(version) && version.length > 0 && version.every(one))) return;
+  throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where} must be a version as @Version() takes it: '1', VERSION_NEUTRAL, or a non-empty array of them (got ${String(version)}).`);
 }
 
 /** A `readPreference` is one of MongoDB's modes, on a route that only reads. */

@@ -2,10 +2,10 @@ import type { Type } from '@nestjs/common';
 import type { ElementFieldDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, routeAction, type RouteNames } from '../metadata/route-actions.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from '../interfaces/route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from '../interfaces/route-options.interface.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
 import { pascalCase } from '../utils/naming.util.js';
-import { readRoute } from './route-metadata.util.js';
+import { readRoute, readVersion } from './route-metadata.util.js';
 import { resolveRoute } from './route-options.util.js';
 
 /** What, besides the resources, decides the routes. */
@@ -94,9 +94,9 @@ function resourceRoutes(definition: ResourceDefinition, options: RouteTableOptio
   const taken = new Set(custom.map((route) => route.handler));
   const names = routeNames(definition);
   const generated = actionsOf('resource').map((action): TableRow => {
-    const { enabled, decorators, readPreference } = resolveRoute(action, definition.routes, options.routes);
+    const { enabled, decorators, readPreference, version } = resolveRoute(action, definition.routes, options.routes);
     const { method, path } = ROUTE_ACTIONS[action];
-    return { action, method, path: path(names), resource: definition.name, controller, handler: action, decorators, enabled, ...(readPreference && { readPreference }) };
+    return { action, method, path: path(names), resource: definition.name, controller, handler: action, decorators, enabled, ...(readPreference && { readPreference }), ...versionOf(version, definition) };
   });
   // A handler the user decorated with a route of its own replaces the generated route of that name.
   return [...generated.filter((row) => !taken.has(row.handler)), ...custom];
@@ -113,8 +113,9 @@ function customRoutes(definition: ResourceDefinition, controller: Type | undefin
       seen.add(handler);
       const route = readRoute(value);
       if (!route) continue;
+      const version = readVersion(value, controller);
       for (const path of route.paths) {
-        rows.push({ action: 'custom', method: route.method, path: underResource(definition, path), resource: definition.name, controller: name, handler });
+        rows.push({ action: 'custom', method: route.method, path: underResource(definition, path), resource: definition.name, controller: name, handler, ...versionOf(version, definition) });
       }
     }
   }
@@ -145,9 +146,9 @@ function referenceRoutes(
     .filter((action) => routeAction(action).appliesTo?.(applies) ?? true)
     .map((action): TableRow => {
       const row = routeAction(action);
-      const { enabled, decorators, readPreference } = resolveRoute(action, source.referenceRoutes?.[field], options.references);
+      const { enabled, decorators, readPreference, version } = resolveRoute(action, source.referenceRoutes?.[field], options.references);
       const resource = row.answers.of === 'target' ? targetName : source.name;
-      return { action, method: row.method, path: row.path(names), resource, controller, handler: action, reference, decorators, enabled, ...(readPreference && { readPreference }) };
+      return { action, method: row.method, path: row.path(names), resource, controller, handler: action, reference, decorators, enabled, ...(readPreference && { readPreference }), ...versionOf(version, source) };
     });
 }
 
@@ -158,10 +159,10 @@ function fileRoutes(source: ResourceDefinition, file: FileFieldDefinition, optio
     .filter((action) => routeAction(action).appliesTo?.({ isArray: file.gallery, targetIsResource: true }) ?? true)
     .map((action): TableRow => {
       const row = routeAction(action);
-      const { enabled, decorators, readPreference } = resolveRoute(action, source.fileRoutes?.[file.field], options.files);
+      const { enabled, decorators, readPreference, version } = resolveRoute(action, source.fileRoutes?.[file.field], options.files);
       return {
         action, method: row.method, path: row.path(names), resource: source.name, controller, handler: action,
-        file: { source: source.name, field: file.field }, decorators, enabled, ...(readPreference && { readPreference }),
+        file: { source: source.name, field: file.field }, decorators, enabled, ...(readPreference && { readPreference }), ...versionOf(version, source),
       };
     });
 }
@@ -173,12 +174,18 @@ function elementRoutes(source: ResourceDefinition, element: ElementFieldDefiniti
   const actions = actionsOf('element').filter((action) => routeAction(action).answers.shape !== 'element' || !source.serialization);
   return actions.map((action): TableRow => {
     const row = routeAction(action);
-    const { enabled, decorators } = resolveRoute(action, source.elementRoutes?.[element.field], options.elements);
+    const { enabled, decorators, version } = resolveRoute(action, source.elementRoutes?.[element.field], options.elements);
     return {
       action, method: row.method, path: row.path(names), resource: source.name, controller, handler: action,
-      element: { source: source.name, field: element.field }, decorators, enabled,
+      element: { source: source.name, field: element.field }, decorators, enabled, ...versionOf(version, source),
     };
   });
+}
+
+/** A row's `version`: the route's own, else its resource's (which holds `forRoot`'s); none when neither gives one. */
+function versionOf(own: RouteVersion | undefined, definition: Pick<ResourceDefinition, 'version'>): { version?: RouteVersion } {
+  const version = own ?? definition.version;
+  return version === undefined ? {} : { version };
 }
 
 /** The referenced document's parameter: `user_id`, or `related_id` when the source already uses that name. */

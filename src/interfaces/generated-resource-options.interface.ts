@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -46,6 +46,13 @@ export interface GeneratedResourceOptions {
    * it has not seen. Over `forRoot({ requireIfMatch })`; default false.
    */
   requireIfMatch?: boolean;
+  /**
+   * The API version(s) of every route of this resource (its reference, file and element routes,
+   * and the routes of your controller that give none), as Nest's `@Version()` takes them: `'2'`,
+   * `['1', '2']`, `VERSION_NEUTRAL`. Over `forRoot({ version })`; a route's own `version` wins.
+   * Served as `app.enableVersioning()` says (URI, header, media type). Default: none (the app's `defaultVersion`).
+   */
+  version?: RouteVersion;
   /** This resource's routes: disable one, guard one... Each key replaces `forRoot({ routes })`'s. */
   routes?: ResourceRoutesOptions;
   /** The reference routes of each reference field of this resource, by field name. */

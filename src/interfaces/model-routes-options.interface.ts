@@ -1,7 +1,7 @@
 import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import type { ImageOptions } from '../files/image-work.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
 
 /**
@@ -46,6 +46,12 @@ export interface ModelRoutesExtras {
   providers?: Provider[];
   /** Modules whose exported providers your `controllers` inject. With `forRootAsync`, also the factory's. */
   imports?: ModuleMetadata['imports'];
+  /**
+   * The API version(s) of every generated route, as Nest's `@Version()` takes them (`'1'`,
+   * `['1', '2']`, `VERSION_NEUTRAL`), served as `app.enableVersioning()` says; a resource's
+   * `version` and a route's own win. Default: none (the app's `defaultVersion`, if any).
+   */
+  version?: RouteVersion;
   /** Defaults for the routes of every resource; a resource's own `routes` option wins, key by key. */
   routes?: ResourceRoutesOptions;
   /** Defaults for the reference routes of every reference field. */

@@ -3,7 +3,7 @@ import type { Schema } from 'mongoose';
 import type { ResourceDtos } from '../dto/resource-dto.factory.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions } from './route-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from './route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from './search-options.interface.js';
 
 /** A field of type ObjectId with a `ref`: the trigger of the reference routes. */
@@ -71,6 +71,8 @@ export interface ResourceDefinition {
   requireIfMatch: boolean;
   /** `@GeneratedResource({ requireIfMatch })`. */
   ownRequireIfMatch?: boolean;
+  /** `@GeneratedResource({ version })`, else `forRoot({ version })`: the version of its routes that give none. */
+  version?: RouteVersion;
   /** `@GeneratedResource({ routes })`. */
   routes?: ResourceRoutesOptions;
   /** `@GeneratedResource({ references })`, by field. */

@@ -1,4 +1,4 @@
-import type { ReadPreferenceMode } from './route-options.interface.js';
+import type { ReadPreferenceMode, RouteVersion } from './route-options.interface.js';
 import type { RouteActionName } from '../metadata/route-actions.js';
 
 /** The generated route actions (one row each in `ROUTE_ACTIONS`), and `custom` for your own routes. */
@@ -28,4 +28,10 @@ export interface RouteDefinition {
   decorators?: MethodDecorator[];
   /** Where a generated read route's queries read (its `readPreference` option); the connection's when absent. */
   readPreference?: ReadPreferenceMode;
+  /**
+   * The API version(s) the route serves (the route's `version` option, else its resource's, else
+   * `forRoot`'s; for your routes, their `@Version()`, else your controller's): absent when none is
+   * given, and the app's `defaultVersion` then applies. The path is the same in every version.
+   */
+  version?: RouteVersion;
 }

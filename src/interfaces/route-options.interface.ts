@@ -1,4 +1,4 @@
-import type { CanActivate, NestInterceptor, PipeTransform, Type } from '@nestjs/common';
+import type { CanActivate, NestInterceptor, PipeTransform, Type, VERSION_NEUTRAL } from '@nestjs/common';
 import type { ElementActionName, FileActionName, ReferenceActionName, ResourceActionName } from '../metadata/route-actions.js';
 
 /**
@@ -29,7 +29,16 @@ export type RouteOptions =
        * connection's (the primary, unless the URI says otherwise).
        */
       readPreference?: ReadPreferenceMode;
+      /**
+       * The API version(s) this route serves (`'2'`, `['1', '2']`, `VERSION_NEUTRAL`), as Nest's
+       * `@Version()` takes them, with `app.enableVersioning()`: over the resource's `version` and
+       * `forRoot({ version })`. See the README's "Versioning".
+       */
+      version?: RouteVersion;
     };
+
+/** An API version as Nest's `@Version()` takes it: `'2'`, `VERSION_NEUTRAL`, or an array of them. */
+export type RouteVersion = string | typeof VERSION_NEUTRAL | Array<string | typeof VERSION_NEUTRAL>;
 
 /** A MongoDB read preference mode. */
 export type ReadPreferenceMode = 'primary' | 'primaryPreferred' | 'secondary' | 'secondaryPreferred' | 'nearest';

@@ -1,5 +1,5 @@
 import type { INestApplication, Type } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
+import { ApplicationConfig, ModulesContainer } from '@nestjs/core';
 import { SwaggerModule, type OpenAPIObject, type SwaggerDocumentOptions } from '@nestjs/swagger';
 import { ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { healthRegistrations } from '../health/health.registration.js';
@@ -7,6 +7,8 @@ import { describeDto } from './openapi-dtos.js';
 import { decorateHealthRoutes } from './openapi-health.js';
 import { bodyDto, componentName, decorateRoutes } from './openapi-routes.js';
 import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
+import { versionOperationIds } from './openapi-versions.js';
+import { servingOf } from '../versioning/served-routes.js';
 
 export { operationId } from './openapi-routes.js';
 export { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema };
@@ -15,7 +17,8 @@ export { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema };
  * The OpenAPI document of an app, with every generated route documented as it behaves: its
  * parameters, bodies, responses (documents, envelopes, errors) and a stable operationId; and the
  * routes of `ModelRoutesHealthModule`, if the app has them. Your own routes are documented by your
- * own `@nestjs/swagger` decorators, side by side.
+ * own `@nestjs/swagger` decorators, side by side. With `app.enableVersioning()`, each generated
+ * operationId ends with the route's version(s): `company_findOne_v1`.
  *
  * @example
  * ```ts
@@ -37,6 +40,7 @@ export function createModelRoutesDocument(
   for (const registration of healthRegistrations(app.get(ModulesContainer))) decorateHealthRoutes(registration);
   // Tags come from the resources (one each), not from controller class names.
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false, ...options });
+  versionOperationIds(document, registrations, servingOf(app.get(ApplicationConfig, { strict: false })));
   const schemas = { ...document.components?.schemas, ...componentSchemas(registrations.flatMap((registration) => registration.definitions)) } as Record<string, OpenApiSchema>;
   // A class-level keyword ApiProperty() cannot give: the generated DTOs refuse unknown properties.
   for (const name of generated.keys()) if (schemas[name]) schemas[name] = { ...schemas[name], additionalProperties: false };

@@ -9,7 +9,7 @@ import {
   type Provider,
   type Type,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ApplicationConfig, Reflector } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { MongooseModule, getConnectionToken, type MongooseModuleOptions } from '@nestjs/mongoose';
 import { Test, type TestingModule } from '@nestjs/testing';
@@ -18,6 +18,7 @@ import request from 'supertest';
 import { DocumentBuilder } from '@nestjs/swagger';
 import { ModelRoutesExplorer, ModelRoutesModule, type ModelRoutesModuleOptions } from '../../src/index.js';
 import { createModelRoutesDocument } from '../../src/swagger/index.js';
+import { servedRoutes, servingOf } from '../../src/versioning/served-routes.js';
 import type { TestEngine } from './engine.js';
 import { ContractWatcher, OpenApiContract } from './openapi-contract.js';
 
@@ -177,7 +178,7 @@ export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Prom
     })());
   engine.beforeStop(() => close());
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
-  const { http, violations } = contractChecked(app, { globalPrefix: setup.globalPrefix });
+  const { http, violations } = contractChecked(app);
   return { app, http, connection, violations, close };
 }
 
@@ -191,15 +192,15 @@ export interface ContractCheckedHttp {
 /**
  * The contract check of bootTestApp for an app a spec boots itself (the sample app, a back
  * office session, an adapter of its own): the app's route table and its OpenAPI document, as
- * createModelRoutesDocument builds it, read once the app is initialised. `globalPrefix` is the
- * one the app was given, if any; `target`, a URL (`http://127.0.0.1:<port>`) to send the requests
- * to instead of `app`: another process that serves the same modules, whose responses are checked
- * against this app's document.
+ * createModelRoutesDocument builds it, read once the app is initialised, each route where the
+ * app serves it (under its global prefix unless excluded, and at its URI versions). `target`: a
+ * URL (`http://127.0.0.1:<port>`) to send the requests to instead of `app`, another process that
+ * serves the same modules, whose responses are checked against this app's document.
  */
-export function contractChecked(app: INestApplication, options: { globalPrefix?: string; target?: string } = {}): ContractCheckedHttp {
-  const routes = app.get(ModelRoutesExplorer).routes();
+export function contractChecked(app: INestApplication, options: { target?: string } = {}): ContractCheckedHttp {
+  const routes = servedRoutes(app.get(ModelRoutesExplorer).routes(), servingOf(app.get(ApplicationConfig, { strict: false })));
   const document = createModelRoutesDocument(app, new DocumentBuilder().build());
-  const watcher = new ContractWatcher(new OpenApiContract(document), routes, options.globalPrefix);
+  const watcher = new ContractWatcher(new OpenApiContract(document), routes.map(({ route, path }) => ({ ...route, path })));
   return { http: () => watched(request(options.target ?? app.getHttpServer()), watcher), violations: watcher.violations };
 }
 

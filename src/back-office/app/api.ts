@@ -1,6 +1,7 @@
 import { ApiError, apiUrl, errorOf, type Envelope, type Tagged } from './api-wire.js';
 import type { BackOfficeMetadata, ResourceMetadata } from './metadata.js';
 import { ROUTES, type AppAction, type RouteAt } from './routes.js';
+import { routeRequest } from './routing.js';
 
 export { ApiError, type Envelope, type ErrorDetail, type Tagged } from './api-wire.js';
 
@@ -23,7 +24,7 @@ const CREDENTIAL_KEY = 'model-routes-back-office:credential';
  * credential (if any) in the header the back office was configured with.
  */
 export class Api {
-  constructor(private readonly metadata: Pick<BackOfficeMetadata, 'apiBase' | 'auth'>) {}
+  constructor(private readonly metadata: Pick<BackOfficeMetadata, 'apiBase' | 'auth' | 'routes'>) {}
 
   /** The credential entered for this browser tab, kept until the tab closes. */
   get credential(): string {
@@ -80,7 +81,9 @@ export class Api {
   }
 
   private async send(method: string, url: string, options: { headers: Record<string, string>; body?: BodyInit; ifMatch?: string; query?: URLSearchParams }): Promise<Response> {
-    const headers = { ...options.headers };
+    // The route's version: in its URL (URI versioning) or in a header; and its prefix, unless excluded.
+    const routed = routeRequest(this.metadata.routes, this.metadata.apiBase, method, url);
+    const headers = { ...options.headers, ...routed.headers };
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
     const credential = this.credential;
     if (credential) {
@@ -90,7 +93,7 @@ export class Api {
     const search = options.query?.toString();
     let response: Response;
     try {
-      response = await fetch(search ? `${url}?${search}` : url, { method, headers, body: options.body, credentials: 'same-origin' });
+      response = await fetch(search ? `${routed.url}?${search}` : routed.url, { method, headers, body: options.body, credentials: 'same-origin' });
     } catch (error) {
       throw ApiError.unreachable(error);
     }

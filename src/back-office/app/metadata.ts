@@ -11,6 +11,22 @@ export interface BackOfficeMetadata {
   /** How guarded routes get their credentials: this header, with `scheme` before the value when given (`Authorization: Bearer ...`). */
   auth: { header: string; scheme?: string };
   resources: ResourceMetadata[];
+  /**
+   * Where each generated route is served, when that is not `apiBase` and the route table's path:
+   * with `app.enableVersioning()`, or a global prefix whose `exclude` covers some of them. Absent
+   * otherwise.
+   */
+  routes?: ServedRouteMetadata[];
+}
+
+/** One generated route as the app serves it: `${base}${path}`, with `headers` (its version, by header or media type). */
+export interface ServedRouteMetadata {
+  method: string;
+  /** The route table's path: `/company/:company_id`. */
+  path: string;
+  /** What comes before it: `/api/v1`, `/api`, `/v1` or `''`. */
+  base: string;
+  headers?: Record<string, string>;
 }
 
 /** The generated routes of a resource, by action name (absent when disabled). */
