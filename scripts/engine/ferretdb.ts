@@ -59,6 +59,7 @@ export async function startFerretDbOnSqlite(binary: string, reason: string, kept
 
 // ---------------------------------------------------------------------------------------------
 // FerretDB on PostgreSQL
+
 /** FerretDB on a private PostgreSQL cluster: the kept one of `keptDir`, or a temporary copy of the template. */
 export async function startFerretDbOnPostgres(binary: string, bin: string, reason: string, keptDir?: string): Promise<Engine> {
   const startedAt = Date.now();
