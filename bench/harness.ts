@@ -122,7 +122,7 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** A free port for a server, outside the ephemeral range (see `freePorts` in scripts/mongo-engine.ts: no client can connect to itself there). */
+/** A free port for a server, outside the ephemeral range (see `freePorts` in scripts/engine/ports.ts: no client can connect to itself there). */
 export async function freePort(): Promise<number> {
   const [port] = await freePorts(1);
   return port!;

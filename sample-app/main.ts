@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   // keep-alive connections, the requests in flight are answered, then the Mongoose connection
   // closes. By default Nest then raises the signal again, and the process ends killed by it (exit
   // status 143 for SIGTERM); useProcessExit makes it exit with 0 instead. The embedded engine stops
-  // when this process exits: its watchdog sees the pipe to it close (scripts/mongo-engine.ts), and
+  // when this process exits: its watchdog sees the pipe to it close (scripts/engine/watchdog.ts), and
   // that only happens after the Mongoose connection closed.
   app.enableShutdownHooks(['SIGINT', 'SIGTERM'], { useProcessExit: true });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
