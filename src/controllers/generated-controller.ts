@@ -1,4 +1,5 @@
 import { Inject, type Type } from '@nestjs/common';
+import { currentCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
@@ -100,11 +101,11 @@ export function GeneratedController<T>(
     }
 
     search(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
-      return this.repository.search(parseSearchQueryString(query, this.repository.definition));
+      return this.repository.search(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
     }
 
     searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>> {
-      return this.repository.search(parseSearchBody(body, this.repository.definition));
+      return this.repository.search(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
     }
 
     /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */

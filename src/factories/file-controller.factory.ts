@@ -21,8 +21,7 @@ import type { RouteDefinition } from '../interfaces/route-definition.interface.j
 import { routeAction, type FileActionName } from '../metadata/route-actions.js';
 import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
-import { serializeRoute } from '../serialization/serialization.interceptor.js';
-import { createControllerClass, defineGeneratedHandler, foundIn } from './controller.util.js';
+import { createControllerClass, defineGeneratedHandler, foundIn, viewsFor } from './controller.util.js';
 import { locationOf } from './resource-controller.factory.js';
 import { fileRouteNames } from './route-table.factory.js';
 
@@ -58,9 +57,8 @@ export function createFileController(source: ResourceDefinition, file: FileField
   const names = fileRouteNames(source, file);
   for (const route of routes) {
     const action = route.action as FileActionName;
-    defineGeneratedHandler(controller, route, names, handlers[action], undefined, (instance: FileController) => instance.repository.definition.requireIfMatch === true);
+    defineGeneratedHandler(controller, route, { names, resource: source.name, answers: source.name, views: viewsFor(route, source), work: handlers[action] });
     if (routeAction(action).upload) markUploadRoute(controller.prototype[route.handler]);
-    serializeRoute(controller, route, source);
   }
   return controller;
 }

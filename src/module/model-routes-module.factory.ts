@@ -9,7 +9,8 @@ import { withSettings } from '../factories/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
 import { createRepositoryProviders } from '../repository/model-repository.providers.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
-import { MODEL_ROUTES_SERIALIZATION, type SerializationSettings } from '../serialization/serialization.interceptor.js';
+import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
+import type { SerializationSettings } from '../serialization/serialization-settings.js';
 import { planModelRoutes, type ModelRoutesPlan } from './model-routes-plan.js';
 import { MODEL_ROUTES_SETTINGS } from './model-routes.settings.js';
 
