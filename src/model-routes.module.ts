@@ -1,5 +1,6 @@
 import { Inject, Logger, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
-import { formatRouteTable, MODEL_ROUTES_REGISTRATION, type ModelRoutesRegistration } from './explorer/model-routes.explorer.js';
+import { formatRouteTable, type ModelRoutesRegistration } from './explorer/model-routes.explorer.js';
+import { MODEL_ROUTES_REGISTRATION } from './constants.js';
 import type { ModelRoutesExtras, ModelRoutesModuleOptions } from './interfaces/model-routes-options.interface.js';
 import { ASYNC_OPTIONS_TYPE, ConfigurableModelRoutesModule } from './module/model-routes.module-definition.js';
 

@@ -1,12 +1,10 @@
+import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { Injectable, type Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { ModelRoutesModuleOptions } from '../interfaces/model-routes-options.interface.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { planModelRoutes } from '../module/model-routes-plan.js';
-
-/** Token, private to each `ModelRoutesModule` registration, of what it built. */
-export const MODEL_ROUTES_REGISTRATION = Symbol('ModelRoutesRegistration');
 
 /** What one `ModelRoutesModule.forRoot()` (or `forRootAsync()`) built. */
 export interface ModelRoutesRegistration {

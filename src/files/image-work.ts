@@ -25,9 +25,6 @@ export type ResolvedImageOptions = Required<ImageOptions>;
 /** Seconds a client is told to wait (`Retry-After`) when the resizes are all taken. */
 export const RETRY_AFTER_SECONDS = 2;
 
-/** Injection token of a registration's `ImageWork`. */
-export const IMAGE_WORK = Symbol('ModelRoutesImageWork');
-
 /** `images` of `forRoot`, checked and completed. */
 export function resolveImageOptions(options: ImageOptions = {}): ResolvedImageOptions {
   const resolved = { maxPixels: 25_000_000, concurrency: 2, queue: 16, timeout: 10, ...options };

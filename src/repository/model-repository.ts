@@ -106,7 +106,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   /**
    * The options a created document is read back with: none where the schema sets no `toObject`
    * options, as Mongoose's defaults (no virtuals, getters nor transform) are what a response holds,
-   * and its call without options is about 20 times cheaper (measured: 0.25 µs against 5 µs).
+   * and its call without options is much cheaper (Mongoose caches that case; see BENCHMARKS.md).
    */
   private readonly plainOptions?: ToObjectOptions;
   /** The virtuals the schema asks to answer (`toJSON: { virtuals: true }`). */
