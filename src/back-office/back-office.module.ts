@@ -35,6 +35,8 @@ interface FastifyRouting {
  * })
  * export class AppModule {}
  * ```
+ *
+ * @publicApi
  */
 @Module({})
 export class BackOfficeModule implements OnModuleInit {

@@ -10,7 +10,11 @@ import { getModelRepositoryToken } from '../repository/model-repository.token.js
 
 const GENERATED_BASE = Symbol.for('nestjs-model-routes.generated-controller');
 
-/** What a generated controller does, one method per route; override any of them and call `super`. */
+/**
+ * What a generated controller does, one method per route; override any of them and call `super`.
+ *
+ * @publicApi
+ */
 export interface GeneratedResourceController<T = Record<string, unknown>> {
   /** The resource's repository, injected by `forRoot`. */
   readonly repository: ModelRepository<T>;
@@ -63,6 +67,8 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
  *
  * @param resource the class decorated with `@GeneratedResource()`
  * @param connectionName the Mongoose connection of its registration, when not the default one
+ *
+ * @publicApi
  */
 export function GeneratedController<T>(
   resource: Type<T>,

@@ -6,7 +6,11 @@ import type { ResourceDefinition } from '../interfaces/resource-definition.inter
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { planModelRoutes } from '../module/model-routes-plan.js';
 
-/** What one `ModelRoutesModule.forRoot()` (or `forRootAsync()`) built. */
+/**
+ * What one `ModelRoutesModule.forRoot()` (or `forRootAsync()`) built.
+ *
+ * @publicApi
+ */
 export interface ModelRoutesRegistration {
   /** The Mongoose connection of its models; `undefined` for the default one. */
   readonly connectionName?: string;
@@ -27,6 +31,8 @@ export interface ModelRoutesRegistration {
  * const routes = app.get(ModelRoutesExplorer).routes();
  * console.log(formatRouteTable(routes));
  * ```
+ *
+ * @publicApi
  */
 @Injectable()
 export class ModelRoutesExplorer {
@@ -57,7 +63,11 @@ export class ModelRoutesExplorer {
   }
 }
 
-/** A route table as aligned text: method, path, controller and handler, one route per line. */
+/**
+ * A route table as aligned text: method, path, controller and handler, one route per line.
+ *
+ * @publicApi
+ */
 export function formatRouteTable(routes: readonly RouteDefinition[]): string {
   const width = Math.max(0, ...routes.map((route) => route.path.length));
   return routes.map((route) => `${route.method.padEnd(6)} ${route.path.padEnd(width)}  ${route.controller}.${route.handler}`).join('\n');

@@ -2,7 +2,11 @@ import { EventEmitter } from 'node:events';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 
-/** Limits of the image work of one `forRoot` registration (`forRoot({ images })`). */
+/**
+ * Limits of the image work of one `forRoot` registration (`forRoot({ images })`).
+ *
+ * @publicApi
+ */
 export interface ImageOptions {
   /**
    * The largest image a field with `variants` accepts, in pixels (width × height), counted twice

@@ -27,6 +27,8 @@ import { healthSettings } from './health-settings.util.js';
  * })
  * export class AppModule {}
  * ```
+ *
+ * @publicApi
  */
 @Module({})
 export class ModelRoutesHealthModule {

@@ -1,12 +1,21 @@
 import type { ReadPreferenceMode } from './route-options.interface.js';
 import type { RouteActionName } from '../metadata/route-actions.js';
 
-/** The generated route actions (one row each in `ROUTE_ACTIONS`), and `custom` for your own routes. */
+/**
+ * The generated route actions (one row each in `ROUTE_ACTIONS`), and `custom` for your own routes.
+ *
+ * @publicApi
+ */
 export type RouteAction = RouteActionName | 'custom';
 
+/** @publicApi */
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'ALL' | 'OPTIONS' | 'HEAD';
 
-/** One generated route: data, built once at startup, ordered. */
+/**
+ * One generated route: data, built once at startup, ordered.
+ *
+ * @publicApi
+ */
 export interface RouteDefinition {
   action: RouteAction;
   method: RouteMethod;

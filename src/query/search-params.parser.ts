@@ -22,6 +22,8 @@ const parsed = channel(SEARCH_PARSED_CHANNEL);
 /**
  * Parses the body of `POST /<plural>` and of the reverse reference POST route:
  * `{ query, limit, skip, sort, select }`, every key optional.
+ *
+ * @publicApi
  */
 export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams {
   if (parsed.hasSubscribers) parsed.publish({ from: 'body' });
@@ -45,6 +47,8 @@ export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams
  * with `op` one of `QUERY_STRING_OPERATORS`, written without `$`. A condition given twice, in any
  * spelling (`niceName=a&niceName[eq]=b`), is refused. Errors name the same paths as the POST
  * search would (`query.employees.$gte`).
+ *
+ * @publicApi
  */
 export function parseSearchQueryString(query: Record<string, unknown> | undefined, rules: SearchRules): SearchParams {
   if (parsed.hasSubscribers) parsed.publish({ from: 'query' });

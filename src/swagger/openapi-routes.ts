@@ -136,7 +136,11 @@ function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Defi
   return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
 }
 
-/** `company_findOne`, `company_searchPost`, `company_owner_reverse`, `company_logo_upload`: the route's one name, under its resource (and field). */
+/**
+ * `company_findOne`, `company_searchPost`, `company_owner_reverse`, `company_logo_upload`: the route's one name, under its resource (and field).
+ *
+ * @publicApi
+ */
 export function operationId(route: RouteDefinition, owner: Pick<ResourceDefinition, 'path'>): string {
   const base = owner.path.replace(/[^a-zA-Z0-9]+/g, '_');
   const field = route.reference?.field ?? route.file?.field ?? route.element?.field;
