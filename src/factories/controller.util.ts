@@ -6,8 +6,8 @@ import { serveRoute } from '../call/serve-route.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
-import { routeAction, type ParamSource, type RouteActionName, type RouteNames } from '../metadata/route-actions.js';
+import type { GeneratedRouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
+import { routeAction, type ParamSource, type RouteNames } from '../metadata/route-actions.js';
 
 type Handler = (this: any, ...args: any[]) => unknown;
 
@@ -83,8 +83,8 @@ export type GeneratedRoute = Omit<RoutePlan, 'action' | 'row' | 'readPreference'
  * `target`, a forward reference's), where it answers documents of a class whose class-transformer
  * decorators make a difference.
  */
-export function viewsFor(route: RouteDefinition, source: RouteModel, target?: RouteModel): SerializationViews | undefined {
-  const row = routeAction(route.action as RouteActionName);
+export function viewsFor(route: GeneratedRouteDefinition, source: RouteModel, target?: RouteModel): SerializationViews | undefined {
+  const row = routeAction(route.action);
   const model = row.answers.of === 'target' ? target : source;
   if (!model || typeof model === 'string' || row.answers.shape === 'file' || row.answers.shape === 'element') return undefined;
   return model.serialization;
@@ -104,8 +104,8 @@ const CallParam = createParamDecorator((_data: unknown, context: ExecutionContex
  * its method, path and status, the decorators of its options, and last the entry guard
  * (`RouteCallGuard`) that builds the call from the plan.
  */
-export function defineGeneratedHandler(controller: Type, route: RouteDefinition, generated: GeneratedRoute): void {
-  const action = route.action as RouteActionName;
+export function defineGeneratedHandler(controller: Type, route: GeneratedRouteDefinition, generated: GeneratedRoute): void {
+  const { action } = route;
   const row = routeAction(action);
   const plan: RoutePlan = { ...generated, action, row, ...(route.readPreference && { readPreference: route.readPreference }) };
   const handler = {

@@ -5,7 +5,7 @@ import { validateDto } from '../dto/dto-validation.js';
 import { mapError } from '../errors/error-response.mapper.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ElementFieldDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { ElementRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ElementActionName } from '../metadata/route-actions.js';
 import { isPlainObject } from '../query/field-path.util.js';
 import type { ModelRepository } from '../repository/model-repository.js';
@@ -29,7 +29,7 @@ type Handlers = Record<ElementActionName, (this: ElementController, ...args: any
  * Bodies are checked as the elements of a write of the whole document are (the field rules, then
  * the generated element class), with paths relative to the element (`date`, not `vaccinations.0.date`).
  */
-export function createElementController(source: ResourceDefinition, element: ElementFieldDefinition, routes: RouteDefinition[], connectionName?: string): Type {
+export function createElementController(source: ResourceDefinition, element: ElementFieldDefinition, routes: ElementRouteDefinition[], connectionName?: string): Type {
   const controller = createControllerClass(routes[0].controller, undefined, { repository: getModelRepositoryToken(source.name, connectionName) });
   const { field } = element;
   const rules = elementRules(source.fields, field);
@@ -41,7 +41,7 @@ export function createElementController(source: ResourceDefinition, element: Ele
   const handlers = elementHandlers(source, element, rules);
   const names = elementRouteNames(source, field);
   for (const route of routes) {
-    const action = route.action as ElementActionName;
+    const { action } = route;
     const body = routeAction(action).body as 'element' | 'elementPatch' | undefined;
     defineGeneratedHandler(controller, route, { names, resource: source.name, answers: source.name, views: viewsFor(route, source), ...(body && bodies[body] && { body: bodies[body] }), work: handlers[action] });
   }

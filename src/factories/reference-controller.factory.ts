@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { ReferenceRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ReferenceActionName } from '../metadata/route-actions.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
@@ -37,7 +37,7 @@ export function createReferenceController(
   source: ResourceDefinition,
   target: Pick<ResourceDefinition, 'name' | 'path' | 'idParam' | 'serialization'> | string,
   field: string,
-  routes: RouteDefinition[],
+  routes: ReferenceRouteDefinition[],
   connectionName?: string,
 ): Type {
   const targetName = typeof target === 'string' ? target : target.name;
@@ -52,7 +52,7 @@ export function createReferenceController(
   // The reverse POST route's body: a search of the source model (`CompanyOwnerSearchDto`).
   const search = createRouteBody('search', createSearchDto(source.name, `${source.name}${pascalCase(field)}SearchDto`, source.dtos.search));
   for (const route of routes) {
-    const action = route.action as ReferenceActionName;
+    const { action } = route;
     const row = routeAction(action);
     defineGeneratedHandler(controller, route, {
       names,

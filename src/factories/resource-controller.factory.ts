@@ -2,8 +2,8 @@ import type { Type } from '@nestjs/common';
 import { GeneratedController } from '../controllers/generated-controller.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
-import { routeAction, type RouteActionName } from '../metadata/route-actions.js';
+import type { CustomRouteDefinition, ResourceRouteDefinition } from '../interfaces/route-definition.interface.js';
+import { routeAction } from '../metadata/route-actions.js';
 import type { RouteBody } from '../call/route-plan.js';
 import { createControllerClass, defineGeneratedHandler, defineMethod, viewsFor } from './controller.util.js';
 import { createRouteBody, type BodyKind } from './route-body.factory.js';
@@ -19,7 +19,7 @@ type Methods = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
  * class chain, so a user's override (and its `super` call) runs; a user's own route keeps its
  * decorators, its path placed under the resource's path.
  */
-export function createResourceController(definition: ResourceDefinition, routes: RouteDefinition[], base: Type | undefined, connectionName?: string): Type {
+export function createResourceController(definition: ResourceDefinition, routes: Array<ResourceRouteDefinition | CustomRouteDefinition>, base: Type | undefined, connectionName?: string): Type {
   // The repository is injected by the base class, GeneratedController(resource, connectionName).
   const parent: Type = base ?? (GeneratedController(definition.target, connectionName) as unknown as Type);
   const controller = createControllerClass(routes[0].controller, parent, {});
@@ -35,7 +35,7 @@ export function createResourceController(definition: ResourceDefinition, routes:
   // In route-table order: Nest registers a controller's routes in the order of its methods.
   for (const route of routes) {
     if (route.action !== 'custom') {
-      const row = routeAction(route.action as RouteActionName);
+      const row = routeAction(route.action);
       defineGeneratedHandler(controller, route, {
         names,
         resource: definition.name,
