@@ -1,9 +1,14 @@
 import { Inject, Logger, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
-import { formatRouteTable, MODEL_ROUTES_REGISTRATION, type ModelRoutesRegistration } from './explorer/model-routes.explorer.js';
+import { formatRouteTable, type ModelRoutesRegistration } from './explorer/model-routes.explorer.js';
+import { MODEL_ROUTES_REGISTRATION } from './constants.js';
 import type { ModelRoutesExtras, ModelRoutesModuleOptions } from './interfaces/model-routes-options.interface.js';
 import { ASYNC_OPTIONS_TYPE, ConfigurableModelRoutesModule } from './module/model-routes.module-definition.js';
 
-/** Options of `ModelRoutesModule.forRootAsync()`: the extras, and a factory for the settings. */
+/**
+ * Options of `ModelRoutesModule.forRootAsync()`: the extras, and a factory for the settings.
+ *
+ * @publicApi
+ */
 export type ModelRoutesModuleAsyncOptions = typeof ASYNC_OPTIONS_TYPE & ModelRoutesExtras;
 
 /** The class `ConfigurableModuleBuilder` built, with `resources` required (the builder makes every extra optional). */
@@ -26,6 +31,8 @@ const ConfigurableModule = ConfigurableModelRoutesModule as unknown as {
  * })
  * export class AppModule {}
  * ```
+ *
+ * @publicApi
  */
 @Module({})
 export class ModelRoutesModule extends ConfigurableModule implements OnModuleInit {

@@ -1,6 +1,10 @@
 import type { CanActivate, Type } from '@nestjs/common';
 
-/** Options of `BackOfficeModule.forRoot()`. Every option is optional. */
+/**
+ * Options of `BackOfficeModule.forRoot()`. Every option is optional.
+ *
+ * @publicApi
+ */
 export interface BackOfficeOptions {
   /** Where the back office is served, under the app's global prefix: a literal path such as `'/admin'` (the default) or `'/tools/data'`. */
   path?: string;

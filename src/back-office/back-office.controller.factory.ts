@@ -4,7 +4,8 @@ import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.fil
 import type { BackOfficeMetadata } from './app/metadata.js';
 import type { BackOfficeSettings } from './back-office-options.interface.js';
 import { PAGE_HEADERS } from './back-office-page.js';
-import { BACK_OFFICE, type BackOfficeService } from './back-office.service.js';
+import { type BackOfficeService } from './back-office.service.js';
+import { BACK_OFFICE } from '../constants.js';
 
 /**
  * `@ApiExcludeController()`'s metadata, set without importing `@nestjs/swagger` (an optional

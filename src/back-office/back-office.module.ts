@@ -5,7 +5,8 @@ import type { BackOfficeOptions } from './back-office-options.interface.js';
 import { backOfficeAppDir, loadBackOfficeAssets } from './back-office-assets.js';
 import { PAGE_HEADERS } from './back-office-page.js';
 import { createBackOfficeController } from './back-office.controller.factory.js';
-import { BACK_OFFICE, BackOfficeService } from './back-office.service.js';
+import { BackOfficeService } from './back-office.service.js';
+import { BACK_OFFICE } from '../constants.js';
 import { backOfficeSettings } from './back-office-settings.util.js';
 
 /** The one Fastify option (top-level, or in `routerOptions`) under which `/admin/` already reaches `/admin`. */
@@ -34,6 +35,8 @@ interface FastifyRouting {
  * })
  * export class AppModule {}
  * ```
+ *
+ * @publicApi
  */
 @Module({})
 export class BackOfficeModule implements OnModuleInit {

@@ -10,9 +10,6 @@ import { backOfficeMetadata, normalizePrefix } from './back-office-metadata.js';
 import type { BackOfficeSettings } from './back-office-options.interface.js';
 import { backOfficePage } from './back-office-page.js';
 
-/** Token, private to each `BackOfficeModule` registration, of its `BackOfficeService`. */
-export const BACK_OFFICE = Symbol('BackOffice');
-
 /** What the back office's routes answer: its page, its files, and the app's metadata, built once. */
 export class BackOfficeService {
   private built?: BackOfficeMetadata;

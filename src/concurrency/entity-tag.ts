@@ -7,6 +7,8 @@ const ETAG = Symbol.for('nestjs-model-routes.etag');
  * The strong entity tag of a document the repository answered (`"65a1…f3-4"`, quotes included),
  * or `undefined` for any other value (a copy, a search result, a document of your own making).
  * Set it as `ETag` in your own routes: `res.header('ETag', etagOf(doc))`.
+ *
+ * @publicApi
  */
 export function etagOf(doc: unknown): string | undefined {
   return doc !== null && typeof doc === 'object' ? ((doc as { [ETAG]?: string })[ETAG] ?? undefined) : undefined;

@@ -1,4 +1,5 @@
 import { Inject, type Type } from '@nestjs/common';
+import { currentCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
@@ -9,7 +10,11 @@ import { getModelRepositoryToken } from '../repository/model-repository.token.js
 
 const GENERATED_BASE = Symbol.for('nestjs-model-routes.generated-controller');
 
-/** What a generated controller does, one method per route; override any of them and call `super`. */
+/**
+ * What a generated controller does, one method per route; override any of them and call `super`.
+ *
+ * @publicApi
+ */
 export interface GeneratedResourceController<T = Record<string, unknown>> {
   /** The resource's repository, injected by `forRoot`. */
   readonly repository: ModelRepository<T>;
@@ -62,6 +67,8 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
  *
  * @param resource the class decorated with `@GeneratedResource()`
  * @param connectionName the Mongoose connection of its registration, when not the default one
+ *
+ * @publicApi
  */
 export function GeneratedController<T>(
   resource: Type<T>,
@@ -100,11 +107,11 @@ export function GeneratedController<T>(
     }
 
     search(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
-      return this.repository.search(parseSearchQueryString(query, this.repository.definition));
+      return this.repository.search(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
     }
 
     searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>> {
-      return this.repository.search(parseSearchBody(body, this.repository.definition));
+      return this.repository.search(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
     }
 
     /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */

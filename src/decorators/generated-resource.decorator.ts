@@ -13,6 +13,8 @@ import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.j
  *   @Prop({ required: true }) niceName: string;
  * }
  * ```
+ *
+ * @publicApi
  */
 export function GeneratedResource(options: GeneratedResourceOptions = {}): ClassDecorator {
   return (target) => {

@@ -9,6 +9,8 @@ import { getModelRepositoryToken } from '../repository/model-repository.token.js
  * constructor(@InjectModelRepository(Company) private readonly companies: ModelRepository<Company>) {}
  * // on a named connection: @InjectModelRepository(Book, 'catalog')
  * ```
+ *
+ * @publicApi
  */
 export function InjectModelRepository(resource: Type | string, connectionName?: string): PropertyDecorator & ParameterDecorator {
   return Inject(getModelRepositoryToken(resource, connectionName));

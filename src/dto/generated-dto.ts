@@ -9,7 +9,11 @@ import type { FieldRules } from '../interfaces/resource-definition.interface.js'
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
 import { createResourceDtos, type ResourceDtos } from './resource-dto.factory.js';
 
-/** The bodies a resource's routes take: `create` (`POST /company`), `update` (`PUT|PATCH`), `search` (`POST /companies`). */
+/**
+ * The bodies a resource's routes take: `create` (`POST /company`), `update` (`PUT|PATCH`), `search` (`POST /companies`).
+ *
+ * @publicApi
+ */
 export type DtoKind = 'create' | 'update' | 'search';
 
 /**
@@ -27,6 +31,8 @@ export type DtoKind = 'create' | 'update' | 'search';
  * imports it), and name the class in `@GeneratedResource({ dto: { create: () => CreateCompanyDto } })`.
  *
  * @param resource a class decorated with `@GeneratedResource()` and `@Schema()`
+ *
+ * @publicApi
  */
 export function GeneratedDto(resource: Type, kind: DtoKind): Type {
   return generatedDtos(resource, () => {

@@ -1,13 +1,21 @@
 import { HttpStatus } from '@nestjs/common';
 import type { ErrorCode } from './error-codes.js';
 
-/** One entry of an error's `details`: which input path failed and why. */
+/**
+ * One entry of an error's `details`: which input path failed and why.
+ *
+ * @publicApi
+ */
 export interface ErrorDetail {
   path: string;
   message: string;
 }
 
-/** The one error shape of every generated route. */
+/**
+ * The one error shape of every generated route.
+ *
+ * @publicApi
+ */
 export interface ErrorResponseBody {
   statusCode: number;
   error: string;

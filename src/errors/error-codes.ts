@@ -7,6 +7,8 @@
  * (`meta.views`, `items.0.qty`); for a search, from the root of the search body (`query.status`,
  * `query.$or.0.employees.$gte`, `sort.meta`, `limit`), a GET search naming the same paths as its POST
  * equivalent; for a path parameter, the field it is matched against (`_id`, `slug`).
+ *
+ * @publicApi
  */
 export const ERROR_CODES = Object.freeze({
   MR_INVALID_ID: { status: 400, description: 'The identifier in the path cannot name a document of this model (not 24 hex characters for an `_id`, longer than 256 characters, holding a NUL character, or not of the type of the `id` field).' },
@@ -50,4 +52,5 @@ export const ERROR_CODES = Object.freeze({
 } as const satisfies Record<string, { status: number; description: string }>);
 for (const entry of Object.values(ERROR_CODES)) Object.freeze(entry);
 
+/** @publicApi */
 export type ErrorCode = keyof typeof ERROR_CODES;

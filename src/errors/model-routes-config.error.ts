@@ -1,4 +1,8 @@
-/** Stable codes of the errors `ModelRoutesModule.forRoot()` throws at startup. */
+/**
+ * Stable codes of the errors `ModelRoutesModule.forRoot()` throws at startup.
+ *
+ * @publicApi
+ */
 export const CONFIG_ERROR_CODES = Object.freeze({
   MR_CONFIG_NOT_A_RESOURCE: 'A class listed in `resources` has no `@GeneratedResource()`.',
   MR_CONFIG_DUPLICATE_PATH: "Two resources (or a resource's path and its plural) use the same path segment.",
@@ -12,11 +16,14 @@ export const CONFIG_ERROR_CODES = Object.freeze({
   MR_CONFIG_UNSUPPORTED_TYPE: 'A field has a type the database engine cannot store (Decimal128 on FerretDB v1), found when the app initialises.',
 } as const);
 
+/** @publicApi */
 export type ConfigErrorCode = keyof typeof CONFIG_ERROR_CODES;
 
 /**
  * A mistake in the resources or options, found at startup. The message names the class,
  * the field and the fix.
+ *
+ * @publicApi
  */
 export class ModelRoutesConfigError extends Error {
   override readonly name = 'ModelRoutesConfigError';

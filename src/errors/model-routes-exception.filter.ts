@@ -50,6 +50,8 @@ export type ErrorFilterScope = 'app' | 'routes';
  * large, a method the path does not serve) has the shape there, and any other request is
  * answered by Nest's own filter, as if the library were not there. Used by hand
  * (`app.useGlobalFilters(...)`), it shapes every failure.
+ *
+ * @publicApi
  */
 @Catch()
 export class ModelRoutesExceptionFilter implements ExceptionFilter {

@@ -11,6 +11,8 @@ export type { ErrorDetail };
  * without `ModelRoutesExceptionFilter`; the status comes from the code.
  *
  * @example throw new ModelRoutesException('MR_VALIDATION_FAILED', 'Validation failed for password', [{ path: 'password', message: 'too short' }]);
+ *
+ * @publicApi
  */
 export class ModelRoutesException extends HttpException {
   constructor(

@@ -1,3 +1,4 @@
+import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { Injectable, type Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { ModelRoutesModuleOptions } from '../interfaces/model-routes-options.interface.js';
@@ -5,10 +6,11 @@ import type { ResourceDefinition } from '../interfaces/resource-definition.inter
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { planModelRoutes } from '../module/model-routes-plan.js';
 
-/** Token, private to each `ModelRoutesModule` registration, of what it built. */
-export const MODEL_ROUTES_REGISTRATION = Symbol('ModelRoutesRegistration');
-
-/** What one `ModelRoutesModule.forRoot()` (or `forRootAsync()`) built. */
+/**
+ * What one `ModelRoutesModule.forRoot()` (or `forRootAsync()`) built.
+ *
+ * @publicApi
+ */
 export interface ModelRoutesRegistration {
   /** The Mongoose connection of its models; `undefined` for the default one. */
   readonly connectionName?: string;
@@ -29,6 +31,8 @@ export interface ModelRoutesRegistration {
  * const routes = app.get(ModelRoutesExplorer).routes();
  * console.log(formatRouteTable(routes));
  * ```
+ *
+ * @publicApi
  */
 @Injectable()
 export class ModelRoutesExplorer {
@@ -62,6 +66,8 @@ export class ModelRoutesExplorer {
 /**
  * A route table as aligned text: method, path, controller and handler, one route per line; and
  * the version(s) of each route (`v1`, `v1,v2`, `neutral`) when any has one.
+ *
+ * @publicApi
  */
 export function formatRouteTable(routes: readonly RouteDefinition[]): string {
   const width = Math.max(0, ...routes.map((route) => route.path.length));

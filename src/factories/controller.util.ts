@@ -1,13 +1,13 @@
-import { All, Body, Controller, createParamDecorator, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, UseFilters, UseGuards, Version, type CanActivate, type Type } from '@nestjs/common';
-import { handleConditionally, type ConditionalRequest, type ConditionalRoute } from '../concurrency/conditional-request.js';
-import type { HttpResponse } from '../controllers/http-response.util.js';
-import { runInRouteContext, type RouteContext } from '../concurrency/route-context.js';
-import { checkedBodyOf } from '../controllers/body-check.guard.js';
-import { withJsonValues } from '../controllers/json-output.util.js';
+import { All, Body, Controller, createParamDecorator, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, SetMetadata, UseFilters, UseGuards, Version, type ExecutionContext, type Type } from '@nestjs/common';
+import { ROUTE_CALL, RouteCallGuard } from '../call/route-call.guard.js';
+import type { RouteCall } from '../call/route-call.js';
+import { ROUTE_PLAN, type RoutePlan } from '../call/route-plan.js';
+import { serveRoute } from '../call/serve-route.js';
+import type { SerializationViews } from '../serialization/serialization-views.js';
 import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
-import { routeAction, type ParamSource, type RouteActionName, type RouteNames } from '../metadata/route-actions.js';
+import type { GeneratedRouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
+import { routeAction, type ParamSource, type RouteNames } from '../metadata/route-actions.js';
 
 type Handler = (this: any, ...args: any[]) => unknown;
 
@@ -75,65 +75,58 @@ const PARAM_TYPES: Record<Exclude<ParamSource, 'body'>, Function> = {
 /** A parameter that is always `undefined`: the `:file_id` of a single file's routes, which have none. */
 const NoValue = createParamDecorator(() => undefined);
 
-/** The body of a generated route: its DTO class, and the guard that checks it before any pipe. */
-export interface RouteBody {
-  dto: Type;
-  check: Type<CanActivate>;
+/** A generated route's plan, less what its row and its definition give. */
+export type GeneratedRoute = Omit<RoutePlan, 'action' | 'row' | 'readPreference'>;
+
+/**
+ * The views a route applies to its answer: those of the model it answers (`source`, the resource;
+ * `target`, a forward reference's), where it answers documents of a class whose class-transformer
+ * decorators make a difference.
+ */
+export function viewsFor(route: GeneratedRouteDefinition, source: RouteModel, target?: RouteModel): SerializationViews | undefined {
+  const row = routeAction(route.action);
+  const model = row.answers.of === 'target' ? target : source;
+  if (!model || typeof model === 'string' || row.answers.shape === 'file' || row.answers.shape === 'element') return undefined;
+  return model.serialization;
 }
+
+/** A model as the controller factories know it: a resource's definition, or only a name. */
+type RouteModel = { name: string; serialization?: SerializationViews } | string;
+
+/** The handler's last parameter: the request's call, as its entry guard built it. */
+const CallParam = createParamDecorator((_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<{ [ROUTE_CALL]?: RouteCall }>()[ROUTE_CALL]);
 
 /**
  * Defines the handler of one generated route on its controller, from its row in `ROUTE_ACTIONS`:
- * a new function object per class (route metadata lives on the function, so sharing one would
- * leak decorators between controllers), named after the action, with its parameters, its method,
- * path and status, the decorators of its options, and the body check where it reads a body. Where
- * it reads a body, `implementation` is given the body check's result, or what the pipes made of
- * the body where they changed it (see `checkedBodyOf`). Where it answers one document, it takes
- * part in conditional requests (`ETag`, `If-Match`, `If-None-Match`; see `handleConditionally`),
- * through a request and a response parameter of its own after those of its row. Its answer leaves
- * with identifiers as strings, whatever serializer the app uses (`withJsonValues`).
- *
- * @param requiresIfMatch whether the writes of the route's resource need `If-Match`, read from a controller instance
+ * a method named after the action that hands its arguments to `serveRoute` with the route's plan
+ * (a new function object per class: route metadata lives on the function, so sharing one would
+ * leak decorators between controllers), with the row's parameters and, last, the request's call;
+ * its method, path and status, the decorators of its options, and last the entry guard
+ * (`RouteCallGuard`) that builds the call from the plan.
  */
-export function defineGeneratedHandler(
-  controller: Type,
-  route: RouteDefinition,
-  names: RouteNames,
-  implementation: Handler,
-  body?: RouteBody,
-  requiresIfMatch: (instance: any) => boolean = () => false,
-): void {
-  const row = routeAction(route.action as RouteActionName);
-  const bodyIndex = row.params.indexOf('body');
-  const requestIndex = row.params.indexOf('request');
-  const conditional: ConditionalRoute | undefined = row.conditional && { kind: row.conditional, resource: names.source.name, idParam: names.source.idParam, requiresIfMatch };
-  const { readPreference } = route;
-  const params: readonly ParamSource[] = conditional ? [...row.params, 'request', 'response'] : row.params;
-  defineMethod(controller, route.handler, async function (this: unknown, ...args: unknown[]) {
-    if (bodyIndex >= 0) args[bodyIndex] = checkedBodyOf(args[requestIndex] as object, args[bodyIndex], body?.dto);
-    const [request, response] = conditional ? (args.splice(row.params.length, 2) as [ConditionalRequest?, HttpResponse?]) : [];
-    let handle = () => implementation.apply(this, args) as Promise<unknown>;
-    if (readPreference) handle = inRouteContext({ readPreference }, handle);
-    // Without a request, the handler was called by code (a generated `patch` calls `update`): the caller's request governs.
-    if (!request || !response) return withJsonValues(await handle());
-    return withJsonValues(await handleConditionally(conditional!, this, request, response, handle));
-  });
+export function defineGeneratedHandler(controller: Type, route: GeneratedRouteDefinition, generated: GeneratedRoute): void {
+  const { action } = route;
+  const row = routeAction(action);
+  const plan: RoutePlan = { ...generated, action, row, ...(route.readPreference && { readPreference: route.readPreference }) };
+  const handler = {
+    [route.handler](this: object, ...args: unknown[]) {
+      return serveRoute(this, plan, args);
+    },
+  }[route.handler];
+  Object.defineProperty(controller.prototype, route.handler, { value: handler, writable: true, configurable: true });
   const prototype = controller.prototype;
   const descriptor = Object.getOwnPropertyDescriptor(prototype, route.handler)!;
-  params.forEach((source, index) => parameterDecorator(source, names)(prototype, route.handler, index));
-  const types = params.map((source) => (source === 'body' ? (body?.dto ?? Object) : PARAM_TYPES[source]));
+  row.params.forEach((source, index) => parameterDecorator(source, plan.names)(prototype, route.handler, index));
+  CallParam()(prototype, route.handler, row.params.length);
+  const types = [...row.params.map((source) => (source === 'body' ? (plan.body?.dto ?? Object) : PARAM_TYPES[source])), Object];
   Reflect.defineMetadata('design:paramtypes', types, prototype, route.handler);
   // The route's last guard: your guards (authentication) answer first, and neither your interceptors
   // nor any pipe see a body that is not JSON or not valid.
-  const checks = body ? [UseGuards(body.check)] : [];
+  const entry = [UseGuards(RouteCallGuard), SetMetadata(ROUTE_PLAN, plan)];
   const version = route.version === undefined ? [] : [Version(route.version)];
-  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...version, ...(route.decorators ?? []), ...checks]) {
+  for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...version, ...(route.decorators ?? []), ...entry]) {
     decorate(prototype, route.handler, descriptor);
   }
-}
-
-/** `work`, run with `context` in force for the repository calls it makes. */
-function inRouteContext<R>(context: RouteContext, work: () => R): () => R {
-  return () => runInRouteContext(context, work);
 }
 
 /** Puts a fresh function named `name` on the class's prototype, calling `implementation`. */

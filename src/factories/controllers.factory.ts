@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { CustomRouteDefinition, ElementRouteDefinition, FileRouteDefinition, ReferenceRouteDefinition, ResourceRouteDefinition, RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { createElementController } from './element-controller.factory.js';
 import { createFileController } from './file-controller.factory.js';
 import { createReferenceController } from './reference-controller.factory.js';
@@ -17,32 +17,42 @@ export function createControllers(
   connectionName?: string,
 ): Type[] {
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
-  const groups = new Map<string, RouteDefinition[]>();
+  // Each controller's routes, by family; controllers in the order of their first route.
+  const order: string[] = [];
+  const resources = new Map<string, Array<ResourceRouteDefinition | CustomRouteDefinition>>();
+  const references = new Map<string, ReferenceRouteDefinition[]>();
+  const files = new Map<string, FileRouteDefinition[]>();
+  const elements = new Map<string, ElementRouteDefinition[]>();
+  const add = <R>(groups: Map<string, R[]>, route: R & { controller: string }) => {
+    if (!groups.has(route.controller)) order.push(route.controller);
+    groups.set(route.controller, [...(groups.get(route.controller) ?? []), route]);
+  };
   for (const route of table) {
-    const group = groups.get(route.controller) ?? [];
-    group.push(route);
-    groups.set(route.controller, group);
+    if (route.element) add(elements, route);
+    else if (route.file) add(files, route);
+    else if (route.reference) add(references, route);
+    else add(resources, route);
   }
-  return [...groups.values()].map((routes) => {
-    const { reference, file, element } = routes[0];
-    if (element) {
+  return order.map((name) => {
+    const elementRoutes = elements.get(name);
+    if (elementRoutes) {
+      const { element } = elementRoutes[0];
       const definition = byName.get(element.source)!;
-      return createElementController(definition, definition.elements.find((candidate) => candidate.field === element.field)!, routes, connectionName);
+      return createElementController(definition, definition.elements.find((candidate) => candidate.field === element.field)!, elementRoutes, connectionName);
     }
-    if (file) {
+    const fileRoutes = files.get(name);
+    if (fileRoutes) {
+      const { file } = fileRoutes[0];
       const definition = byName.get(file.source)!;
-      return createFileController(definition, definition.files.find((candidate) => candidate.field === file.field)!, routes, connectionName);
+      return createFileController(definition, definition.files.find((candidate) => candidate.field === file.field)!, fileRoutes, connectionName);
     }
-    if (!reference) {
-      const definition = byName.get(routes[0].resource)!;
-      return createResourceController(definition, routes, userControllers.get(definition.name), connectionName);
+    const referenceRoutes = references.get(name);
+    if (referenceRoutes) {
+      const { reference } = referenceRoutes[0];
+      return createReferenceController(byName.get(reference.source)!, byName.get(reference.target) ?? reference.target, reference.field, referenceRoutes, connectionName);
     }
-    return createReferenceController(
-      byName.get(reference.source)!,
-      byName.get(reference.target) ?? reference.target,
-      reference.field,
-      routes,
-      connectionName,
-    );
+    const routes = resources.get(name)!;
+    const definition = byName.get(routes[0].resource)!;
+    return createResourceController(definition, routes, userControllers.get(definition.name), connectionName);
   });
 }

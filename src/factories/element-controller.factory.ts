@@ -1,21 +1,19 @@
 import type { Type } from '@nestjs/common';
 import mongoose from 'mongoose';
-import { createBodyCheckGuard } from '../controllers/body-check.guard.js';
 import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
 import { validateDto } from '../dto/dto-validation.js';
 import { mapError } from '../errors/error-response.mapper.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ElementFieldDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { ElementRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ElementActionName } from '../metadata/route-actions.js';
 import { isPlainObject } from '../query/field-path.util.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
-import { serializeRoute } from '../serialization/serialization.interceptor.js';
-import { pascalCase } from '../utils/naming.util.js';
 import { elementRules, type ElementRules } from '../write/element-rules.util.js';
 import { checkWriteBody } from '../write/write-body.validator.js';
-import { createControllerClass, defineGeneratedHandler, type RouteBody } from './controller.util.js';
+import type { RouteBody } from '../call/route-plan.js';
+import { createControllerClass, defineGeneratedHandler, viewsFor } from './controller.util.js';
 import { locationOf, type HttpRequest } from './resource-controller.factory.js';
 import { elementRouteNames } from './route-table.factory.js';
 
@@ -31,24 +29,21 @@ type Handlers = Record<ElementActionName, (this: ElementController, ...args: any
  * Bodies are checked as the elements of a write of the whole document are (the field rules, then
  * the generated element class), with paths relative to the element (`date`, not `vaccinations.0.date`).
  */
-export function createElementController(source: ResourceDefinition, element: ElementFieldDefinition, routes: RouteDefinition[], connectionName?: string): Type {
-  const token = getModelRepositoryToken(source.name, connectionName);
-  const controller = createControllerClass(routes[0].controller, undefined, { repository: token });
+export function createElementController(source: ResourceDefinition, element: ElementFieldDefinition, routes: ElementRouteDefinition[], connectionName?: string): Type {
+  const controller = createControllerClass(routes[0].controller, undefined, { repository: getModelRepositoryToken(source.name, connectionName) });
   const { field } = element;
   const rules = elementRules(source.fields, field);
   const dtos = source.dtos.elements?.get(field);
-  const name = `${source.name}${pascalCase(field)}`;
   const bodies: Record<'element' | 'elementPatch', RouteBody | undefined> = {
-    element: dtos && { dto: dtos.add, check: createBodyCheckGuard(`${name}ElementBodyCheck`, token, (body) => checkElement(body, rules, dtos.add, field)) },
-    elementPatch: dtos && { dto: dtos.patch, check: createBodyCheckGuard(`${name}ElementPatchBodyCheck`, token, (body) => checkElement(body, rules, dtos.patch, field)) },
+    element: dtos && { dto: dtos.add, check: (body) => checkElement(body, rules, dtos.add, field) },
+    elementPatch: dtos && { dto: dtos.patch, check: (body) => checkElement(body, rules, dtos.patch, field) },
   };
   const handlers = elementHandlers(source, element, rules);
   const names = elementRouteNames(source, field);
   for (const route of routes) {
-    const action = route.action as ElementActionName;
+    const { action } = route;
     const body = routeAction(action).body as 'element' | 'elementPatch' | undefined;
-    defineGeneratedHandler(controller, route, names, handlers[action], body && bodies[body], (instance: ElementController) => instance.repository.definition.requireIfMatch === true);
-    serializeRoute(controller, route, source);
+    defineGeneratedHandler(controller, route, { names, resource: source.name, answers: source.name, views: viewsFor(route, source), ...(body && bodies[body] && { body: bodies[body] }), work: handlers[action] });
   }
   return controller;
 }

@@ -14,15 +14,15 @@ import type { FileRef } from '../files/file-ref.js';
 import type { FileStore } from '../files/file-store.js';
 import { UploadHeader } from '../files/image-pixels.js';
 import { loadSharp, variantOf, variantOfFile } from '../files/image-variants.js';
-import { IMAGE_WORK, type ImageWork } from '../files/image-work.js';
+import { type ImageWork } from '../files/image-work.js';
+import { IMAGE_WORK } from '../constants.js';
 import { readUpload, type UploadRequest } from '../files/upload-source.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { FileRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type FileActionName } from '../metadata/route-actions.js';
 import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
-import { serializeRoute } from '../serialization/serialization.interceptor.js';
-import { createControllerClass, defineGeneratedHandler, foundIn } from './controller.util.js';
+import { createControllerClass, defineGeneratedHandler, foundIn, viewsFor } from './controller.util.js';
 import { locationOf } from './resource-controller.factory.js';
 import { fileRouteNames } from './route-table.factory.js';
 
@@ -39,14 +39,14 @@ type Handlers = Record<FileActionName, (this: FileController, ...args: any[]) =>
  * for a gallery), `download` and `deleteFile`, on the resource's repository and its GridFS bucket.
  * On Fastify it registers, at startup, the parser that lets the upload routes stream their body.
  */
-export function createFileController(source: ResourceDefinition, file: FileFieldDefinition, routes: RouteDefinition[], connectionName?: string): Type {
+export function createFileController(source: ResourceDefinition, file: FileFieldDefinition, routes: FileRouteDefinition[], connectionName?: string): Type {
   const controller = createControllerClass(routes[0].controller, undefined, {
     repository: getModelRepositoryToken(source.name, connectionName),
     adapterHost: HttpAdapterHost,
     images: IMAGE_WORK,
   });
   const where = `${source.name}.${file.field}`;
-  const uploads = routes.some((route) => routeAction(route.action as FileActionName).upload);
+  const uploads = routes.some((route) => routeAction(route.action).upload);
   Object.defineProperty(controller.prototype, 'onModuleInit', {
     async value(this: FileController) {
       const adapter = this.adapterHost.httpAdapter;
@@ -57,10 +57,9 @@ export function createFileController(source: ResourceDefinition, file: FileField
   const handlers = fileHandlers(source, file, where);
   const names = fileRouteNames(source, file);
   for (const route of routes) {
-    const action = route.action as FileActionName;
-    defineGeneratedHandler(controller, route, names, handlers[action], undefined, (instance: FileController) => instance.repository.definition.requireIfMatch === true);
+    const { action } = route;
+    defineGeneratedHandler(controller, route, { names, resource: source.name, answers: source.name, views: viewsFor(route, source), work: handlers[action] });
     if (routeAction(action).upload) markUploadRoute(controller.prototype[route.handler]);
-    serializeRoute(controller, route, source);
   }
   return controller;
 }

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { ReferenceRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ReferenceActionName } from '../metadata/route-actions.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
@@ -11,8 +11,8 @@ import { getModelRepositoryToken } from '../repository/model-repository.token.js
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import { createSearchDto } from '../dto/resource-dto.factory.js';
 import { pascalCase } from '../utils/naming.util.js';
-import { serializeRoute } from '../serialization/serialization.interceptor.js';
-import { createControllerClass, defineGeneratedHandler, foundIn } from './controller.util.js';
+import { currentCall } from '../call/route-call.js';
+import { createControllerClass, defineGeneratedHandler, foundIn, viewsFor } from './controller.util.js';
 import { createRouteBody } from './route-body.factory.js';
 import { routeNames } from './route-table.factory.js';
 
@@ -24,9 +24,6 @@ interface ReferenceController {
   /** That repository. */
   readonly target: ModelRepository;
 }
-
-/** The setting in force for the source resource's writes (the add and remove routes). */
-const requiresIfMatch = (controller: ReferenceController) => controller.source.definition.requireIfMatch === true;
 
 type Handlers = Record<ReferenceActionName, (this: ReferenceController, ...args: any[]) => Promise<unknown>>;
 
@@ -40,12 +37,11 @@ export function createReferenceController(
   source: ResourceDefinition,
   target: Pick<ResourceDefinition, 'name' | 'path' | 'idParam' | 'serialization'> | string,
   field: string,
-  routes: RouteDefinition[],
+  routes: ReferenceRouteDefinition[],
   connectionName?: string,
 ): Type {
   const targetName = typeof target === 'string' ? target : target.name;
-  const sourceToken = getModelRepositoryToken(source.name, connectionName);
-  const controller = createControllerClass(routes[0].controller, undefined, { source: sourceToken, targets: ReferenceTargets });
+  const controller = createControllerClass(routes[0].controller, undefined, { source: getModelRepositoryToken(source.name, connectionName), targets: ReferenceTargets });
   Object.defineProperty(controller.prototype, 'target', {
     get(this: ReferenceController) {
       return this.targets.get(targetName);
@@ -54,15 +50,24 @@ export function createReferenceController(
   const handlers = referenceHandlers(source, field, targetName);
   const names = routeNames(source, { field, target });
   // The reverse POST route's body: a search of the source model (`CompanyOwnerSearchDto`).
-  const searchName = `${source.name}${pascalCase(field)}Search`;
-  const search = createRouteBody('search', createSearchDto(source.name, `${searchName}Dto`, source.dtos.search), `${searchName}BodyCheck`, sourceToken);
+  const search = createRouteBody('search', createSearchDto(source.name, `${source.name}${pascalCase(field)}SearchDto`, source.dtos.search));
   for (const route of routes) {
-    const action = route.action as ReferenceActionName;
-    defineGeneratedHandler(controller, route, names, handlers[action], routeAction(action).body ? search : undefined, requiresIfMatch);
-    serializeRoute(controller, route, source, target);
+    const { action } = route;
+    const row = routeAction(action);
+    defineGeneratedHandler(controller, route, {
+      names,
+      resource: source.name,
+      answers: row.answers.of === 'target' ? targetName : source.name,
+      views: viewsFor(route, source, target),
+      ...(row.body && { body: search }),
+      work: handlers[action],
+    });
   }
   return controller;
 }
+
+/** The search the request's call parsed, if `sent` is the one it parsed. */
+const searchOf = (sent: unknown) => currentCall()?.searchFor(sent);
 
 function referenceHandlers(source: ResourceDefinition, field: string, targetName: string): Handlers {
   const found = foundIn(source.name);
@@ -106,7 +111,7 @@ function referenceHandlers(source: ResourceDefinition, field: string, targetName
       const doc = found(await this.source.findOne(key), key);
       const ids = (doc[field] as Types.ObjectId[] | undefined) ?? [];
       const [result, missing] = await Promise.all([
-        this.target.search(parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } }),
+        this.target.search(searchOf(query) ?? parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } }),
         this.target.missingObjectIds(ids),
       ]);
       // Dangling identifiers (their documents were deleted) are reported, never silently dropped.
@@ -114,10 +119,10 @@ function referenceHandlers(source: ResourceDefinition, field: string, targetName
     },
     // The repository's definition holds the search settings in force, forRootAsync's included.
     reverse(key: string, query: Record<string, unknown>) {
-      return searchByReference.call(this, key, parseSearchQueryString(query, this.source.definition));
+      return searchByReference.call(this, key, searchOf(query) ?? parseSearchQueryString(query, this.source.definition));
     },
     reversePost(key: string, body: unknown) {
-      return searchByReference.call(this, key, parseSearchBody(body, this.source.definition));
+      return searchByReference.call(this, key, searchOf(body) ?? parseSearchBody(body, this.source.definition));
     },
     async add(key: string, related: string) {
       const objectId = await this.target.resolveObjectId(related);

@@ -1,7 +1,11 @@
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 
-/** Options of `@FileProp()`. */
+/**
+ * Options of `@FileProp()`.
+ *
+ * @publicApi
+ */
 export interface FilePropOptions {
   /** The largest file accepted: bytes, or a string such as `'512KB'`, `'5MB'`, `'1GB'` (powers of 1024). Default `'10MB'`. */
   maxSize?: number | string;
@@ -38,7 +42,11 @@ export interface FilePropOptions {
   maxFiles?: number;
 }
 
-/** Limits of the resized variants of an image field. */
+/**
+ * Limits of the resized variants of an image field.
+ *
+ * @publicApi
+ */
 export interface VariantOptions {
   /** Largest width a client may ask for. Default 2048. */
   maxWidth?: number;
@@ -69,6 +77,7 @@ export interface VariantOptions {
 /** Variant limits with their defaults (`maxPixels`: the registration's when absent). */
 export type ResolvedVariants = Required<Omit<VariantOptions, 'sizes' | 'maxPixels'>> & { sizes?: readonly number[]; maxPixels?: number };
 
+/** @publicApi */
 export type ImageFormat = 'webp' | 'avif' | 'png' | 'jpeg';
 
 /** A file field of a resource, as its routes need it. */

@@ -15,6 +15,8 @@ import { FILE_OPTION, resolveFileOptions, type FilePropOptions } from './file-op
  * @FileProp({ maxSize: '2MB', accept: ['image/png', 'image/jpeg'], variants: true }) logo?: FileRef;
  * @FileProp({ maxSize: '5MB' }) photos!: FileRef[];
  * ```
+ *
+ * @publicApi
  */
 export function FileProp(options: FilePropOptions = {}): PropertyDecorator {
   return (target, key) => {

@@ -5,6 +5,8 @@ import { Schema, Types } from 'mongoose';
  * its identifier in GridFS (`_id`, also the `:file_id` of a gallery's routes), and what its
  * routes answer without reading it. Written by the file routes only: clients cannot set it in a
  * create or update body.
+ *
+ * @publicApi
  */
 export class FileRef {
   /** The file's `_id` in the resource's GridFS bucket. */
@@ -20,7 +22,11 @@ export class FileRef {
   uploadedAt!: Date;
 }
 
-/** The Mongoose schema of `FileRef`, as `@FileProp()` declares it. */
+/**
+ * The Mongoose schema of `FileRef`, as `@FileProp()` declares it.
+ *
+ * @publicApi
+ */
 export const FileRefSchema = new Schema<FileRef>(
   {
     _id: { type: Schema.Types.ObjectId, required: true },

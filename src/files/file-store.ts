@@ -227,8 +227,8 @@ export class FileStore {
 
 /**
  * One equality where there is one id: FerretDB pushes `{ files_id: x }` down to its backend, not
- * `$in`, which it answers by reading every chunk of the bucket (a file's delete took 600 ms with
- * 40 MB in the bucket, 20 ms with an equality: BENCHMARKS.md, "Files: upload and download"). For
+ * `$in`, which it answers by reading every chunk of the bucket (a file's delete grew with the bucket's
+ * size, and did not with an equality: BENCHMARKS.md, "Files: upload and download"). For
  * several files one such read costs less than a round trip per file; MongoDB serves both from the index.
  */
 function oneOrMany(ids: readonly Types.ObjectId[]): Types.ObjectId | { $in: Types.ObjectId[] } {

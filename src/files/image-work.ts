@@ -2,7 +2,11 @@ import { EventEmitter } from 'node:events';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 
-/** Limits of the image work of one `forRoot` registration (`forRoot({ images })`). */
+/**
+ * Limits of the image work of one `forRoot` registration (`forRoot({ images })`).
+ *
+ * @publicApi
+ */
 export interface ImageOptions {
   /**
    * The largest image a field with `variants` accepts, in pixels (width × height), counted twice
@@ -24,9 +28,6 @@ export type ResolvedImageOptions = Required<ImageOptions>;
 
 /** Seconds a client is told to wait (`Retry-After`) when the resizes are all taken. */
 export const RETRY_AFTER_SECONDS = 2;
-
-/** Injection token of a registration's `ImageWork`. */
-export const IMAGE_WORK = Symbol('ModelRoutesImageWork');
 
 /** `images` of `forRoot`, checked and completed. */
 export function resolveImageOptions(options: ImageOptions = {}): ResolvedImageOptions {

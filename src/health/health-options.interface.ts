@@ -1,4 +1,8 @@
-/** Options of `ModelRoutesHealthModule.forRoot()`. */
+/**
+ * Options of `ModelRoutesHealthModule.forRoot()`.
+ *
+ * @publicApi
+ */
 export interface ModelRoutesHealthOptions {
   /** Path of the liveness route (`GET`, no database call); default `'health'`. May hold several segments (`'status/live'`). */
   healthPath?: string;
@@ -13,12 +17,20 @@ export interface ModelRoutesHealthOptions {
 /** The options in force, defaults applied and checked. */
 export type HealthSettings = Required<Omit<ModelRoutesHealthOptions, 'connectionName'>> & Pick<ModelRoutesHealthOptions, 'connectionName'>;
 
-/** Body of the liveness route. */
+/**
+ * Body of the liveness route.
+ *
+ * @publicApi
+ */
 export interface HealthBody {
   status: 'ok';
 }
 
-/** Body of the readiness route when the database answered. */
+/**
+ * Body of the readiness route when the database answered.
+ *
+ * @publicApi
+ */
 export interface ReadyBody {
   status: 'ok';
   /** How long this request waited for the database's answer to `ping`. */

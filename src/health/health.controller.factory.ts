@@ -1,9 +1,7 @@
+import { DATABASE_PROBE } from '../constants.js';
 import { Controller, Get, Header, Inject, type Type } from '@nestjs/common';
 import type { DatabaseProbe } from './database-probe.js';
 import type { HealthBody, HealthSettings, ReadyBody } from './health-options.interface.js';
-
-/** Token, private to each `ModelRoutesHealthModule` registration, of its `DatabaseProbe`. */
-export const DATABASE_PROBE = Symbol('DatabaseProbe');
 
 /**
  * A fresh controller class per registration: its paths are route metadata on its own handler

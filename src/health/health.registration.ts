@@ -1,9 +1,7 @@
+import { MODEL_ROUTES_HEALTH } from '../constants.js';
 import type { Type } from '@nestjs/common';
 import type { ModulesContainer } from '@nestjs/core';
 import type { HealthSettings } from './health-options.interface.js';
-
-/** Token, private to each `ModelRoutesHealthModule` registration, of what it built. */
-export const MODEL_ROUTES_HEALTH = Symbol('ModelRoutesHealth');
 
 /** What one `ModelRoutesHealthModule.forRoot()` built: its settings and the controller that serves them. */
 export interface HealthRegistration extends HealthSettings {

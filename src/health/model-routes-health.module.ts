@@ -2,9 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { DatabaseProbe } from './database-probe.js';
-import { createHealthController, DATABASE_PROBE } from './health.controller.factory.js';
+import { createHealthController } from './health.controller.factory.js';
+import { DATABASE_PROBE } from '../constants.js';
 import type { ModelRoutesHealthOptions } from './health-options.interface.js';
-import { MODEL_ROUTES_HEALTH, type HealthRegistration } from './health.registration.js';
+import { type HealthRegistration } from './health.registration.js';
+import { MODEL_ROUTES_HEALTH } from '../constants.js';
 import { healthSettings } from './health-settings.util.js';
 
 /**
@@ -25,6 +27,8 @@ import { healthSettings } from './health-settings.util.js';
  * })
  * export class AppModule {}
  * ```
+ *
+ * @publicApi
  */
 @Module({})
 export class ModelRoutesHealthModule {

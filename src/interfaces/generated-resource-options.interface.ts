@@ -4,6 +4,8 @@ import type { SearchOptions } from './search-options.interface.js';
 
 /**
  * Options of `@GeneratedResource()`. Every option is optional.
+ *
+ * @publicApi
  */
 export interface GeneratedResourceOptions {
   /** Singular path segment, e.g. `company` in `GET /company/:company_id`. Default: kebab-case of the class name. */
@@ -63,5 +65,9 @@ export interface GeneratedResourceOptions {
   elements?: Record<string, ElementRoutesOptions>;
 }
 
-/** A DTO class, or an arrow function returning one (for a class declared after the resource). */
+/**
+ * A DTO class, or an arrow function returning one (for a class declared after the resource).
+ *
+ * @publicApi
+ */
 export type DtoOption = Type | (() => Type);

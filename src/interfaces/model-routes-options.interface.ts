@@ -7,6 +7,8 @@ import type { SearchOptions } from './search-options.interface.js';
 /**
  * A resource listed with the Mongoose schema to use, instead of the one
  * `SchemaFactory.createForClass()` would build (for hooks, plugins or indexes added by hand).
+ *
+ * @publicApi
  */
 export interface ResourceRegistration {
   resource: Type;
@@ -16,6 +18,8 @@ export interface ResourceRegistration {
 /**
  * The part of the options that `forRootAsync` may compute (from `ConfigService`, say):
  * the behaviour of the routes, not their existence.
+ *
+ * @publicApi
  */
 export interface ModelRoutesSettings {
   /** Limits of the search routes, for every resource (a resource's own `search` option wins). */
@@ -33,7 +37,11 @@ export interface ModelRoutesSettings {
   images?: ImageOptions;
 }
 
-/** The synchronous part of the options: what decides which routes and controllers exist. */
+/**
+ * The synchronous part of the options: what decides which routes and controllers exist.
+ *
+ * @publicApi
+ */
 export interface ModelRoutesExtras {
   /** Classes decorated with `@GeneratedResource()` and `@Schema()`, or `{ resource, schema }` pairs. */
   resources: Array<Type | ResourceRegistration>;
@@ -90,10 +98,18 @@ export interface ModelRoutesExtras {
   isGlobal?: boolean;
 }
 
-/** Options of `ModelRoutesModule.forRoot()`. */
+/**
+ * Options of `ModelRoutesModule.forRoot()`.
+ *
+ * @publicApi
+ */
 export interface ModelRoutesModuleOptions extends ModelRoutesExtras, ModelRoutesSettings {}
 
-/** A class that computes the settings, for `forRootAsync({ useClass })` and `useExisting`. */
+/**
+ * A class that computes the settings, for `forRootAsync({ useClass })` and `useExisting`.
+ *
+ * @publicApi
+ */
 export interface ModelRoutesSettingsFactory {
   createModelRoutesSettings(): ModelRoutesSettings | Promise<ModelRoutesSettings>;
 }

@@ -16,5 +16,7 @@
  * @Prop({ type: Types.ObjectId, ref: 'Entrepreneur', onDelete: 'restrict' }) owner?: Types.ObjectId;
  * @Prop({ type: [{ type: Types.ObjectId, ref: 'Entrepreneur' }], onDelete: 'pull' }) members?: Types.ObjectId[];
  * ```
+ *
+ * @publicApi
  */
 export type OnDelete = 'ignore' | 'restrict' | 'nullify' | 'pull';

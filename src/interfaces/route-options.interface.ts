@@ -10,6 +10,8 @@ import type { ElementActionName, FileActionName, ReferenceActionName, ResourceAc
  * ```ts
  * { delete: { guards: [ApiKeyGuard] }, update: false, patch: false, search: { decorators: [Header('Cache-Control', 'max-age=60')] } }
  * ```
+ *
+ * @publicApi
  */
 export type RouteOptions =
   | boolean
@@ -47,6 +49,8 @@ export type ReadPreferenceMode = 'primary' | 'primaryPreferred' | 'secondary' | 
  * The routes of a resource, by their one name (the handler you override, the operationId's end):
  * `findOne` (`GET /company/:company_id`), `create`, `update` (PUT), `patch`, `delete`, `search`
  * (`GET /companies`) and `searchPost` (`POST /companies`).
+ *
+ * @publicApi
  */
 export type ResourceRoutesOptions = { [K in ResourceActionName]?: RouteOptions };
 
@@ -55,6 +59,8 @@ export type ResourceRoutesOptions = { [K in ResourceActionName]?: RouteOptions }
  * for an array of references; `reverse` and `reversePost` (`GET` and `POST
  * /user/:user_id/companies/owner`); for an array of references, `add` and `remove`
  * (`POST` and `DELETE /company/:company_id/owners/:user_id`). And one setting of the field:
+ *
+ * @publicApi
  */
 export type ReferenceRoutesOptions = { [K in ReferenceActionName]?: RouteOptions } & {
   /**
@@ -69,6 +75,8 @@ export type ReferenceRoutesOptions = { [K in ReferenceActionName]?: RouteOptions
  * The routes of one file field, by name: `upload` (`PUT /company/:company_id/logo`), or `addFile`
  * for a gallery (`POST /company/:company_id/photos`); `download` (`GET`, and `HEAD`) and
  * `deleteFile` (`DELETE`), under `/:file_id` for a gallery.
+ *
+ * @publicApi
  */
 export type FileRoutesOptions = { [K in FileActionName]?: RouteOptions };
 
@@ -76,6 +84,8 @@ export type FileRoutesOptions = { [K in FileActionName]?: RouteOptions };
  * The element routes of one array of sub-documents, by name: `addElement` (`POST
  * /pet/:pet_id/vaccinations`), `findElement` (`GET`), `patchElement` (`PATCH`) and `deleteElement`
  * (`DELETE /pet/:pet_id/vaccinations/:element_id`). And one setting of the field:
+ *
+ * @publicApi
  */
 export type ElementRoutesOptions = { [K in ElementActionName]?: RouteOptions } & {
   /**

@@ -1,5 +1,7 @@
 /**
  * Limits applied to every search route (`GET|POST /<plural>` and the reverse reference routes).
+ *
+ * @publicApi
  */
 export interface SearchOptions {
   /** `limit` when the client sends none. Default 20. */

@@ -1,5 +1,7 @@
 /**
  * The envelope of every list route.
+ *
+ * @publicApi
  */
 export interface SearchResult<T = Record<string, unknown>> {
   status: {

@@ -40,8 +40,8 @@ export interface RouteActionRow {
   /** Status of a success. */
   status: 200 | 201;
   /**
-   * The handler's arguments, in order. A route with a body takes its request too: the body its
-   * handler is given is the one the body check made of the request's (see `createBodyCheckGuard`).
+   * The handler's arguments, in order (the request's `RouteCall` follows them). The body a handler
+   * is given is the one the route's entry guard checked (see `RouteCall.bodyFor`).
    */
   params: readonly ParamSource[];
   /** The body it reads: a document to create, changes to merge, a search; or an element to append (`element`), changes to merge into one (`elementPatch`). */
@@ -96,21 +96,21 @@ export const ROUTE_ACTIONS = {
     description: ({ source }) => `The ${source.name} whose identifier is in the path.`,
   },
   create: {
-    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.path}`, status: 201, params: ['body', 'request', 'response'],
+    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.path}`, status: 201, params: ['body'],
     body: 'create', conditional: 'tag', answers: { shape: 'document', of: 'source' }, location: true,
     errors: [[400, WRITE], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Create ${an(source.name)}`,
     description: ({ source }) => `Creates ${an(source.name)}; answers the document and its URL in Location. Unknown fields are refused; references must name existing documents.`,
   },
   update: {
-    scope: 'resource', method: 'PUT', path: one, status: 200, params: ['id', 'body', 'request'],
+    scope: 'resource', method: 'PUT', path: one, status: 200, params: ['id', 'body'],
     body: 'update', conditional: 'write', answers: { shape: 'document', of: 'source' },
     errors: [[400, `MR_INVALID_ID, ${WRITE}, MR_REFERENCE_CYCLE`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)}`,
     description: () => MERGE_TEXT,
   },
   patch: {
-    scope: 'resource', method: 'PATCH', path: one, status: 200, params: ['id', 'body', 'request'],
+    scope: 'resource', method: 'PATCH', path: one, status: 200, params: ['id', 'body'],
     body: 'update', conditional: 'write', answers: { shape: 'document', of: 'source' },
     errors: [[400, `MR_INVALID_ID, ${WRITE}, MR_REFERENCE_CYCLE`], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source }) => `Modify ${an(source.name)} (same as PUT)`,
@@ -131,7 +131,7 @@ export const ROUTE_ACTIONS = {
     description: () => 'Query-string search: field=value, field[op]=value, sort, select, limit, skip.',
   },
   searchPost: {
-    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.plural}`, status: 200, params: ['body', 'request'],
+    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.plural}`, status: 200, params: ['body'],
     body: 'search', answers: { shape: 'list', of: 'source' },
     errors: [[400, `${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS],
     summary: ({ source }) => `Search ${source.name} documents (flexible)`,
@@ -160,7 +160,7 @@ export const ROUTE_ACTIONS = {
     description: ({ field }) => `The query, if any, is ANDed with ${field} = the identifier in the path; an identifier that names no document, and that no document references, is a 404.`,
   },
   reversePost: {
-    scope: 'reference', method: 'POST', path: reverse, status: 200, params: ['targetId', 'body', 'request'],
+    scope: 'reference', method: 'POST', path: reverse, status: 200, params: ['targetId', 'body'],
     body: 'search', answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
     errors: [[400, `MR_INVALID_ID, ${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], [404, 'MR_NOT_FOUND'], ...BODY_LIMITS],
     summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name} (flexible)`,
@@ -226,7 +226,7 @@ export const ROUTE_ACTIONS = {
     description: ({ source }) => `The element whose _id is in the path; its ETag is the ${source.name}'s.`,
   },
   patchElement: {
-    scope: 'element', method: 'PATCH', path: element, status: 200, params: ['id', 'elementId', 'body', 'request'], body: 'elementPatch',
+    scope: 'element', method: 'PATCH', path: element, status: 200, params: ['id', 'elementId', 'body'], body: 'elementPatch',
     conditional: 'write', answers: { shape: 'document', of: 'source' },
     errors: [[400, `MR_INVALID_ID, ${WRITE}`], ...ELEMENT_ERRORS, [409, 'MR_DUPLICATE_KEY'], ...BODY_LIMITS],
     summary: ({ source, field }) => `Modify an element of the ${field} of ${an(source.name)}`,

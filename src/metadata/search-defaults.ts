@@ -1,6 +1,10 @@
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 
-/** The search limits in force where neither `forRoot` nor a resource sets them. */
+/**
+ * The search limits in force where neither `forRoot` nor a resource sets them.
+ *
+ * @publicApi
+ */
 export const DEFAULT_SEARCH_OPTIONS: Readonly<ResolvedSearchOptions> = Object.freeze({
   defaultLimit: 20,
   maxLimit: 100,

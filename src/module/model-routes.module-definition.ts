@@ -1,7 +1,7 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { ModelRoutesExtras, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
 import { withModelRoutes } from './model-routes-module.factory.js';
-import { MODEL_ROUTES_SETTINGS } from './model-routes.settings.js';
+import { MODEL_ROUTES_SETTINGS } from '../constants.js';
 
 /**
  * `forRoot(options)` and `forRootAsync({ ..., useFactory | useClass | useExisting })`, built the
@@ -31,7 +31,7 @@ export const {
       globalErrorFilter: false,
       serializationGroups: undefined,
       isGlobal: true,
-    },
+    } satisfies { [K in keyof Required<ModelRoutesExtras>]: ModelRoutesExtras[K] }, // every extra named, with its default
     (definition, extras) => withModelRoutes(definition, extras),
   )
   .build();

@@ -17,6 +17,8 @@ interface Walk {
  * no comparison of a whole field that holds a hidden one (`meta` when `meta.token` is hidden: an
  * oracle on the hidden value). Returns the filter unchanged when it is safe; otherwise throws a 400
  * naming the offending path (`query.$or.0.$where`). Values are cast later, by Mongoose.
+ *
+ * @publicApi
  */
 export function sanitizeFilter(filter: unknown, rules: SearchRules, path = 'query'): Record<string, unknown> {
   if (filter === undefined || filter === null) return {};

@@ -1,7 +1,11 @@
 import type { FieldRules } from '../interfaces/resource-definition.interface.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 
-/** A search, parsed and checked: safe to hand to the repository. */
+/**
+ * A search, parsed and checked: safe to hand to the repository.
+ *
+ * @publicApi
+ */
 export interface SearchParams {
   /** MongoDB filter over schema fields, with allowlisted operators only. */
   filter: Record<string, unknown>;

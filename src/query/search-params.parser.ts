@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { sanitizeFilter } from './filter.sanitizer.js';
 import { holdsHiddenPath, isForbiddenKey, isPlainObject, isQueryablePath } from './field-path.util.js';
@@ -11,10 +12,21 @@ const SORT_DIRECTIONS = new Map<string, 1 | -1>([
 ]);
 
 /**
+ * The diagnostics channel told of every search parsed (`{ from: 'body' | 'query' }`), before it is
+ * checked: a generated route parses its search once per request, which a test counts here. Costs
+ * nothing while no one subscribes.
+ */
+export const SEARCH_PARSED_CHANNEL = 'nestjs-model-routes:search-parsed';
+const parsed = channel(SEARCH_PARSED_CHANNEL);
+
+/**
  * Parses the body of `POST /<plural>` and of the reverse reference POST route:
  * `{ query, limit, skip, sort, select }`, every key optional.
+ *
+ * @publicApi
  */
 export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams {
+  if (parsed.hasSubscribers) parsed.publish({ from: 'body' });
   if (body === undefined || body === null) body = {};
   if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');
   for (const key of Object.keys(body)) {
@@ -35,8 +47,11 @@ export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams
  * with `op` one of `QUERY_STRING_OPERATORS`, written without `$`. A condition given twice, in any
  * spelling (`niceName=a&niceName[eq]=b`), is refused. Errors name the same paths as the POST
  * search would (`query.employees.$gte`).
+ *
+ * @publicApi
  */
 export function parseSearchQueryString(query: Record<string, unknown> | undefined, rules: SearchRules): SearchParams {
+  if (parsed.hasSubscribers) parsed.publish({ from: 'query' });
   const params = query ?? {};
   // Keyed by client input: no prototype, so `__proto__` or `toString` can only be own keys.
   const filter: Record<string, Record<string, unknown>> = Object.create(null);

@@ -8,6 +8,8 @@ import { getConnectionToken } from '@nestjs/mongoose';
  * @param resource the resource class, or its model name
  * @param connectionName the Mongoose connection, when not the default one
  * @example moduleRef.get(getModelRepositoryToken(Company))
+ *
+ * @publicApi
  */
 export function getModelRepositoryToken(resource: Type | string, connectionName?: string): string {
   const name = typeof resource === 'string' ? resource : resource.name;

@@ -27,11 +27,19 @@ import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js'
 export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
   Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files' | 'embeddedReferences'>>;
 
-/** A document as the routes return it: plain data, without the version key and hidden fields. */
+/**
+ * A document as the routes return it: plain data, without the version key and hidden fields.
+ *
+ * @publicApi
+ */
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
 
 
-/** Options of a repository write. */
+/**
+ * Options of a repository write.
+ *
+ * @publicApi
+ */
 export interface WriteOptions {
   /**
    * Entity tags (an `If-Match` header's value, `etagOf(doc)`, or several): write only if the
@@ -97,6 +105,8 @@ const serializer = new WriteSerializer();
  * The single documents it answers carry their entity tag: `etagOf(doc)`.
  *
  * Every query carries `maxTimeMS` (`search.maxTimeMS` of the resource).
+ *
+ * @publicApi
  */
 export class ModelRepository<T = Record<string, unknown>> {
   /** `+secret +password`: see `findAndUpdate()` for why hidden fields are fetched and then dropped. */
@@ -106,7 +116,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   /**
    * The options a created document is read back with: none where the schema sets no `toObject`
    * options, as Mongoose's defaults (no virtuals, getters nor transform) are what a response holds,
-   * and its call without options is about 20 times cheaper (measured: 0.25 µs against 5 µs).
+   * and its call without options is much cheaper (Mongoose caches that case; see BENCHMARKS.md).
    */
   private readonly plainOptions?: ToObjectOptions;
   /** The virtuals the schema asks to answer (`toJSON: { virtuals: true }`). */

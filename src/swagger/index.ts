@@ -25,6 +25,8 @@ export { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema };
  * const document = createModelRoutesDocument(app, new DocumentBuilder().setTitle('My API').build());
  * SwaggerModule.setup('docs', app, document); // UI at /docs, JSON at /docs-json
  * ```
+ *
+ * @publicApi
  */
 export function createModelRoutesDocument(
   app: INestApplication,
@@ -57,7 +59,11 @@ function describeBodies(registration: ModelRoutesRegistration, generated: Map<st
   }
 }
 
-/** The component schemas the generated routes' responses refer to: per resource, and the error shape. */
+/**
+ * The component schemas the generated routes' responses refer to: per resource, and the error shape.
+ *
+ * @publicApi
+ */
 export function componentSchemas(definitions: ModelRoutesRegistration['definitions']): Record<string, OpenApiSchema> {
   const schemas: Record<string, OpenApiSchema> = { [componentName.error]: ERROR_SCHEMA };
   for (const { name, ...definition } of definitions) {

@@ -1,9 +1,9 @@
 import type { Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
-import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type { GeneratedRouteDefinition, RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { FileFieldDefinition, ResolvedVariants } from '../files/file-options.js';
-import { routeAction, type RouteActionName, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
+import { routeAction, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
 import { elementRouteNames, fileRouteNames, routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
@@ -52,13 +52,13 @@ type Definitions = ReadonlyMap<string, ResourceDefinition>;
  */
 export function bodyDto(controller: Type | undefined, route: RouteDefinition): Type | undefined {
   if (!controller || route.action === 'custom') return undefined;
-  const index = routeAction(route.action as RouteActionName).params.indexOf('body');
+  const index = routeAction(route.action).params.indexOf('body');
   const types = Reflect.getMetadata('design:paramtypes', controller.prototype, route.handler) as Type[] | undefined;
   return index >= 0 && types?.[index] !== Object ? types?.[index] : undefined;
 }
 
-function decoratorsOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions, dto: Type | undefined): MethodDecorator[] {
-  const row = routeAction(route.action as RouteActionName);
+function decoratorsOf(route: GeneratedRouteDefinition, owner: ResourceDefinition, byName: Definitions, dto: Type | undefined): MethodDecorator[] {
+  const row = routeAction(route.action);
   const names = namesOf(route, owner, byName);
   const file = route.file && owner.files.find((candidate) => candidate.field === route.file!.field);
   if (file) return fileDecorators(route, row, names, owner, file, byName);
@@ -136,7 +136,11 @@ function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Defi
   return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
 }
 
-/** `company_findOne`, `company_searchPost`, `company_owner_reverse`, `company_logo_upload`: the route's one name, under its resource (and field). */
+/**
+ * `company_findOne`, `company_searchPost`, `company_owner_reverse`, `company_logo_upload`: the route's one name, under its resource (and field).
+ *
+ * @publicApi
+ */
 export function operationId(route: RouteDefinition, owner: Pick<ResourceDefinition, 'path'>): string {
   const base = owner.path.replace(/[^a-zA-Z0-9]+/g, '_');
   const field = route.reference?.field ?? route.file?.field ?? route.element?.field;

@@ -7,7 +7,11 @@ import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 
-/** An OpenAPI 3.0 schema object, as plain data (also valid JSON Schema for the parts we emit). */
+/**
+ * An OpenAPI 3.0 schema object, as plain data (also valid JSON Schema for the parts we emit).
+ *
+ * @publicApi
+ */
 export type OpenApiSchema = Record<string, unknown>;
 
 /** `read`: a document in a response; `create` and `update`: request bodies. */
@@ -20,6 +24,8 @@ export const OBJECT_ID_SCHEMA: OpenApiSchema = { type: 'string', pattern: '^[0-9
  * enums, bounds, dates as `date-time`, ObjectIds as 24 hex characters, nested objects and
  * arrays. Hidden fields never appear; request bodies leave out `_id`, the version key,
  * timestamps and readonly fields, refuse unknown properties, and in `update` nothing is required.
+ *
+ * @publicApi
  */
 export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references' | 'embeddedReferences' | 'serialization'>>, mode: SchemaMode): OpenApiSchema {
   const { fields } = definition;
@@ -227,6 +233,8 @@ function refName(ref: unknown): string {
 /**
  * The envelope of every list route, with typed `result` items; with `missing`, the list of a
  * document's array of references, which reports the identifiers that name no document.
+ *
+ * @publicApi
  */
 export function envelopeSchema(items: OpenApiSchema, options: { missing?: boolean } = {}): OpenApiSchema {
   const count = (description: string) => ({ type: 'integer', minimum: 0, description });
@@ -257,7 +265,11 @@ export function envelopeSchema(items: OpenApiSchema, options: { missing?: boolea
   };
 }
 
-/** The one error shape. */
+/**
+ * The one error shape.
+ *
+ * @publicApi
+ */
 export const ERROR_SCHEMA: OpenApiSchema = {
   type: 'object',
   required: ['statusCode', 'error', 'code', 'message'],

@@ -35,6 +35,8 @@ export interface WriteRules {
  *   it), so the answer shows what was stored.
  *
  * Values are otherwise left to the schema's casts and validators.
+ *
+ * @publicApi
  */
 export function checkWriteBody(body: unknown, rules: WriteRules): Record<string, unknown> {
   if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');

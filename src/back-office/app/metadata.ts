@@ -2,6 +2,8 @@
  * What `GET <path>/metadata` answers (`BackOfficeModule`): everything the back office's page knows
  * of the app, read from the route table and the field rules. Types only: shared by the server,
  * which builds it, and the browser app, which reads it.
+ *
+ * @publicApi
  */
 export interface BackOfficeMetadata {
   /** The page's title (`forRoot({ title })`). */
@@ -29,15 +31,28 @@ export interface ServedRouteMetadata {
   headers?: Record<string, string>;
 }
 
-/** The generated routes of a resource, by action name (absent when disabled). */
+/**
+ * The generated routes of a resource, by action name (absent when disabled).
+ *
+ * @publicApi
+ */
 export type ResourceRoute = 'findOne' | 'create' | 'update' | 'patch' | 'delete' | 'search' | 'searchPost';
-/** The generated routes of a reference field (`reverse` ones are listed on the target, in `referencedBy`). */
+/**
+ * The generated routes of a reference field (`reverse` ones are listed on the target, in `referencedBy`).
+ *
+ * @publicApi
+ */
 export type ReferenceRoute = 'find' | 'list' | 'add' | 'remove';
-/** The generated routes of a file field. */
+/**
+ * The generated routes of a file field.
+ *
+ * @publicApi
+ */
 export type FileRoute = 'upload' | 'addFile' | 'download' | 'deleteFile';
 /** The element routes of an array of sub-documents (the page still edits such an array as JSON, through the document's routes). */
 export type ElementRoute = 'addElement' | 'findElement' | 'patchElement' | 'deleteElement';
 
+/** @publicApi */
 export interface ResourceMetadata {
   /** Model name: `Company`. */
   name: string;
@@ -58,6 +73,7 @@ export interface ResourceMetadata {
   referencedBy: Array<{ resource: string; field: string; isArray: boolean; routes: Array<'reverse' | 'reversePost'> }>;
 }
 
+/** @publicApi */
 export type FieldType =
   | 'string'
   | 'number'
@@ -72,6 +88,7 @@ export type FieldType =
   | 'file' // `@FileProp() logo?: FileRef`
   | 'files'; // a gallery: `@FileProp() photos?: FileRef[]`
 
+/** @publicApi */
 export interface FieldMetadata {
   /** Full dotted path: `address.city`. */
   path: string;

@@ -1,6 +1,8 @@
 import { Types } from 'mongoose';
 import { attachEtag, contentTag, etagOf, failedCondition, matchesStrongly, matchesWeakly, parseEntityTags, parseVersionTag, versionTag } from '../../../src/concurrency/entity-tag.js';
-import { runInRouteContext, takePrecondition } from '../../../src/concurrency/route-context.js';
+import { RouteCall, runCall } from '../../../src/call/route-call.js';
+import type { RoutePlan } from '../../../src/call/route-plan.js';
+import { takePrecondition } from '../../../src/concurrency/route-context.js';
 
 describe('version tags', () => {
   const id = new Types.ObjectId('6b02c1f0a4e3d2b1c0f9e8d7');
@@ -78,7 +80,8 @@ describe('failedCondition (RFC 9110 section 13.2.2, for a write)', () => {
 describe('the request precondition', () => {
   it('goes to the first write of the route\'s document only', async () => {
     const precondition = { resource: 'Company', id: 'c1', ifMatch: ['"c1-2"'], ifNoneMatch: '*' as const, used: false };
-    await runInRouteContext({ precondition }, async () => {
+    const call = new RouteCall({ plan: {} as RoutePlan, request: { headers: {} }, response: {}, precondition, requiresIfMatch: false });
+    await runCall(call, async () => {
       await Promise.resolve();
       expect(takePrecondition('Company', 'other')).toBeUndefined();
       expect(takePrecondition('User', 'c1')).toBeUndefined();

@@ -1,0 +1,126 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { isDeepStrictEqual } from 'node:util';
+import type { Type } from '@nestjs/common';
+import type { RequestPrecondition } from '../concurrency/route-context.js';
+import type { HttpResponse } from '../controllers/http-response.util.js';
+import { toPlainData } from '../dto/dto-validation.js';
+import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
+import type { RouteActionName, RouteActionRow, RouteNames } from '../metadata/route-actions.js';
+import type { SearchParams } from '../query/search-params.interface.js';
+import type { SerializationView } from '../serialization/serialization-views.js';
+import type { RoutePlan } from './route-plan.js';
+
+/** The request of a generated route, as the call reads it (Express and Fastify alike). */
+export interface CallRequest {
+  headers: Record<string, string | string[] | undefined>;
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  originalUrl?: string;
+  url?: string;
+}
+
+/** What a `RouteCall` is made of; see its properties. */
+export interface RouteCallParts {
+  plan: RoutePlan;
+  request: CallRequest;
+  response: HttpResponse;
+  body?: { sent: unknown; checked: unknown };
+  search?: { sent: unknown; params: SearchParams };
+  view?: SerializationView;
+  precondition?: RequestPrecondition;
+  requiresIfMatch: boolean;
+}
+
+/**
+ * Everything one request to a generated route carries, built once by the route's entry guard
+ * (`RouteCallGuard`, see `openRouteCall`) and read by its handler, the repository and the
+ * serialization of its answer through `currentCall()`: the row and its names, the path ids by name,
+ * the checked write body or the parsed search, the serialization view, the `If-Match`
+ * precondition, the read preference, the request and the response.
+ */
+export class RouteCall {
+  /** The route's plan: its action, row, names and static settings. */
+  readonly plan: RoutePlan;
+  readonly request: CallRequest;
+  readonly response: HttpResponse;
+  /** The path parameters, by name (`{ company_id: '…' }`). */
+  readonly ids: Readonly<Record<string, string>>;
+  /** The body as sent and what the library's check made of it (the data to store), for a route that reads one. */
+  readonly body?: { readonly sent: unknown; readonly checked: unknown };
+  /** The search as sent (the query string or the body) and parsed once, with the fields the view allows. */
+  readonly search?: { readonly sent: unknown; readonly params: SearchParams };
+  /** The serialization view of the request's groups, for a route whose model has views. */
+  readonly view?: SerializationView;
+  /** The `If-Match` and `If-None-Match` of a write route, for the document its path names; taken by its first write. */
+  readonly precondition?: RequestPrecondition;
+  /** Whether the writes of the route's resource need `If-Match` (the settings in force). */
+  readonly requiresIfMatch: boolean;
+
+  constructor(parts: RouteCallParts) {
+    this.plan = parts.plan;
+    this.request = parts.request;
+    this.response = parts.response;
+    this.ids = { ...(parts.request.params ?? {}) };
+    this.body = parts.body;
+    this.search = parts.search;
+    this.view = parts.view;
+    this.precondition = parts.precondition;
+    this.requiresIfMatch = parts.requiresIfMatch;
+  }
+
+  get action(): RouteActionName {
+    return this.plan.action;
+  }
+
+  get row(): RouteActionRow {
+    return this.plan.row;
+  }
+
+  get names(): RouteNames {
+    return this.plan.names;
+  }
+
+  /** Where the route's queries read (its `readPreference` option), if it has one. */
+  get readPreference(): ReadPreferenceMode | undefined {
+    return this.plan.readPreference;
+  }
+
+  /**
+   * What the handler is given as its body, from what the pipes made of the request's (`piped`):
+   * the checked body where they left it alone (the very object sent, or an instance of the route's
+   * DTO class, which a `ValidationPipe` with `transform` validated as the check did); else what
+   * they made of it, as plain data, to be checked again by the handler.
+   */
+  bodyFor(piped: unknown, dto: Type | undefined): unknown {
+    if (this.body && (piped === this.body.sent || (dto && piped instanceof dto))) return this.body.checked;
+    return toPlainData(piped);
+  }
+
+  /**
+   * The search parsed for this call, if `sent` is the search it parsed: the very object, or one
+   * equal to it (Express 5 parses the query string again on each read of `request.query`), whose
+   * parse would be the same. A search of any other content (your pipe rewrote it) is not this call's.
+   */
+  searchFor(sent: unknown): SearchParams | undefined {
+    if (!this.search) return undefined;
+    return this.search.sent === sent || isDeepStrictEqual(this.search.sent, sent) ? this.search.params : undefined;
+  }
+
+  /** Whether `body` is this call's checked write body (so needs no other check: an override's `super` call). */
+  isCheckedWrite(body: unknown): body is Record<string, unknown> {
+    return this.body !== undefined && this.body.checked === body && typeof body === 'object' && body !== null;
+  }
+}
+
+const slot = new AsyncLocalStorage<RouteCall>();
+
+/** The call of the generated route in progress, if any: read by handlers, the repository and serialization. */
+export function currentCall(): RouteCall | undefined {
+  return slot.getStore();
+}
+
+/** Runs `work` as the call in progress. */
+export function runCall<R>(call: RouteCall, work: () => R): R {
+  return slot.run(call, work);
+}
