@@ -34,12 +34,16 @@ export type RouteOptions =
       /**
        * The API version(s) this route serves (`'2'`, `['1', '2']`, `VERSION_NEUTRAL`), as Nest's
        * `@Version()` takes them, with `app.enableVersioning()`: over the resource's `version` and
-       * `forRoot({ version })`. See the README's "Versioning".
+       * `forRoot({ version })`. See docs/versioning.md.
        */
       version?: RouteVersion;
     };
 
-/** An API version as Nest's `@Version()` takes it: `'2'`, `VERSION_NEUTRAL`, or an array of them. */
+/**
+ * An API version as Nest's `@Version()` takes it: `'2'`, `VERSION_NEUTRAL`, or an array of them.
+ *
+ * @publicApi
+ */
 export type RouteVersion = string | typeof VERSION_NEUTRAL | Array<string | typeof VERSION_NEUTRAL>;
 
 /** A MongoDB read preference mode. */

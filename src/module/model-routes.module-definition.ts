@@ -30,6 +30,7 @@ export const {
       connectionName: undefined,
       globalErrorFilter: false,
       serializationGroups: undefined,
+      version: undefined,
       isGlobal: true,
     } satisfies { [K in keyof Required<ModelRoutesExtras>]: ModelRoutesExtras[K] }, // every extra named, with its default
     (definition, extras) => withModelRoutes(definition, extras),
