@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { ModelRoutesModule } from '../../src/index.js';
@@ -14,7 +15,7 @@ const engine = useEngine();
 /** A 429 of the throttler, in the library's error shape, with the Retry-After a client waits for. */
 function expectTooManyRequests(response: { status: number; body: unknown; headers: Record<string, string> }): void {
   expectError(response as never, 429, 'MR_HTTP_ERROR');
-  expect(response.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'MR_HTTP_ERROR', message: 'ThrottlerException: Too Many Requests' });
+  expect(response.body).toEqual({ statusCode: 429, error: 'Too Many Requests', code: 'MR_HTTP_ERROR', message: 'ThrottlerException: Too Many Requests' });
   expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
 }
 
@@ -127,5 +128,12 @@ describe('caching headers and CORS', () => {
     expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
     expect(response.headers['access-control-allow-origin']).toBe(FRONT_END_ORIGIN);
     expect(response.headers.allow).toBeDefined();
+  });
+});
+
+describe('docs/companions.md', () => {
+  it.each(['test/fixtures/throttled-app/throttling.ts', 'test/fixtures/companions-app.ts'])('shows %s whole, as the tests run it', (file) => {
+    const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+    expect(read('docs/companions.md')).toContain(`\`\`\`ts\n${read(file).trim()}\n\`\`\``);
   });
 });
