@@ -16,16 +16,16 @@ export interface AppInstance {
 }
 
 /**
- * Compiles test/fixtures/instance-app (and the sources it imports) into dist-test/, type-checked
+ * Compiles test/fixtures/<app> (and the sources it imports) into dist-test/, type-checked
  * and incremental (a second run takes a second or so), and returns the path of its main.js.
  */
-export async function buildInstanceApp(): Promise<string> {
+export async function buildInstanceApp(app: 'instance-app' | 'throttled-app' = 'instance-app'): Promise<string> {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  await promisify(execFile)(process.execPath, [tsc, '-p', join(root, 'test/fixtures/instance-app/tsconfig.json')], { cwd: root }).catch((error: { stdout?: string }) => {
+  await promisify(execFile)(process.execPath, [tsc, '-p', join(root, `test/fixtures/${app}/tsconfig.json`)], { cwd: root }).catch((error: { stdout?: string }) => {
     // tsc writes its diagnostics to stdout.
-    throw new Error(`tsc -p test/fixtures/instance-app/tsconfig.json failed:\n${error.stdout ?? String(error)}`);
+    throw new Error(`tsc -p test/fixtures/${app}/tsconfig.json failed:\n${error.stdout ?? String(error)}`);
   });
-  return join(root, 'dist-test/test/fixtures/instance-app/main.js');
+  return join(root, `dist-test/test/fixtures/${app}/main.js`);
 }
 
 /**
