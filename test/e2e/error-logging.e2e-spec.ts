@@ -2,27 +2,15 @@
  * Every 5xx says why in the server's log (issue 23, item 20): a 503 the database causes is logged
  * with its cause, as an unexpected 500 is, while the client gets only the code.
  */
-import { ConsoleLogger } from '@nestjs/common';
 import { ModelRoutesModule } from '../../src/index.js';
 import { Vet } from '../fixtures/clinic-models.js';
 import { bootTestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
+import { RecordingLogger } from '../support/recording-logger.js';
 import { expectError } from '../support/expect-error.js';
 import { MISSING_ID } from '../support/ids.js';
 
 const engine = useEngine();
-
-/** Keeps what is logged as an error, prints nothing. */
-class RecordingLogger extends ConsoleLogger {
-  readonly errors: string[] = [];
-
-  override error(message: unknown): void {
-    this.errors.push(String(message));
-  }
-
-  override log(): void {}
-  override warn(): void {}
-}
 
 it('logs the cause of a 503 MR_DATABASE_UNAVAILABLE, with the request, and tells the client only the code', async () => {
   const logger = new RecordingLogger();

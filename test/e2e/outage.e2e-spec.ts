@@ -1,9 +1,9 @@
 import { Company, Entrepreneur } from '../fixtures/models.js';
-import { ConsoleLogger } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ModelRoutesModule } from '../../src/index.js';
 import { bootTestApp, createTestApp, type TestApp } from '../support/app.js';
 import { useEngine } from '../support/engine.js';
+import { RecordingLogger } from '../support/recording-logger.js';
 import { expectError } from '../support/expect-error.js';
 import { pollUntil } from '../support/poll.js';
 import { startStallingProxy } from '../support/tcp-proxy.js';
@@ -15,18 +15,6 @@ afterAll(() => t?.close());
 // Stopping the database needs an engine this process started (FerretDB); a server given by
 // MONGODB_URI is shared and must not be stopped, so there this test cannot run.
 const itStopsTheEngine = process.env.MONGODB_URI ? it.skip : it;
-
-/** Keeps what the app logs as errors (every 5xx with its cause), prints nothing. */
-class ErrorsLogger extends ConsoleLogger {
-  readonly errors: string[] = [];
-
-  override error(message: unknown): void {
-    this.errors.push(String(message));
-  }
-
-  override log(): void {}
-  override warn(): void {}
-}
 
 itStopsTheEngine('answers 503 while the database is down, then recovers without restarting the app', async () => {
   t = await createTestApp(
@@ -75,7 +63,7 @@ itStopsTheEngine('answers 503 within socketTimeoutMS when the server stops answe
   const proxy = await startStallingProxy(engine.get().uri);
   const { uri } = proxy;
   try {
-    const logger = new ErrorsLogger();
+    const logger = new RecordingLogger();
     t = await bootTestApp(engine, {
       modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
       appOptions: { logger },
