@@ -73,7 +73,7 @@ export function openRouteCall(
   let checked: unknown;
   if (plan.body) {
     assertJsonBody(request.headers);
-    checked = plan.body.check(request.body, resource);
+    checked = plan.body.check(request.body, resource.definition);
   }
   const finish = (checkedBody: unknown): RouteCall => {
     const sent = row.searchQuery ? request.query : row.body === 'search' ? request.body : undefined;

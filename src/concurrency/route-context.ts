@@ -2,16 +2,6 @@ import { currentCall } from '../call/route-call.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { WritePrecondition } from './entity-tag.js';
 
-/** The `If-Match` and `If-None-Match` of a generated write route's request, for the document its path names. */
-export interface RequestPrecondition extends WritePrecondition {
-  /** The resource whose document the route writes (`Company`). */
-  resource: string;
-  /** The identifier in the path (`:company_id`), as sent. */
-  id: string;
-  /** Set by the first write it applied to: later writes of the same request are not conditional. */
-  used: boolean;
-}
-
 /**
  * The conditions (`If-Match`, `If-None-Match`) of the request in progress (its `RouteCall`), if
  * it names this document of this resource and no write has used them yet; the write that takes

@@ -5,7 +5,7 @@ import { findEmbeddedReferences, findReferences } from '../factories/field-rules
 import { resourceFieldRules, resourceMetadata } from '../factories/resource-fields.factory.js';
 import { createResourceSchema } from '../factories/schema.factory.js';
 import type { DtoOption, GeneratedResourceOptions } from '../interfaces/generated-resource-options.interface.js';
-import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
 import { createResourceDtos, type ResourceDtos } from './resource-dto.factory.js';
 

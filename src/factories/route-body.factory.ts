@@ -6,7 +6,7 @@ import { checkWrite } from '../write/write-check.util.js';
 export type BodyKind = 'create' | 'update' | 'search';
 
 // The handler of a write is given the checked data: what will be stored.
-const write = (dto: Type): BodyCheck => (body, repository) => checkWrite(body, repository.definition, dto);
+const write = (dto: Type): BodyCheck => (body, rules) => checkWrite(body, rules, dto);
 
 const CHECKS: Record<BodyKind, (dto: Type) => BodyCheck> = {
   create: write,

@@ -23,18 +23,6 @@ export function castPathId(id: string, { idField, schema, name }: Pick<ResourceD
   }
 }
 
-/** Deletes the field at `parts` (a split dotted path) from a raw document, through arrays of sub-documents. */
-export function deletePath(target: Record<string, unknown>, parts: readonly string[]): void {
-  const [head, ...rest] = parts;
-  if (rest.length === 0) {
-    delete target[head];
-    return;
-  }
-  const next = target[head];
-  if (Array.isArray(next)) next.forEach((item) => item && typeof item === 'object' && deletePath(item, rest));
-  else if (next && typeof next === 'object') deletePath(next as Record<string, unknown>, rest);
-}
-
 function shorten(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -10,9 +10,9 @@ import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-d
 import type { ElementRules } from '../write/element-rules.util.js';
 import { CollectionCount } from './collection-count.js';
 import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from './delete-cascade.js';
-import { castPathId, deletePath } from './document-path.util.js';
+import { castPathId } from './document-path.util.js';
 import { assertNoCycles } from './reference-cycles.js';
-import { flatAccess, nestedAccess, resolveReferences, type FieldAccess } from './reference-resolver.js';
+import { resolveReferences } from './reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
 import { serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
@@ -21,6 +21,7 @@ import { galleryFull } from '../files/file-errors.js';
 import { FileStore } from '../files/file-store.js';
 import { referenceLocksOfProcess } from './reference-locks.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
+import { deletePath, flatAccess, nestedAccess, type FieldAccess } from '../utils/object-path.util.js';
 import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js';
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */

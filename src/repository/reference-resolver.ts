@@ -1,64 +1,9 @@
 import { Types, type Connection } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { FieldAccess, FieldSlot } from '../utils/object-path.util.js';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
-
-/** One place in the data of a write that holds a value of a path (`vaccinations.vet` is `vaccinations.0.vet`, `vaccinations.1.vet`...). */
-export interface FieldSlot {
-  /** The full path, with the positions of array elements (`vaccinations.1.vet`). */
-  path: string;
-  value: unknown;
-  set(value: unknown): void;
-}
-
-/** Reads and replaces the value of a field in the data of a write (nested data, or a flat `$set`). */
-export interface FieldAccess {
-  get(path: string): unknown;
-  set(path: string, value: unknown): void;
-  /** Every place that holds a value of the schema path `path`, through objects and arrays (of sub-documents). */
-  each(path: string): FieldSlot[];
-}
-
-/** Access to `data.meta.editor` by the path `meta.editor`. */
-export function nestedAccess(data: Record<string, unknown>): FieldAccess {
-  return {
-    get: (path) => path.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), data),
-    set(path, value) {
-      const parts = path.split('.');
-      const parent = parts.slice(0, -1).reduce((object, part) => object[part] as Record<string, unknown>, data);
-      parent[parts[parts.length - 1]] = value;
-    },
-    each: (path) => slotsIn(data, '', path.split('.')),
-  };
-}
-
-/** Access to the keys of a `$set`, which are already full paths (an array of sub-documents is set whole). */
-export function flatAccess(set: Record<string, unknown>): FieldAccess {
-  return {
-    get: (path) => set[path],
-    set: (path, value) => void (set[path] = value),
-    each: (path) =>
-      Object.keys(set).flatMap((key) => (path === key || path.startsWith(`${key}.`) ? slotsIn(set, '', [key, ...splitRest(path, key)]) : [])),
-  };
-}
-
-function splitRest(path: string, key: string): string[] {
-  return path === key ? [] : path.slice(key.length + 1).split('.');
-}
-
-/** The slots of `parts` below `holder`; an array on the way is walked element by element. */
-function slotsIn(holder: Record<string, unknown>, prefix: string, parts: string[]): FieldSlot[] {
-  const [part, ...rest] = parts;
-  if (!holder || typeof holder !== 'object' || !Object.hasOwn(holder, part)) return [];
-  const path = `${prefix}${part}`;
-  const value = holder[part];
-  if (rest.length === 0) return [{ path, value, set: (next) => void (holder[part] = next) }];
-  if (Array.isArray(value)) {
-    return value.flatMap((element, index) => (element && typeof element === 'object' ? slotsIn(element as Record<string, unknown>, `${path}.${index}.`, rest) : []));
-  }
-  return value && typeof value === 'object' ? slotsIn(value as Record<string, unknown>, `${path}.`, rest) : [];
-}
 
 /**
  * Turns the references a write names into the `_id`s to store, and checks that they exist, at
