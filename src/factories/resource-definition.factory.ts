@@ -6,10 +6,10 @@ import type { ElementFieldDefinition, ResourceDefinition } from '../interfaces/r
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ElementRoutesOptions, ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
-import { DEFAULT_SEARCH_OPTIONS } from '../metadata/search-defaults.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../query/search-defaults.js';
 import type { RepositoryDefinition } from '../repository/model-repository.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
-import { resourceDtos } from '../dto/generated-dto.js';
+import { resourceDtos } from '../definitions/generated-dto.js';
 import { findFileFields } from '../files/file-options.js';
 import { findDeleteRules } from './delete-rules.factory.js';
 import { createFieldRules, findEmbeddedReferences, findReferences } from './field-rules.factory.js';

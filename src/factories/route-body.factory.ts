@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { BodyCheck, RouteBody } from '../call/route-plan.js';
-import { checkWrite } from '../write/write-check.util.js';
+import { checkWrite } from '../call/write-check.util.js';
 
 /** The bodies a generated route reads: a document to create, changes to merge, or a search. */
 export type BodyKind = 'create' | 'update' | 'search';

@@ -1,6 +1,6 @@
 import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
 import { attachEtag, contentTag, etagOf, failedCondition, parseEntityTags, parseVersionTag, versionTag, type EntityTagCondition } from '../concurrency/entity-tag.js';
-import { routeReadPreference, takePrecondition } from '../concurrency/route-context.js';
+import { routeReadPreference, takePrecondition } from '../call/route-context.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';

@@ -2,7 +2,7 @@ import { Prop, Schema } from '@nestjs/mongoose';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
-import { GeneratedDto } from '../../../src/dto/generated-dto.js';
+import { GeneratedDto } from '../../../src/definitions/generated-dto.js';
 import { validateDto } from '../../../src/dto/dto-validation.js';
 import { createControllers } from '../../../src/factories/controllers.factory.js';
 import { createResourceDefinition } from '../../../src/factories/resource-definition.factory.js';

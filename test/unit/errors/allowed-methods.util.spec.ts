@@ -1,4 +1,4 @@
-import { AllowedMethods } from '../../../src/errors/allowed-methods.util.js';
+import { AllowedMethods } from '../../../src/filters/allowed-methods.util.js';
 
 /** The `Allow` of a 405: the methods of the path the router would choose for the URL. */
 describe('AllowedMethods', () => {

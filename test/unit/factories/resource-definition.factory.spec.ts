@@ -6,7 +6,7 @@ import { ModelRoutesConfigError, type ConfigErrorCode } from '../../../src/error
 import { createResourceDefinition, createResourceDefinitions } from '../../../src/factories/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions } from '../../../src/interfaces/model-routes-options.interface.js';
 import type { ResourceDefinition } from '../../../src/interfaces/resource-definition.interface.js';
-import { DEFAULT_SEARCH_OPTIONS } from '../../../src/metadata/search-defaults.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../../../src/query/search-defaults.js';
 import { Company, Entrepreneur } from '../../fixtures/models.js';
 
 @GeneratedResource()

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { ApiProperty, DECORATORS, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { IsEmail } from 'class-validator';
-import { GeneratedDto } from '../../../src/dto/generated-dto.js';
+import { GeneratedDto } from '../../../src/definitions/generated-dto.js';
 import { generatedDtoShape } from '../../../src/dto/resource-dto.factory.js';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
 import { createResourceDefinition } from '../../../src/factories/resource-definition.factory.js';

@@ -7,7 +7,7 @@ import { createResourceSchema } from '../factories/schema.factory.js';
 import type { DtoOption, GeneratedResourceOptions } from '../interfaces/generated-resource-options.interface.js';
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
-import { createResourceDtos, type ResourceDtos } from './resource-dto.factory.js';
+import { createResourceDtos, type ResourceDtos } from '../dto/resource-dto.factory.js';
 
 /**
  * The bodies a resource's routes take: `create` (`POST /company`), `update` (`PUT|PATCH`), `search` (`POST /companies`).

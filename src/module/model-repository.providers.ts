@@ -4,11 +4,11 @@ import type { Connection, Model } from 'mongoose';
 import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import { type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
-import { DeleteCascades } from './delete-cascade.js';
-import { EngineSupport } from './engine-support.js';
-import { ModelRepository } from './model-repository.js';
-import { getModelRepositoryToken } from './model-repository.token.js';
-import { ReferenceTargets } from './reference-targets.js';
+import { DeleteCascades } from '../repository/delete-cascade.js';
+import { EngineSupport } from '../repository/engine-support.js';
+import { ModelRepository } from '../repository/model-repository.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
+import { ReferenceTargets } from '../repository/reference-targets.js';
 
 /**
  * One `ModelRepository` provider per resource, built from its model, and the `ReferenceTargets`

@@ -3,8 +3,8 @@ import { ApplicationConfig, BaseExceptionFilter, HttpAdapterHost } from '@nestjs
 import { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
 import { servingOf, requestedVersion } from '../versioning/served-routes.js';
 import { AllowedMethods } from './allowed-methods.util.js';
-import { mapError, methodNotAllowed } from './error-response.mapper.js';
-import { ModelRoutesException, NotModifiedException } from './model-routes.exception.js';
+import { mapError, methodNotAllowed } from '../errors/error-response.mapper.js';
+import { ModelRoutesException, NotModifiedException } from '../errors/model-routes.exception.js';
 
 interface RequestLike {
   method?: string;

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
-import { currentCall } from '../call/route-call.js';
+import { currentCall } from './route-call.js';
 import { validateDto } from '../dto/dto-validation.js';
-import { checkWriteBody, type WriteRules } from './write-body.validator.js';
+import { checkWriteBody, type WriteRules } from '../write/write-body.validator.js';
 
 /**
  * The whole check of a create or update body, in the order a client's mistakes are best told:

@@ -1,6 +1,6 @@
-import { currentCall } from '../call/route-call.js';
+import { currentCall } from './route-call.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
-import type { WritePrecondition } from './entity-tag.js';
+import type { WritePrecondition } from '../concurrency/entity-tag.js';
 
 /**
  * The conditions (`If-Match`, `If-None-Match`) of the request in progress (its `RouteCall`), if
