@@ -7,7 +7,7 @@ import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ElementRoutesOptions, ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../query/search-defaults.js';
-import type { RepositoryDefinition } from '../repository/model-repository.js';
+import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { resourceDtos } from '../definitions/generated-dto.js';
 import { findFileFields } from '../files/file-options.js';
