@@ -1,9 +1,10 @@
 /**
  * The rooms of src/ and the one direction imports go between them (`npm run lint:deps`, run by CI).
  *
- * A room may import its own files and the rooms listed above it, never one listed below it; no
- * circle of imports closes, type-only imports included. A new folder of src/ gets its line here,
- * at the height of what it imports. See CONTRIBUTING.md ("Where code lives").
+ * The rooms are listed from the bottom up. A room may import its own files and the rooms listed
+ * before it, never one listed after it; no circle of imports closes, type-only imports included.
+ * A new folder of src/ gets its line here, at the height of what it imports. See CONTRIBUTING.md
+ * ("Where code lives").
  */
 const LAYERS = [
   // Small pure helpers (naming, text, object paths) and the private injection tokens: import nothing of src/.
@@ -62,7 +63,7 @@ const LAYERS = [
 
 const backImports = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `no-back-import-from-${layer.name}`,
-  comment: `${layer.name} must not import a room listed below it`,
+  comment: `${layer.name} imports only the rooms listed before it in LAYERS (.dependency-cruiser.cjs)`,
   severity: 'error',
   from: { path: layer.path },
   to: { path: LAYERS.slice(index + 1).map((above) => above.path) },
