@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Headers, Inject, Param, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
-import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
+import { setHeader, type HttpResponse } from '../call/http-response.util.js';
 import { ModelRoutesExceptionFilter } from '../filters/model-routes-exception.filter.js';
 import type { BackOfficeMetadata } from './app/metadata.js';
 import type { BackOfficeSettings } from './back-office-options.interface.js';

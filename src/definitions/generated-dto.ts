@@ -1,9 +1,9 @@
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import { findEmbeddedReferences, findReferences } from '../factories/field-rules.factory.js';
-import { resourceFieldRules, resourceMetadata } from '../factories/resource-fields.factory.js';
-import { createResourceSchema } from '../factories/schema.factory.js';
+import { findEmbeddedReferences, findReferences } from './field-rules.factory.js';
+import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
+import { createResourceSchema } from './schema.factory.js';
 import type { DtoOption, GeneratedResourceOptions } from '../interfaces/generated-resource-options.interface.js';
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';

@@ -1,7 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import type { Connection, Model } from 'mongoose';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import { type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { DeleteCascades } from '../repository/delete-cascade.js';

@@ -1,7 +1,7 @@
 import type { OnModuleInit } from '@nestjs/common';
 import { Types, type Connection, type Model } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import { findDeleteRules, type DeleteRule } from '../factories/delete-rules.factory.js';
+import { findDeleteRules, type DeleteRule } from '../definitions/delete-rules.factory.js';
 
 /** A rule with the model whose documents it changes. */
 type BoundRule = DeleteRule & { referencing: Model<unknown> };

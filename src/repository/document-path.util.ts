@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../utils/text.util.js';
 import { MAX_ID_LENGTH } from '../write/write-body.validator.js';
 

@@ -1,6 +1,6 @@
 import { Types, type Model } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ReferenceDefinition } from '../definitions/resource-definition.interface.js';
 
 /**
  * Refuses a write that would close a cycle through a self-reference declared `acyclic` (a category

@@ -1,6 +1,6 @@
 import { Types, type Connection } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ReferenceDefinition } from '../definitions/resource-definition.interface.js';
 import type { FieldAccess, FieldSlot } from '../utils/object-path.util.js';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;

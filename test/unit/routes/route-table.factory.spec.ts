@@ -1,14 +1,14 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
-import { createResourceDefinitions } from '../../../src/factories/resource-definition.factory.js';
+import { createResourceDefinitions } from '../../../src/definitions/resource-definition.factory.js';
 import {
   comparePaths,
   createRouteTable,
   referenceControllerName,
   resourceControllerName,
   sortRoutes,
-} from '../../../src/factories/route-table.factory.js';
+} from '../../../src/routes/route-table.factory.js';
 import type { RouteDefinition, RouteMethod } from '../../../src/interfaces/route-definition.interface.js';
 import { Company, Entrepreneur } from '../../fixtures/models.js';
 

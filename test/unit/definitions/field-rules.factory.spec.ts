@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Types, Schema as MongooseSchema } from 'mongoose';
-import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
+import { createFieldRules } from '../../../src/definitions/field-rules.factory.js';
 import { Article } from '../../fixtures/blog-models.js';
 
 @Schema()

@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import { findDeleteRules } from '../../../src/factories/delete-rules.factory.js';
+import { findDeleteRules } from '../../../src/definitions/delete-rules.factory.js';
 
 const { ObjectId, Mixed } = Schema.Types;
 

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { GeneratedResourceOptions } from '../interfaces/generated-resource-options.interface.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from './resource-definition.interface.js';
 import { SerializationViews, excludedPaths } from '../serialization/serialization-views.js';
 import { ResourceMetadataStorage } from '../storages/resource-metadata.storage.js';
 import { createFieldRules, findReferences, type FieldOptions } from './field-rules.factory.js';

@@ -1,11 +1,11 @@
 import { etagOf, matchesWeakly, parseEntityTags } from '../concurrency/entity-tag.js';
-import { setHeader } from '../controllers/http-response.util.js';
-import { withJsonValues } from '../controllers/json-output.util.js';
+import { setHeader } from '../call/http-response.util.js';
+import { withJsonValues } from './json-output.util.js';
 import { ModelRoutesException, NotModifiedException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { locationOf } from './location.util.js';
-import { RouteCall, runCall } from './route-call.js';
-import type { RoutePlan } from './route-plan.js';
+import { RouteCall, runCall } from '../call/route-call.js';
+import type { RoutePlan } from '../call/route-plan.js';
 
 /**
  * What every generated handler does: given the row's arguments and, last, the request's call (built

@@ -1,12 +1,12 @@
 import type { Type } from '@nestjs/common';
-import type { ElementFieldDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ElementFieldDefinition, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, routeAction, type RouteNames } from '../metadata/route-actions.js';
 import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from '../interfaces/route-options.interface.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
 import { pascalCase } from '../utils/naming.util.js';
 import { readRoute, readVersion } from './route-metadata.util.js';
-import { resolveRoute } from './route-options.util.js';
+import { resolveRoute } from '../definitions/route-options.util.js';
 
 /** What, besides the resources, decides the routes. */
 export interface RouteTableOptions {

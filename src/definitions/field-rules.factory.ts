@@ -1,6 +1,6 @@
 import type { Schema, SchemaType } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { ReferenceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ReferenceDefinition } from './resource-definition.interface.js';
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { isUnderAny } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';

@@ -1,15 +1,15 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { writePreconditionOf } from '../concurrency/conditional-request.js';
-import type { HttpResponse } from '../controllers/http-response.util.js';
-import { assertJsonBody } from '../controllers/json-body.util.js';
+import type { HttpResponse } from '../call/http-response.util.js';
+import { assertJsonBody } from './json-body.util.js';
 import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
-import { RouteCall, type CallRequest } from './route-call.js';
-import { ROUTE_PLAN, type RoutePlan } from './route-plan.js';
+import { RouteCall, type CallRequest } from '../call/route-call.js';
+import { ROUTE_PLAN, type RoutePlan } from '../call/route-plan.js';
 
 /** Where the entry guard leaves a request's call for the handler's `call` parameter (one property, as Passport leaves `request.user`). */
 export const ROUTE_CALL = Symbol.for('nestjs-model-routes.route-call');

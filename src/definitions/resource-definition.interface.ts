@@ -3,8 +3,8 @@ import type { Schema } from 'mongoose';
 import type { ResourceDtos } from '../dto/resource-dto.factory.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from './route-options.interface.js';
-import type { ResolvedSearchOptions, SearchOptions } from './search-options.interface.js';
+import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from '../interfaces/route-options.interface.js';
+import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 
 /** A field of type ObjectId with a `ref`: the trigger of the reference routes. */

@@ -1,8 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import mongoose, { Types } from 'mongoose';
 import { GeneratedResource } from '../../../src/index.js';
-import { createResourceSchema } from '../../../src/factories/schema.factory.js';
-import { createResourceDefinition, DEFAULT_ACYCLIC_MAX_DEPTH } from '../../../src/factories/resource-definition.factory.js';
+import { createResourceSchema } from '../../../src/definitions/schema.factory.js';
+import { createResourceDefinition, DEFAULT_ACYCLIC_MAX_DEPTH } from '../../../src/definitions/resource-definition.factory.js';
 
 /*
  * BSON-class spellings of a type (issue 23, item 19): @nestjs/mongoose reads a class given as

@@ -2,11 +2,11 @@ import type { Type } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { generatedResourceOf } from '../controllers/generated-controller.js';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import { createResourceDefinitions } from '../factories/resource-definition.factory.js';
-import { readControllerPath } from '../factories/route-metadata.util.js';
-import { createRouteTable } from '../factories/route-table.factory.js';
+import { createResourceDefinitions } from '../definitions/resource-definition.factory.js';
+import { readControllerPath } from './route-metadata.util.js';
+import { createRouteTable } from './route-table.factory.js';
 import type { ModelRoutesModuleOptions } from '../interfaces/model-routes-options.interface.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 
 /** What the options of one `forRoot` describe, before Nest builds anything: resources, user controllers, routes. */

@@ -3,9 +3,9 @@ import { Exclude, Expose } from 'class-transformer';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
 import { ModelRoutesConfigError, type ConfigErrorCode } from '../../../src/errors/model-routes-config.error.js';
-import { createResourceDefinition, createResourceDefinitions } from '../../../src/factories/resource-definition.factory.js';
+import { createResourceDefinition, createResourceDefinitions } from '../../../src/definitions/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions } from '../../../src/interfaces/model-routes-options.interface.js';
-import type { ResourceDefinition } from '../../../src/interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../../../src/definitions/resource-definition.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../../../src/query/search-defaults.js';
 import { Company, Entrepreneur } from '../../fixtures/models.js';
 
