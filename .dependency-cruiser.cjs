@@ -35,6 +35,8 @@ const LAYERS = [
   { name: 'definitions', path: '^src/definitions/' },
   // One record per request to a generated route (RouteCall) and its slot, read by every room above.
   { name: 'call', path: '^src/call/' },
+  // References: resolving and checking the ids a write names, cycles, locks, and the onDelete rules.
+  { name: 'references', path: '^src/references/' },
   // The one generic repository over Mongoose, reference resolution, deletes; knows no HTTP.
   { name: 'repository', path: '^src/repository/' },
   // The public decorators: they record, and read nothing above the repository's token.

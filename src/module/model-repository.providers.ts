@@ -4,7 +4,7 @@ import type { Connection, Model } from 'mongoose';
 import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import { type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
-import { DeleteCascades } from '../repository/delete-cascade.js';
+import { DeleteCascades } from '../references/delete-cascade.js';
 import { EngineSupport } from '../repository/engine-support.js';
 import { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';

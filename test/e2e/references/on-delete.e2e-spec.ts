@@ -23,7 +23,7 @@ import { useEngine } from '../../support/engine.js';
 import { expectError } from '../../support/expect-error.js';
 import { MISSING_ID } from '../../support/ids.js';
 import { pollUntil } from '../../support/poll.js';
-import { referenceLocksOfProcess } from '../../../src/repository/reference-locks.js';
+import { referenceLocksOfProcess } from '../../../src/references/reference-locks.js';
 
 const engine = useEngine();
 

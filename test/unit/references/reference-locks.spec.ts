@@ -1,4 +1,4 @@
-import { ReferenceLocks } from '../../../src/repository/reference-locks.js';
+import { ReferenceLocks } from '../../../src/references/reference-locks.js';
 
 function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;
