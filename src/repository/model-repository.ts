@@ -365,7 +365,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * const removed = await companies.removeOrphanFiles({ olderThanMs: 24 * 3600 * 1000 });
    * ```
    */
-  removeOrphanFiles({ olderThanMs = 3_600_000 }: { olderThanMs?: number } = {}): Promise<number> {
+  async removeOrphanFiles({ olderThanMs = 3_600_000 }: { olderThanMs?: number } = {}): Promise<number> {
     return this.fileWrites.removeOrphans(olderThanMs);
   }
 
@@ -386,7 +386,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * own code writing the field directly) got in between, at most `FILE_SWAP_ATTEMPTS` times; past them a 409
    * `MR_WRITE_CONFLICT` (with `Retry-After`), nothing written. `null` when no document has this id.
    */
-  swapFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
+  async swapFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
     return this.fileWrites.swap(id, field, file, this.preconditionOf(id, options));
   }
 
@@ -394,7 +394,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * Appends `file` to a gallery; the document, or `null`. A gallery declared with `@FileProp()`
    * holding its `maxFiles` already is a 409 `MR_GALLERY_FULL`, checked in the write's own filter.
    */
-  addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+  async addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     return this.fileWrites.add(id, field, file, this.preconditionOf(id, options));
   }
 
