@@ -14,7 +14,7 @@ export type {
 export type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions, RouteVersion } from './interfaces/route-options.interface.js';
 export type { SearchOptions } from './interfaces/search-options.interface.js';
 export type { OnDelete } from './interfaces/on-delete.interface.js';
-export { DEFAULT_SEARCH_OPTIONS } from './metadata/search-defaults.js';
+export { DEFAULT_SEARCH_OPTIONS } from './query/search-defaults.js';
 
 // File fields (GridFS)
 export { FileProp } from './files/file-prop.decorator.js';
@@ -26,7 +26,8 @@ export type { ImageOptions } from './files/image-work.js';
 export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';
 export { InjectModelRepository } from './decorators/inject-model-repository.decorator.js';
 export { getModelRepositoryToken } from './repository/model-repository.token.js';
-export { ModelRepository, type PlainDocument, type WriteOptions } from './repository/model-repository.js';
+export type { WriteOptions } from './concurrency/conditional-write.js';
+export { ModelRepository, type PlainDocument } from './repository/model-repository.js';
 export { etagOf } from './concurrency/entity-tag.js';
 export type { SearchResult } from './interfaces/search-result.interface.js';
 export type { SearchParams } from './query/search-params.interface.js';
@@ -35,7 +36,7 @@ export { sanitizeFilter } from './query/filter.sanitizer.js';
 export { checkWriteBody } from './write/write-body.validator.js';
 
 // Validation
-export { GeneratedDto, type DtoKind } from './dto/generated-dto.js';
+export { GeneratedDto, type DtoKind } from './definitions/generated-dto.js';
 
 // Liveness and readiness routes (opt-in)
 export { ModelRoutesHealthModule } from './health/model-routes-health.module.js';
@@ -45,7 +46,7 @@ export type { HealthBody, ModelRoutesHealthOptions, ReadyBody } from './health/h
 export { ModelRoutesException } from './errors/model-routes.exception.js';
 export type { ErrorDetail, ErrorResponseBody } from './errors/error-body.util.js';
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
-export { ModelRoutesExceptionFilter } from './errors/model-routes-exception.filter.js';
+export { ModelRoutesExceptionFilter } from './filters/model-routes-exception.filter.js';
 export { CONFIG_ERROR_CODES, ModelRoutesConfigError, type ConfigErrorCode } from './errors/model-routes-config.error.js';
 
 // The route table

@@ -1,6 +1,6 @@
 import type { Schema, SchemaType } from 'mongoose';
 import type { FileFieldDefinition } from '../files/file-options.js';
-import type { ReferenceDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ReferenceDefinition, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import { isUnderAny } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
 import type { ElementRoute, FieldMetadata, FieldType, FileRoute, ReferenceRoute } from './app/metadata.js';

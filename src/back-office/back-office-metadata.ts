@@ -1,6 +1,6 @@
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
-import { routeNames } from '../factories/route-table.factory.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import { routeNames } from '../routes/route-table.factory.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, type ResourceActionName } from '../metadata/route-actions.js';
 import { VersioningType, type VersioningOptions } from '@nestjs/common';

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Headers, Inject, Param, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
-import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
-import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
+import { setHeader, type HttpResponse } from '../call/http-response.util.js';
+import { ModelRoutesExceptionFilter } from '../filters/model-routes-exception.filter.js';
 import type { BackOfficeMetadata } from './app/metadata.js';
 import type { BackOfficeSettings } from './back-office-options.interface.js';
 import { PAGE_HEADERS } from './back-office-page.js';

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import type { Type } from '@nestjs/common';
-import type { RequestPrecondition } from '../concurrency/route-context.js';
-import type { HttpResponse } from '../controllers/http-response.util.js';
+import type { RequestPrecondition } from '../concurrency/conditional-request.js';
+import type { HttpResponse } from './http-response.util.js';
 import { toPlainData } from '../dto/dto-validation.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { RouteActionName, RouteActionRow, RouteNames } from '../metadata/route-actions.js';

@@ -1,11 +1,11 @@
 import type { Type } from '@nestjs/common';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { RouteActionName, RouteActionRow, RouteNames } from '../metadata/route-actions.js';
-import type { ModelRepository } from '../repository/model-repository.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
+import type { WriteRules } from '../write/write-body.validator.js';
 
-/** The library's own check of a route's body; returns what the handler is given in its place. */
-export type BodyCheck = (body: unknown, repository: ModelRepository) => unknown;
+/** The library's own check of a route's body, against its resource's rules; returns what the handler is given in its place. */
+export type BodyCheck = (body: unknown, rules: WriteRules) => unknown;
 
 /** The body of a generated route: its DTO class (pipes and the OpenAPI document read it), and the library's check. */
 export interface RouteBody {

@@ -25,3 +25,13 @@ export function writePreconditionOf(request: ConditionalRequest): WritePrecondit
     ...(ifNoneMatch !== undefined && { ifNoneMatch: parseEntityTags(ifNoneMatch) }),
   };
 }
+
+/** The `If-Match` and `If-None-Match` of a generated write route's request, for the document its path names. */
+export interface RequestPrecondition extends WritePrecondition {
+  /** The resource whose document the route writes (`Company`). */
+  resource: string;
+  /** The identifier in the path (`:company_id`), as sent. */
+  id: string;
+  /** Set by the first write it applied to: later writes of the same request are not conditional. */
+  used: boolean;
+}

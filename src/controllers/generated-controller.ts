@@ -4,7 +4,7 @@ import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import { mergeData } from '../write/update-document.util.js';
-import { checkWrite } from '../write/write-check.util.js';
+import { checkWrite } from '../call/write-check.util.js';
 import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 

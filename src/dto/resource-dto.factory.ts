@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { Type as TransformType } from 'class-transformer';
 import { Allow, IsArray, IsDefined, IsIn, IsObject, IsOptional, ValidateBy, ValidateIf, ValidateNested, validateSync } from 'class-validator';
 import type { Schema, SchemaType } from 'mongoose';
-import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { pascalCase } from '../utils/naming.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
 import { isRequired, leafValidators, type LeafReference } from './dto-validators.util.js';

@@ -2,9 +2,9 @@ import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { Injectable, type Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { ModelRoutesModuleOptions } from '../interfaces/model-routes-options.interface.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
-import { planModelRoutes } from '../module/model-routes-plan.js';
+import { planModelRoutes } from '../routes/model-routes-plan.js';
 
 /**
  * What one `ModelRoutesModule.forRoot()` (or `forRootAsync()`) built.

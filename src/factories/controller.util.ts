@@ -1,10 +1,10 @@
 import { All, Body, Controller, createParamDecorator, Delete, Get, Head, HttpCode, Inject, Options, Param, Patch, Post, Put, Query, Req, Res, SetMetadata, UseFilters, UseGuards, Version, type ExecutionContext, type Type } from '@nestjs/common';
-import { ROUTE_CALL, RouteCallGuard } from '../call/route-call.guard.js';
+import { ROUTE_CALL, RouteCallGuard } from '../controllers/route-call.guard.js';
 import type { RouteCall } from '../call/route-call.js';
 import { ROUTE_PLAN, type RoutePlan } from '../call/route-plan.js';
-import { serveRoute } from '../call/serve-route.js';
+import { serveRoute } from '../controllers/serve-route.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
-import { ModelRoutesExceptionFilter } from '../errors/model-routes-exception.filter.js';
+import { ModelRoutesExceptionFilter } from '../filters/model-routes-exception.filter.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { GeneratedRouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ParamSource, type RouteNames } from '../metadata/route-actions.js';

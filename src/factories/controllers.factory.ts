@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { CustomRouteDefinition, ElementRouteDefinition, FileRouteDefinition, ReferenceRouteDefinition, ResourceRouteDefinition, RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { createElementController } from './element-controller.factory.js';
 import { createFileController } from './file-controller.factory.js';

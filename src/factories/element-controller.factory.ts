@@ -1,10 +1,10 @@
 import type { Type } from '@nestjs/common';
 import mongoose from 'mongoose';
-import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
+import { setHeader, type HttpResponse } from '../call/http-response.util.js';
 import { validateDto } from '../dto/dto-validation.js';
 import { mapError } from '../errors/error-response.mapper.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ElementFieldDefinition, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ElementFieldDefinition, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { ElementRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ElementActionName } from '../metadata/route-actions.js';
 import { isPlainObject } from '../query/field-path.util.js';
@@ -15,7 +15,7 @@ import { checkWriteBody } from '../write/write-body.validator.js';
 import type { RouteBody } from '../call/route-plan.js';
 import { createControllerClass, defineGeneratedHandler, viewsFor } from './controller.util.js';
 import { locationOf, type HttpRequest } from './resource-controller.factory.js';
-import { elementRouteNames } from './route-table.factory.js';
+import { elementRouteNames } from '../routes/route-table.factory.js';
 
 interface ElementController {
   repository: ModelRepository;

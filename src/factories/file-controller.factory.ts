@@ -4,7 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { Types } from 'mongoose';
 import { writePreconditionOf } from '../concurrency/conditional-request.js';
 import { etagOf, failedCondition } from '../concurrency/entity-tag.js';
-import { setHeader, type HttpResponse } from '../controllers/http-response.util.js';
+import { setHeader, type HttpResponse } from '../call/http-response.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { registerFastifyUploads, markUploadRoute } from '../files/fastify-uploads.js';
 import { galleryFull } from '../files/file-errors.js';
@@ -17,14 +17,14 @@ import { loadSharp, variantOf, variantOfFile } from '../files/image-variants.js'
 import { type ImageWork } from '../files/image-work.js';
 import { IMAGE_WORK } from '../constants.js';
 import { readUpload, type UploadRequest } from '../files/upload-source.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { FileRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type FileActionName } from '../metadata/route-actions.js';
 import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { createControllerClass, defineGeneratedHandler, foundIn, viewsFor } from './controller.util.js';
 import { locationOf } from './resource-controller.factory.js';
-import { fileRouteNames } from './route-table.factory.js';
+import { fileRouteNames } from '../routes/route-table.factory.js';
 
 interface FileController {
   repository: ModelRepository;

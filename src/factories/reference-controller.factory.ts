@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { ReferenceRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ReferenceActionName } from '../metadata/route-actions.js';
 import type { SearchParams } from '../query/search-params.interface.js';
@@ -14,7 +14,7 @@ import { pascalCase } from '../utils/naming.util.js';
 import { currentCall } from '../call/route-call.js';
 import { createControllerClass, defineGeneratedHandler, foundIn, viewsFor } from './controller.util.js';
 import { createRouteBody } from './route-body.factory.js';
-import { routeNames } from './route-table.factory.js';
+import { routeNames } from '../routes/route-table.factory.js';
 
 interface ReferenceController {
   /** Repository of the referencing model (Company). */

@@ -1,14 +1,14 @@
 import { Version, type Type } from '@nestjs/common';
 import { GeneratedController } from '../controllers/generated-controller.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { CustomRouteDefinition, ResourceRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction } from '../metadata/route-actions.js';
 import type { RouteBody } from '../call/route-plan.js';
 import { createControllerClass, defineGeneratedHandler, defineMethod, viewsFor } from './controller.util.js';
 import { createRouteBody, type BodyKind } from './route-body.factory.js';
-import { copyRouteMetadata } from './route-metadata.util.js';
-import { routeNames } from './route-table.factory.js';
+import { copyRouteMetadata } from '../routes/route-metadata.util.js';
+import { routeNames } from '../routes/route-table.factory.js';
 
 type Methods = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
 
@@ -69,4 +69,4 @@ function routeBodies(definition: ResourceDefinition): Record<BodyKind, RouteBody
   return { create: createRouteBody('create', definition.dtos.create), update: createRouteBody('update', definition.dtos.update), search: createRouteBody('search', definition.dtos.search) };
 }
 
-export { locationOf, type HttpRequest } from '../call/location.util.js';
+export { locationOf, type HttpRequest } from '../controllers/location.util.js';

@@ -1,12 +1,12 @@
 import type { Type } from '@nestjs/common';
 import type { BodyCheck, RouteBody } from '../call/route-plan.js';
-import { checkWrite } from '../write/write-check.util.js';
+import { checkWrite } from '../call/write-check.util.js';
 
 /** The bodies a generated route reads: a document to create, changes to merge, or a search. */
 export type BodyKind = 'create' | 'update' | 'search';
 
 // The handler of a write is given the checked data: what will be stored.
-const write = (dto: Type): BodyCheck => (body, repository) => checkWrite(body, repository.definition, dto);
+const write = (dto: Type): BodyCheck => (body, rules) => checkWrite(body, rules, dto);
 
 const CHECKS: Record<BodyKind, (dto: Type) => BodyCheck> = {
   create: write,

@@ -1,5 +1,7 @@
 import type { ReadPreferenceMode, RouteVersion } from './route-options.interface.js';
-import type { ElementActionName, FileActionName, ReferenceActionName, ResourceActionName, RouteActionName } from '../metadata/route-actions.js';
+import type { ElementActionName, FileActionName, ReferenceActionName, ResourceActionName, RouteActionName, RouteMethod } from '../metadata/route-actions.js';
+
+export type { RouteMethod } from '../metadata/route-actions.js';
 
 /**
  * The generated route actions (one row each in `ROUTE_ACTIONS`), and `custom` for your own routes.
@@ -7,9 +9,6 @@ import type { ElementActionName, FileActionName, ReferenceActionName, ResourceAc
  * @publicApi
  */
 export type RouteAction = RouteActionName | 'custom';
-
-/** @publicApi */
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'ALL' | 'OPTIONS' | 'HEAD';
 
 /** What every route of the table has, whatever its family. */
 interface RouteDefinitionBase {

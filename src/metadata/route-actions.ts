@@ -1,6 +1,8 @@
 import type { ConditionalKind } from '../concurrency/conditional-request.js';
-import type { RouteMethod } from '../interfaces/route-definition.interface.js';
 import { article } from '../utils/naming.util.js';
+
+/** @publicApi */
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'ALL' | 'OPTIONS' | 'HEAD';
 
 /** Where a handler's argument comes from. */
 export type ParamSource =

@@ -1,19 +1,19 @@
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import { APP_FILTER, ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ModelRoutesExceptionFilter, type ErrorFilterScope } from '../errors/model-routes-exception.filter.js';
+import { ModelRoutesExceptionFilter, type ErrorFilterScope } from '../filters/model-routes-exception.filter.js';
 import { ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { ImageWork, resolveImageOptions } from '../files/image-work.js';
 import { IMAGE_WORK } from '../constants.js';
 import { createControllers } from '../factories/controllers.factory.js';
-import { withSettings } from '../factories/resource-definition.factory.js';
+import { withSettings } from '../definitions/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
-import { createRepositoryProviders } from '../repository/model-repository.providers.js';
+import { createRepositoryProviders } from './model-repository.providers.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
-import { planModelRoutes, type ModelRoutesPlan } from './model-routes-plan.js';
+import { planModelRoutes, type ModelRoutesPlan } from '../routes/model-routes-plan.js';
 import { MODEL_ROUTES_SETTINGS } from '../constants.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../utils/text.util.js';
 import { MAX_ID_LENGTH } from '../write/write-body.validator.js';
 
@@ -21,18 +21,6 @@ export function castPathId(id: string, { idField, schema, name }: Pick<ResourceD
   } catch {
     throw invalid();
   }
-}
-
-/** Deletes the field at `parts` (a split dotted path) from a raw document, through arrays of sub-documents. */
-export function deletePath(target: Record<string, unknown>, parts: readonly string[]): void {
-  const [head, ...rest] = parts;
-  if (rest.length === 0) {
-    delete target[head];
-    return;
-  }
-  const next = target[head];
-  if (Array.isArray(next)) next.forEach((item) => item && typeof item === 'object' && deletePath(item, rest));
-  else if (next && typeof next === 'object') deletePath(next as Record<string, unknown>, rest);
 }
 
 function shorten(text: string): string {

@@ -1,7 +1,7 @@
 import type { OnModuleInit } from '@nestjs/common';
 import type { Connection, Schema, SchemaType } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import { serverEngine } from './server-engine.js';
 
 /**

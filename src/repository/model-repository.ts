@@ -1,31 +1,29 @@
 import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
-import { attachEtag, contentTag, etagOf, failedCondition, parseEntityTags, parseVersionTag, versionTag, type EntityTagCondition } from '../concurrency/entity-tag.js';
-import { routeReadPreference, takePrecondition } from '../concurrency/route-context.js';
+import { attachEtag, contentTag, etagOf, versionTag } from '../concurrency/entity-tag.js';
+import { routeReadPreference, takePrecondition } from '../call/route-context.js';
+import { ConditionalWrites, preconditionOf, type Precondition, type WriteOptions } from '../concurrency/conditional-write.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { checkFerretDbFilter } from '../query/engine-limits.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
 import type { ElementRules } from '../write/element-rules.util.js';
 import { CollectionCount } from './collection-count.js';
-import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from './delete-cascade.js';
-import { castPathId, deletePath } from './document-path.util.js';
-import { assertNoCycles } from './reference-cycles.js';
-import { flatAccess, nestedAccess, resolveReferences, type FieldAccess } from './reference-resolver.js';
+import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from '../references/delete-cascade.js';
+import { castPathId } from './document-path.util.js';
+import { assertNoCycles } from '../references/reference-cycles.js';
+import { resolveReferences } from '../references/reference-resolver.js';
 import { searchError, timeLimitAmong } from './search-error.util.js';
 import { serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
 import type { FileRef } from '../files/file-ref.js';
-import { galleryFull } from '../files/file-errors.js';
+import { FileWrites } from '../files/file-writes.js';
 import { FileStore } from '../files/file-store.js';
-import { referenceLocksOfProcess } from './reference-locks.js';
+import { referenceLocksOfProcess } from '../references/reference-locks.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
+import { deletePath, flatAccess, nestedAccess, type FieldAccess } from '../utils/object-path.util.js';
 import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js';
-
-/** What a repository needs to know of its model: a resource's definition, or a plain model's. */
-export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
-  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files' | 'embeddedReferences'>>;
 
 /**
  * A document as the routes return it: plain data, without the version key and hidden fields.
@@ -35,40 +33,8 @@ export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' |
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
 
 
-/**
- * Options of a repository write.
- *
- * @publicApi
- */
-export interface WriteOptions {
-  /**
-   * Entity tags (an `If-Match` header's value, `etagOf(doc)`, or several): write only if the
-   * document is still at one of these versions, checked in the write's own filter; otherwise
-   * nothing is written and a 412 `MR_PRECONDITION_FAILED` is thrown. `'*'`: any version.
-   * Without it, a write made while a generated route's request is handled takes that request's
-   * `If-Match` when it writes the route's own document (once per request).
-   */
-  ifMatch?: string | readonly string[];
-  /**
-   * Entity tags (an `If-None-Match` header's value): write only if the document has none of these
-   * versions (weak comparison), checked in the write's own filter like `ifMatch`; `'*'`: never
-   * write an existing document. Otherwise nothing is written and a 412 `MR_PRECONDITION_FAILED` is
-   * thrown. Given either option, the request's conditions do not apply to the write.
-   */
-  ifNoneMatch?: string | readonly string[];
-}
-
-/** The conditions of one write, as the repository applies them (`If-Match: *` is no condition). */
-interface Precondition {
-  ifMatch?: string[];
-  ifNoneMatch?: EntityTagCondition;
-}
-
 /** How many times an element route writes again when other writes moved or changed its element in between. */
 const ELEMENT_ATTEMPTS = 8;
-
-/** What a conditional write filters on, or `null` when the condition can match no version (it names another document). */
-type WriteFilter = { filter: Record<string, unknown> } | null;
 
 /** Options of `findAndUpdate()`. */
 interface UpdateOptions {
@@ -76,13 +42,6 @@ interface UpdateOptions {
   condition?: Record<string, unknown>;
   precondition?: Precondition;
 }
-
-/**
- * How many times `swapFile()` writes a file field that another writer changed in between. Within
- * one process the first attempt lands (see `swapFile()`): only writers of other processes, each
- * landing between a read and a write, exhaust them.
- */
-const FILE_SWAP_ATTEMPTS = 5;
 
 /** One queue per process: two repositories of one collection (two modules) share it. */
 const serializer = new WriteSerializer();
@@ -127,6 +86,10 @@ export class ModelRepository<T = Record<string, unknown>> {
   private readonly references: RepositoryDefinition['references'];
   /** Where the files of its `@FileProp()` fields are (`companies_files`), if it has any. */
   readonly files?: FileStore;
+  /** `If-Match` and `If-None-Match` in its writes' filters. */
+  private readonly conditions: ConditionalWrites<PlainDocument<T>>;
+  /** The writes of its file fields. */
+  private readonly fileWrites: FileWrites<PlainDocument<T>>;
 
   constructor(
     readonly model: Model<T>,
@@ -137,6 +100,30 @@ export class ModelRepository<T = Record<string, unknown>> {
     this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
     this.virtuals = answeredVirtuals(definition.schema);
     if (definition.files?.length) this.files = new FileStore(model.db, `${model.collection.collectionName}_files`);
+    this.conditions = new ConditionalWrites<PlainDocument<T>>({
+      model,
+      name: definition.name,
+      idField: definition.idField,
+      versionKey: definition.fields.versionKey,
+      revealHidden: this.revealHidden,
+      maxTimeMS: () => this.maxTimeMS,
+      idFilter: (id) => this.idFilter(id),
+      castId: (id) => this.castId(id),
+      tagged: (raw) => this.tagged(raw),
+      findOne: (id) => this.findOne(id),
+    });
+    this.fileWrites = new FileWrites<PlainDocument<T>>({
+      model,
+      name: definition.name,
+      files: definition.files ?? [],
+      store: this.files,
+      maxTimeMS: () => this.maxTimeMS,
+      idFilter: (id) => this.idFilter(id),
+      update: (id, update, options) => this.findAndUpdate(id, update, options),
+      updateInTurn: (id, update, options) => this.updateNow(id, update, options),
+      inTurn: (id, write) => this.serialized(id, write, true),
+      unwritten: (id, precondition, conditional) => this.conditions.unwritten(id, precondition, conditional),
+    });
     // A Map would stay a Map, which JSON writes as `{}`: it is read back as the plain object a query gives.
     if (definition.schema.get('toObject') || hasMaps(definition.schema)) this.plainOptions = { virtuals: false, getters: false, transform: false, flattenMaps: true };
     this.collectionCount = new CollectionCount({
@@ -194,7 +181,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   async update(id: string, data: Record<string, unknown>, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const update = toMergeUpdate(data, this.definition.fields);
     const precondition = this.preconditionOf(id, options);
-    if (!update.$set && !update.$unset) return this.unwritten(id, precondition, true);
+    if (!update.$set && !update.$unset) return this.conditions.unwritten(id, precondition, true);
     return this.referencing(flatAccess(update.$set ?? {}), async () => {
       const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
       if (resolving) await resolving;
@@ -334,7 +321,7 @@ export class ModelRepository<T = Record<string, unknown>> {
       const index = elements.findIndex((element) => element && String(element._id) === String(elementId));
       if (index < 0) return undefined;
       const { update, merge, condition } = write(index, elements, raw);
-      if (Object.keys(update).length === 0) return this.unwritten(id, precondition, true);
+      if (Object.keys(update).length === 0) return this.conditions.unwritten(id, precondition, true);
       const doc = await this.findAndUpdate(id, update, { merge, condition, precondition, retry: true });
       if (doc === null) return null;
       // Written, unless another write moved or changed the element in between: then again.
@@ -356,13 +343,13 @@ export class ModelRepository<T = Record<string, unknown>> {
     // The references' locks before the document's turn, as writes that reference it take them: never the other way round.
     const doc = await referenceLocksOfProcess.exclusive(await this.deleteLocks(id), () =>
       this.serialized(id, async () => {
-        const target = await this.writeFilter(id, precondition);
+        const target = await this.conditions.writeFilter(id, precondition);
         const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
         return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
       }),
     );
-    if (!doc) return this.unwritten(id, precondition, false);
-    if (this.files) await this.files.release(fileIdsOf(doc as Record<string, unknown>, this.definition.files!));
+    if (!doc) return this.conditions.unwritten(id, precondition, false);
+    await this.fileWrites.release(doc as Record<string, unknown>);
     return this.toPlain(doc as object);
   }
 
@@ -379,11 +366,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * ```
    */
   async removeOrphanFiles({ olderThanMs = 3_600_000 }: { olderThanMs?: number } = {}): Promise<number> {
-    if (!this.files) return 0;
-    return this.files.removeOrphans(new Date(Date.now() - olderThanMs), async (owner, id) => {
-      const held = await this.model.exists({ _id: owner.document, [`${owner.field}._id`]: id }).maxTimeMS(this.maxTimeMS).exec();
-      return held !== null;
-    });
+    return this.fileWrites.removeOrphans(olderThanMs);
   }
 
   /**
@@ -392,8 +375,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * Returns the document (holding `file` if it was stored), or `null` when none has this id.
    */
   replaceFile(id: string, field: string, file: FileRef, replaces: Types.ObjectId | undefined, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const condition = replaces ? { [`${field}._id`]: replaces } : { [field]: null };
-    return this.findAndUpdate(id, { $set: { [field]: file } }, { condition, precondition: this.preconditionOf(id, options) });
+    return this.fileWrites.replace(id, field, file, replaces, this.preconditionOf(id, options));
   }
 
   /**
@@ -405,26 +387,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `MR_WRITE_CONFLICT` (with `Retry-After`), nothing written. `null` when no document has this id.
    */
   async swapFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
-    const precondition = this.preconditionOf(id, options);
-    for (let attempt = 0; attempt < FILE_SWAP_ATTEMPTS; attempt++) {
-      const outcome = await this.serialized(id, async (): Promise<{ document: PlainDocument<T>; landed: boolean; replaced?: FileRef } | null> => {
-        const current = await this.model.findOne(this.idFilter(id)).select(`_id ${field}`).maxTimeMS(this.maxTimeMS).lean().exec();
-        if (!current) return this.unwritten(id, precondition, false).then((document) => document && { document, landed: false });
-        const replaced = ((current as Record<string, unknown>)[field] as FileRef | null | undefined) ?? undefined;
-        const condition = replaced ? { [`${field}._id`]: replaced._id } : { [field]: null };
-        const document = await this.updateNow(id, { $set: { [field]: file } }, { condition, precondition });
-        const landed = String(((document as Record<string, unknown> | null)?.[field] as FileRef | undefined)?._id) === String(file._id);
-        return document && { document, landed, replaced };
-      }, true);
-      if (!outcome) return null;
-      if (outcome.landed) return { document: outcome.document, ...(outcome.replaced && { replaced: outcome.replaced }) };
-    }
-    throw new ModelRoutesException(
-      'MR_WRITE_CONFLICT',
-      `${this.definition.name}.${field} of '${id}' was replaced by other writers ${FILE_SWAP_ATTEMPTS} times while this upload was being stored; nothing was written: send it again`,
-      undefined,
-      { 'Retry-After': '1' },
-    );
+    return this.fileWrites.swap(id, field, file, this.preconditionOf(id, options));
   }
 
   /**
@@ -432,14 +395,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * holding its `maxFiles` already is a 409 `MR_GALLERY_FULL`, checked in the write's own filter.
    */
   async addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const precondition = this.preconditionOf(id, options);
-    const maxFiles = this.definition.files?.find((definition) => definition.field === field)?.maxFiles;
-    if (maxFiles === undefined) return this.findAndUpdate(id, { $push: { [field]: file } }, { precondition });
-    // The element at `maxFiles - 1` exists exactly when the gallery is full.
-    const doc = await this.findAndUpdate(id, { $push: { [field]: file } }, { condition: { [`${field}.${maxFiles - 1}`]: { $exists: false } }, precondition });
-    const added = ((doc as Record<string, unknown> | null)?.[field] as FileRef[] | undefined)?.some((ref) => String(ref._id) === String(file._id));
-    if (doc && !added) throw galleryFull(`${this.definition.name}.${field}`, maxFiles);
-    return doc;
+    return this.fileWrites.add(id, field, file, this.preconditionOf(id, options));
   }
 
   /**
@@ -447,9 +403,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `null`. A gallery's element is pulled by its whole value: the engines match it the same way.
    */
   removeFile(id: string, field: string, file: FileRef, gallery: boolean, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const precondition = this.preconditionOf(id, options);
-    if (gallery) return this.findAndUpdate(id, { $pull: { [field]: file } }, { precondition });
-    return this.findAndUpdate(id, { $unset: { [field]: 1 } }, { condition: { [`${field}._id`]: file._id }, precondition });
+    return this.fileWrites.remove(id, field, file, gallery, this.preconditionOf(id, options));
   }
 
   /**
@@ -470,7 +424,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, precondition, retry }: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined> {
     const { versionKey } = this.definition.fields;
     const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
-    const target = await this.writeFilter(id, precondition, condition);
+    const target = await this.conditions.writeFilter(id, precondition, condition);
     try {
       // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
       // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
@@ -483,116 +437,15 @@ export class ModelRepository<T = Record<string, unknown>> {
           .lean()
           .exec());
       if (doc) return this.tagged(doc as object);
-      return retry ? this.unmatched(id, precondition) : this.unwritten(id, precondition, condition !== undefined);
+      return retry ? this.conditions.unmatched(id, precondition) : this.conditions.unwritten(id, precondition, condition !== undefined);
     } catch (error) {
       throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
     }
   }
 
-  /**
-   * The conditions of a write: those given, else the request's for this document; `undefined` for
-   * none. `If-Match: *` checks nothing: a write only ever finds an existing document.
-   */
+  /** The conditions of a write: those given, else the request's for this document (see `preconditionOf`). */
   private preconditionOf(id: string, options: WriteOptions | undefined): Precondition | undefined {
-    const given = options && (options.ifMatch !== undefined || options.ifNoneMatch !== undefined);
-    const conditions = given
-      ? { ifMatch: options.ifMatch === undefined ? undefined : parseEntityTags(options.ifMatch), ifNoneMatch: options.ifNoneMatch === undefined ? undefined : parseEntityTags(options.ifNoneMatch) }
-      : takePrecondition(this.definition.name, id);
-    const ifMatch = conditions?.ifMatch === '*' ? undefined : conditions?.ifMatch;
-    const ifNoneMatch = conditions?.ifNoneMatch;
-    return ifMatch || ifNoneMatch ? { ifMatch, ifNoneMatch } : undefined;
-  }
-
-  /**
-   * The filter of a write to the document `id` names, with `condition` and `precondition`. With a
-   * version key, `If-Match` is a condition on it (and on `_id` where the id field is another one),
-   * and `If-None-Match` the negation of one (`*` matches no document: an existing one is never
-   * written); without (`versionKey: false`), the document is read, its content tag compared (a 412
-   * if a condition fails), and the write filters on every top-level field of what was read: a
-   * compare-and-swap of the whole content.
-   */
-  private async writeFilter(id: string, precondition: Precondition | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
-    const filter = { ...this.idFilter(id), ...condition };
-    if (!precondition) return { filter };
-    const { ifMatch, ifNoneMatch } = precondition;
-    if (ifNoneMatch === '*') return null;
-    if (this.definition.fields.versionKey) {
-      const versions = ifMatch && this.versionCondition(id, ifMatch);
-      if (versions === null) return null;
-      // A weak tag names the same version as its strong form (weak comparison).
-      const excluded = ifNoneMatch && this.versionCondition(id, ifNoneMatch.map((tag) => tag.replace(/^W\//, '')));
-      return { filter: { ...filter, ...versions, ...(excluded && { $nor: [excluded] }) } };
-    }
-    const raw = await this.model.findOne(this.idFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec();
-    if (!raw) return null;
-    const tag = etagOf(this.tagged(mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw))))!;
-    const failed = failedCondition(precondition, tag);
-    if (failed) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag, failed);
-    return { filter: { ...this.sameContent(raw as Record<string, unknown>), ...condition } };
-  }
-
-  /** `{ __v: 3 }`, `{ $or: [...] }` for several tags, or `null` when no tag names this document. */
-  private versionCondition(id: string, tags: readonly string[]): Record<string, unknown> | null {
-    const versionKey = this.definition.fields.versionKey!;
-    const byIdField = this.definition.idField === '_id';
-    const alternatives: Record<string, unknown>[] = [];
-    for (const tag of tags) {
-      const named = parseVersionTag(tag);
-      if (!named) continue;
-      // A document written before versioning (or by other code) may have no version key: version 0.
-      const version = named.version === 0 ? { $in: [0, null] } : named.version;
-      if (byIdField) {
-        if (named.id === String(this.castId(id))) alternatives.push({ [versionKey]: version });
-      } else {
-        const objectId = this.castTagId(named.id);
-        if (objectId !== undefined) alternatives.push({ _id: objectId, [versionKey]: version });
-      }
-    }
-    if (alternatives.length === 0) return null;
-    return alternatives.length === 1 ? alternatives[0] : { $or: alternatives };
-  }
-
-  /** The `_id` of a tag, cast to the schema's type; `undefined` when it cannot be one. */
-  private castTagId(id: string): unknown {
-    try {
-      return this.model.schema.path('_id').cast(id, undefined, false);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** A filter that only the document with exactly this content matches: each field's value, and no other top-level field. */
-  private sameContent(raw: Record<string, unknown>): Record<string, unknown> {
-    const filter: Record<string, unknown> = { ...raw };
-    for (const path of Object.keys(this.model.schema.paths)) {
-      const top = path.split('.')[0];
-      if (!(top in filter)) filter[top] = { $exists: false };
-    }
-    return filter;
-  }
-
-  /**
-   * Why a write matched nothing: `null` when no document has this id; a 412 when `precondition`
-   * fails; otherwise the document, unchanged, where the write was `conditional` (an add of an
-   * identifier already there), or a 412 where it was not (another writer got in between).
-   */
-  private async unwritten(id: string, precondition: Precondition | undefined, conditional: boolean): Promise<PlainDocument<T> | null> {
-    if (!precondition && !conditional) return null;
-    const current = await this.findOne(id);
-    if (!current || !precondition) return current;
-    const tag = etagOf(current)!;
-    const failed = failedCondition(precondition, tag);
-    if (failed || !conditional) throw ModelRoutesException.preconditionFailed(this.definition.name, id, tag, failed);
-    return current;
-  }
-
-  /** Why a retryable write matched nothing: `null` when no document has this id, a 412 when its `precondition` fails, else `undefined` (retry). */
-  private async unmatched(id: string, precondition: Precondition | undefined): Promise<null | undefined> {
-    const current = await this.findOne(id);
-    if (!current) return null;
-    const failed = precondition && failedCondition(precondition, etagOf(current)!);
-    if (failed) throw ModelRoutesException.preconditionFailed(this.definition.name, id, etagOf(current), failed);
-    return undefined;
+    return preconditionOf(options, () => takePrecondition(this.definition.name, id));
   }
 
   /**
@@ -772,12 +625,4 @@ function elementOf(doc: Record<string, unknown>, field: string, elementId: unkno
   const elements = doc[field];
   if (!Array.isArray(elements)) return undefined;
   return elements.find((element) => element && String((element as Record<string, unknown>)._id) === String(elementId)) as Record<string, unknown> | undefined;
-}
-
-/** The GridFS ids of the files a raw document holds in its file fields. */
-function fileIdsOf(doc: Record<string, unknown>, fields: readonly { field: string; gallery: boolean }[]): Types.ObjectId[] {
-  return fields.flatMap(({ field }) => {
-    const value = doc[field] as FileRef | FileRef[] | null | undefined;
-    return (Array.isArray(value) ? value : value ? [value] : []).map((file) => file._id);
-  });
 }

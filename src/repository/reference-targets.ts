@@ -1,7 +1,7 @@
 import type { OnModuleInit } from '@nestjs/common';
 import type { Connection, Model } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import { createModelDefinition } from '../factories/resource-definition.factory.js';
+import { createModelDefinition } from '../definitions/resource-definition.factory.js';
 import { ModelRepository } from './model-repository.js';
 
 /**

@@ -1,10 +1,9 @@
 import { instanceToPlain } from 'class-transformer';
 import type { Schema } from 'mongoose';
-import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { isUnderAny } from '../query/field-path.util.js';
 import type { SearchRules } from '../query/search-params.interface.js';
-import { deletePath } from '../repository/document-path.util.js';
-import { nestedAccess } from '../repository/reference-resolver.js';
+import { deletePath, nestedAccess } from '../utils/object-path.util.js';
 import { EVERY_GROUP, exposedGroups, probeClass } from './serialization-probe.js';
 
 /** How the responses of one group set differ from what the repository returns. */

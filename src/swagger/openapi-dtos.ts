@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, DECORATORS, type ApiPropertyOptions } from '@nestjs/swagger';
 import { generatedDtoShape } from '../dto/resource-dto.factory.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import { documentSchema, objectAt, searchBodySchema, type OpenApiSchema } from './openapi-schemas.js';
 
 const described = new WeakSet<Type>();

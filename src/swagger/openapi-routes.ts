@@ -1,10 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { GeneratedRouteDefinition, RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { FileFieldDefinition, ResolvedVariants } from '../files/file-options.js';
 import { routeAction, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
-import { elementRouteNames, fileRouteNames, routeNames } from '../factories/route-table.factory.js';
+import { elementRouteNames, fileRouteNames, routeNames } from '../routes/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';

@@ -4,7 +4,7 @@ import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { isUnderAny as isUnder } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
 import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 
 /**

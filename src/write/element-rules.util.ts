@@ -1,4 +1,4 @@
-import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { WriteRules } from './write-body.validator.js';
 
 /** The field rules of one element of an array of sub-documents, its paths relative to the element (`date` for `vaccinations.date`). */

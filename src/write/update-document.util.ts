@@ -1,4 +1,4 @@
-import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { holdsHiddenPath, isPlainObject } from '../query/field-path.util.js';
 
 /** A MongoDB update made of the two operators a merge needs. */

@@ -1,5 +1,5 @@
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { FieldRules } from '../interfaces/resource-definition.interface.js';
+import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { isForbiddenKey, isPlainObject } from '../query/field-path.util.js';
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE, toWellFormed } from '../utils/text.util.js';
 

@@ -9,6 +9,9 @@ export function apiUrl(apiBase: string, segments: readonly string[]): string {
   return `${apiBase}/${segments.map(encodeURIComponent).join('/')}`;
 }
 
+/** A document as the routes answer it. */
+export type Doc = Record<string, unknown>;
+
 /** The envelope of every search route. */
 export interface Envelope<T = Record<string, unknown>> {
   status: { count: number; search_count: number; match_count: number; limit: number; skip: number; missing?: string[] };

@@ -7,7 +7,7 @@ import { flatten } from './field-rules.js';
 import { setAt } from './field-values.js';
 import { createFileField } from './files.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
-import type { Doc } from './picker.js';
+import type { Doc } from './api-wire.js';
 import { referencedDocuments } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 

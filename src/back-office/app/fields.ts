@@ -3,7 +3,8 @@ import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import type { FieldMetadata } from './metadata.js';
 import { fromInput, toInput } from './field-values.js';
-import { createPicker, type Doc } from './picker.js';
+import type { Doc } from './api-wire.js';
+import { createPicker } from './picker.js';
 import { documentLabel, fieldLabel, valueAt } from './text.js';
 
 /** One editable field of a form: its row, the value to send, and where its error goes. */

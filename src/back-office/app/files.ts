@@ -1,7 +1,7 @@
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
-import type { Doc } from './picker.js';
+import type { Doc } from './api-wire.js';
 import { documentLabel, fieldLabel, formatSize, valueAt } from './text.js';
 
 /** A stored file as the document holds it (`FileRef`). */

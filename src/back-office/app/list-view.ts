@@ -4,7 +4,8 @@ import { h, replace, uid } from './dom.js';
 import { filterOf, listColumns } from './field-rules.js';
 import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
-import { createPicker, type Doc } from './picker.js';
+import type { Doc } from './api-wire.js';
+import { createPicker } from './picker.js';
 import { referencedDocuments, resourceSearch, reverseSearch, type Searcher } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 

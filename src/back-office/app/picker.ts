@@ -1,3 +1,4 @@
+import type { Doc } from './api-wire.js';
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import { latest } from './latest.js';
@@ -5,8 +6,6 @@ import type { ResourceMetadata } from './metadata.js';
 import { containing } from './search-query.js';
 import { resourceSearch } from './search.js';
 import { documentLabel, humanize, valueAt } from './text.js';
-
-export type Doc = Record<string, unknown>;
 
 export interface PickerOptions {
   /** The input's id, for its `<label for>`. */

@@ -1,7 +1,7 @@
 import type { Envelope } from './api.js';
 import type { AppContext } from './context.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
-import type { Doc } from './picker.js';
+import type { Doc } from './api-wire.js';
 import type { RouteAt } from './routes.js';
 import { toBody, toQueryString, type SearchSpec } from './search-query.js';
 import { valueAt } from './text.js';

@@ -3,7 +3,7 @@ import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Schema as MongooseSchema, Types } from 'mongoose';
 import { GeneratedController, GeneratedResource } from '../../../src/index.js';
 import { backOfficeMetadata, normalizePrefix } from '../../../src/back-office/back-office-metadata.js';
-import { planModelRoutes } from '../../../src/module/model-routes-plan.js';
+import { planModelRoutes } from '../../../src/routes/model-routes-plan.js';
 import type { ModelRoutesModuleOptions } from '../../../src/interfaces/model-routes-options.interface.js';
 
 @Schema()

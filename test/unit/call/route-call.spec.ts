@@ -1,7 +1,7 @@
-import { openRouteCall } from '../../../src/call/route-call.guard.js';
+import { openRouteCall } from '../../../src/controllers/route-call.guard.js';
 import { currentCall, RouteCall, runCall } from '../../../src/call/route-call.js';
 import type { RoutePlan } from '../../../src/call/route-plan.js';
-import { createResourceDefinitions } from '../../../src/factories/resource-definition.factory.js';
+import { createResourceDefinitions } from '../../../src/definitions/resource-definition.factory.js';
 import { ROUTE_ACTIONS, routeAction, type RouteActionName } from '../../../src/metadata/route-actions.js';
 import type { ModelRepository } from '../../../src/repository/model-repository.js';
 import { Plain } from '../../fixtures/serialization-models.js';

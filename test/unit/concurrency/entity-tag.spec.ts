@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { attachEtag, contentTag, etagOf, failedCondition, matchesStrongly, matchesWeakly, parseEntityTags, parseVersionTag, versionTag } from '../../../src/concurrency/entity-tag.js';
 import { RouteCall, runCall } from '../../../src/call/route-call.js';
 import type { RoutePlan } from '../../../src/call/route-plan.js';
-import { takePrecondition } from '../../../src/concurrency/route-context.js';
+import { takePrecondition } from '../../../src/call/route-context.js';
 
 describe('version tags', () => {
   const id = new Types.ObjectId('6b02c1f0a4e3d2b1c0f9e8d7');

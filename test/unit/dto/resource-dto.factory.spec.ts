@@ -2,11 +2,11 @@ import { Prop, Schema } from '@nestjs/mongoose';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
-import { GeneratedDto } from '../../../src/dto/generated-dto.js';
+import { GeneratedDto } from '../../../src/definitions/generated-dto.js';
 import { validateDto } from '../../../src/dto/dto-validation.js';
 import { createControllers } from '../../../src/factories/controllers.factory.js';
-import { createResourceDefinition } from '../../../src/factories/resource-definition.factory.js';
-import { planModelRoutes } from '../../../src/module/model-routes-plan.js';
+import { createResourceDefinition } from '../../../src/definitions/resource-definition.factory.js';
+import { planModelRoutes } from '../../../src/routes/model-routes-plan.js';
 import { Contact, CreateContactDto, Gadget, Maker, UpdateContactDto } from '../../fixtures/dto-models.js';
 
 /** The messages class-validator gives for `body` with `dto`, by property. */

@@ -4,7 +4,7 @@ import { ModelRoutesException } from '../../../src/index.js';
 import { DatabaseProbe } from '../../../src/health/database-probe.js';
 
 // The probe's own logic (the bound, one ping at a time, the messages) on a stand-in connection;
-// test/e2e/health.e2e-spec.ts checks it against the real engine, stopped and started again.
+// test/e2e/health/health.e2e-spec.ts checks it against the real engine, stopped and started again.
 
 /** A connection whose `ping` this test answers by hand. */
 function connection(readyState = 1) {

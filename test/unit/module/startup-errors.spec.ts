@@ -16,7 +16,7 @@ import { FirstOwnerController, OwnerModel, Product, productSchemaWithDiscriminat
  * The configuration errors `forRoot` throws when it is called, before any app or database exists:
  * a ModelRoutesConfigError with a stable code, naming the class, the field and the fix. (A `ref` to
  * a model registered nowhere is found when the app initialises, and the valid configuration is
- * started too: test/e2e/startup-errors.e2e-spec.ts.)
+ * started too: test/e2e/module/startup-errors.e2e-spec.ts.)
  */
 
 /** Runs forRoot (synchronously, no app, no database); returns what it threw. */

@@ -1,8 +1,8 @@
 import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
-import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
-import { DEFAULT_SEARCH_OPTIONS } from '../../../src/metadata/search-defaults.js';
+import { createFieldRules } from '../../../src/definitions/field-rules.factory.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../../../src/query/search-defaults.js';
 import { sanitizeFilter } from '../../../src/query/filter.sanitizer.js';
 import { QUERY_OPERATORS } from '../../../src/query/query-operators.js';
 import type { SearchRules } from '../../../src/query/search-params.interface.js';

@@ -1,8 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Schema as MongooseSchema } from 'mongoose';
 import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
-import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
-import { DEFAULT_SEARCH_OPTIONS } from '../../../src/metadata/search-defaults.js';
+import { createFieldRules } from '../../../src/definitions/field-rules.factory.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../../../src/query/search-defaults.js';
 import type { SearchRules } from '../../../src/query/search-params.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../../../src/query/search-params.parser.js';
 

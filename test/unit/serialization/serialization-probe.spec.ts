@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Exclude, Expose, Transform } from 'class-transformer';
 import { Types } from 'mongoose';
-import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
+import { createFieldRules } from '../../../src/definitions/field-rules.factory.js';
 import { EVERY_GROUP, probeClass } from '../../../src/serialization/serialization-probe.js';
 
 @Schema()

@@ -1,8 +1,8 @@
-import { RouteCallGuard } from '../../../src/call/route-call.guard.js';
+import { RouteCallGuard } from '../../../src/controllers/route-call.guard.js';
 import { ROUTE_PLAN, type RoutePlan } from '../../../src/call/route-plan.js';
 import { createControllers } from '../../../src/factories/controllers.factory.js';
-import { createResourceDefinitions } from '../../../src/factories/resource-definition.factory.js';
-import { createRouteTable } from '../../../src/factories/route-table.factory.js';
+import { createResourceDefinitions } from '../../../src/definitions/resource-definition.factory.js';
+import { createRouteTable } from '../../../src/routes/route-table.factory.js';
 import { Agency, Agent, Plain } from '../../fixtures/serialization-models.js';
 
 /** Where `@UseGuards()` records a handler's guards (Nest's GUARDS_METADATA, not exported publicly). */

@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Exclude, Expose, Transform } from 'class-transformer';
-import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
+import { createFieldRules } from '../../../src/definitions/field-rules.factory.js';
 import { isQueryablePath } from '../../../src/query/field-path.util.js';
 import { SerializationViews, excludedPaths } from '../../../src/serialization/serialization-views.js';
 

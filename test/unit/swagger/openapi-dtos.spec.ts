@@ -3,11 +3,11 @@ import { Test } from '@nestjs/testing';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { ApiProperty, DECORATORS, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { IsEmail } from 'class-validator';
-import { GeneratedDto } from '../../../src/dto/generated-dto.js';
+import { GeneratedDto } from '../../../src/definitions/generated-dto.js';
 import { generatedDtoShape } from '../../../src/dto/resource-dto.factory.js';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
-import { createResourceDefinition } from '../../../src/factories/resource-definition.factory.js';
-import type { ResourceDefinition } from '../../../src/interfaces/resource-definition.interface.js';
+import { createResourceDefinition } from '../../../src/definitions/resource-definition.factory.js';
+import type { ResourceDefinition } from '../../../src/definitions/resource-definition.interface.js';
 import { describeDto } from '../../../src/swagger/openapi-dtos.js';
 
 @Schema({ _id: false })

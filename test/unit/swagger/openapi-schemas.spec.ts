@@ -1,7 +1,7 @@
 import { Prop, Schema } from '@nestjs/mongoose';
 import { Expose, Transform } from 'class-transformer';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
-import { createResourceDefinition } from '../../../src/factories/resource-definition.factory.js';
+import { createResourceDefinition } from '../../../src/definitions/resource-definition.factory.js';
 import { documentSchema } from '../../../src/swagger/openapi-schemas.js';
 
 @GeneratedResource()

@@ -1,6 +1,6 @@
 import { RequestMethod, VERSION_NEUTRAL, VersioningType } from '@nestjs/common';
 import { answersVersion, requestedVersion, servedRoutes, type Serving } from '../../../src/versioning/served-routes.js';
-import { AllowedMethods } from '../../../src/errors/allowed-methods.util.js';
+import { AllowedMethods } from '../../../src/filters/allowed-methods.util.js';
 import type { RouteDefinition } from '../../../src/interfaces/route-definition.interface.js';
 import { formatRouteTable } from '../../../src/explorer/model-routes.explorer.js';
 import { Prop, Schema } from '@nestjs/mongoose';

@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Schema as MongooseSchema } from 'mongoose';
 import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
-import { createFieldRules } from '../../../src/factories/field-rules.factory.js';
+import { createFieldRules } from '../../../src/definitions/field-rules.factory.js';
 import { checkWriteBody, MAX_ID_LENGTH, type WriteRules } from '../../../src/write/write-body.validator.js';
 import { Article } from '../../fixtures/blog-models.js';
 

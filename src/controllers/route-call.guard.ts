@@ -1,0 +1,103 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { writePreconditionOf } from '../concurrency/conditional-request.js';
+import type { HttpResponse } from '../call/http-response.util.js';
+import { assertJsonBody } from './json-body.util.js';
+import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
+import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
+import type { ModelRepository } from '../repository/model-repository.js';
+import { ReferenceTargets } from '../repository/reference-targets.js';
+import type { SerializationSettings } from '../serialization/serialization-settings.js';
+import { RouteCall, type CallRequest } from '../call/route-call.js';
+import { ROUTE_PLAN, type RoutePlan } from '../call/route-plan.js';
+
+/** Where the entry guard leaves a request's call for the handler's `call` parameter (one property, as Passport leaves `request.user`). */
+export const ROUTE_CALL = Symbol.for('nestjs-model-routes.route-call');
+
+/**
+ * The entry guard of every generated route: builds the request's `RouteCall` (`openRouteCall`)
+ * and leaves it for the handler, which runs as that call.
+ *
+ * A guard, because Nest runs guards before interceptors and pipes, so the body is checked as the
+ * client sent it, whatever the app's pipes would do to it: a global `ValidationPipe` with
+ * `whitelist` silently drops unknown fields (which the library refuses), strips `__proto__` keys
+ * (which it refuses too), and tells its failures as strings without paths. Its failures are the
+ * library's, in the one error shape, with a path per failed constraint; a body that passes passes
+ * the app's `ValidationPipe` too (it validates the same DTO class). It is the route's last guard,
+ * so your guards (authentication) answer first. It is not an interceptor because an interceptor
+ * costs a route its rxjs layers (see BENCHMARKS.md).
+ */
+@Injectable()
+export class RouteCallGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(MODEL_ROUTES_SERIALIZATION) private readonly settings: SerializationSettings,
+    private readonly targets: ReferenceTargets,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const plan = this.reflector.get<RoutePlan>(ROUTE_PLAN, context.getHandler());
+    const http = context.switchToHttp();
+    const request = http.getRequest<CallRequest & { [ROUTE_CALL]?: RouteCall }>();
+    const call = openRouteCall(plan, request, http.getResponse<HttpResponse>(), (name) => this.targets.get(name), this.settings);
+    if (!(call instanceof Promise)) return admit(request, call);
+    return call.then((opened) => admit(request, opened));
+  }
+}
+
+function admit(request: { [ROUTE_CALL]?: RouteCall }, call: RouteCall): true {
+  request[ROUTE_CALL] = call;
+  return true;
+}
+
+/**
+ * Builds the call of one request to a generated route, refusing it (a 4xx in the one error shape)
+ * where its body or search is not one the route takes: the body must be JSON (`assertJsonBody`)
+ * and pass the route's check; the search (the query string, or the body of a search route) is
+ * parsed once, with the fields the request's serialization view allows, so that a field hidden
+ * from its groups is refused as an unknown one. A write route's `If-Match` and `If-None-Match` are
+ * read for the document its path names.
+ *
+ * @param repositoryOf the repository of a model, whose definition holds the settings in force (`forRootAsync`'s included)
+ */
+export function openRouteCall(
+  plan: RoutePlan,
+  request: CallRequest,
+  response: HttpResponse,
+  repositoryOf: (model: string) => ModelRepository,
+  settings: SerializationSettings,
+): RouteCall | Promise<RouteCall> {
+  const { row, names } = plan;
+  const resource = repositoryOf(plan.resource);
+  const view = plan.views?.view(settings.groups?.(request));
+  let checked: unknown;
+  if (plan.body) {
+    assertJsonBody(request.headers);
+    checked = plan.body.check(request.body, resource.definition);
+  }
+  const finish = (checkedBody: unknown): RouteCall => {
+    const sent = row.searchQuery ? request.query : row.body === 'search' ? request.body : undefined;
+    let search: RouteCall['search'];
+    if (row.searchQuery || row.body === 'search') {
+      const { definition } = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
+      const rules = view?.hidden.size ? { fields: view.fields, search: definition.search } : definition;
+      search = { sent, params: row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules) };
+    }
+    const ifMatch = request.headers['if-match'];
+    const ifNoneMatch = request.headers['if-none-match'];
+    const conditionalWrite = row.conditional === 'write' && (ifMatch !== undefined || ifNoneMatch !== undefined);
+    return new RouteCall({
+      plan,
+      request,
+      response,
+      ...(plan.body && { body: { sent: request.body, checked: checkedBody } }),
+      ...(search && { search }),
+      ...(view && { view }),
+      ...(conditionalWrite && {
+        precondition: { resource: names.source.name, id: request.params?.[names.source.idParam] ?? '', ...writePreconditionOf(request), used: false },
+      }),
+      requiresIfMatch: resource.definition.requireIfMatch === true,
+    });
+  };
+  return checked instanceof Promise ? checked.then(finish) : finish(checked);
+}

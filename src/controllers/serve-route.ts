@@ -1,0 +1,59 @@
+import { etagOf, matchesWeakly, parseEntityTags } from '../concurrency/entity-tag.js';
+import { setHeader } from '../call/http-response.util.js';
+import { withJsonValues } from './json-output.util.js';
+import { ModelRoutesException, NotModifiedException } from '../errors/model-routes.exception.js';
+import type { SearchResult } from '../interfaces/search-result.interface.js';
+import { locationOf } from './location.util.js';
+import { RouteCall, runCall } from '../call/route-call.js';
+import type { RoutePlan } from '../call/route-plan.js';
+
+/**
+ * What every generated handler does: given the row's arguments and, last, the request's call (built
+ * by `RouteCallGuard`), runs the route's work as that call (`runCall`), and answers. Called by code
+ * instead (a generated `patch` calls `update`), with no call among its arguments, it runs the work
+ * with those arguments in the caller's call, which governs conditions and answer.
+ */
+export async function serveRoute(controller: object, plan: RoutePlan, args: unknown[]): Promise<unknown> {
+  const call = args[plan.row.params.length];
+  if (!(call instanceof RouteCall)) return withJsonValues(await plan.work.apply(controller, args));
+  const own = args.slice(0, plan.row.params.length);
+  const bodyAt = plan.row.params.indexOf('body');
+  if (bodyAt >= 0) own[bodyAt] = call.bodyFor(own[bodyAt], plan.body?.dto);
+  return runCall(call, () => answer(controller, call, own));
+}
+
+/**
+ * The route's work and its answer: a write of a resource with `requireIfMatch` needs `If-Match`
+ * (428 `MR_PRECONDITION_REQUIRED`, nothing written); the request's `If-Match` and `If-None-Match`
+ * are applied by the repository, in the filter of the write of the document the path names (see
+ * `takePrecondition`). A created document's URL is answered in `Location`; a document's `ETag`
+ * is answered, and a read whose `If-None-Match` names it answers 304. The answer leaves with
+ * identifiers as strings, whatever serializer the app uses (`withJsonValues`), then in the view of
+ * the request's serialization groups. Done in the handler rather than interceptors: their rxjs
+ * layers would cost every request of these routes more than all of this.
+ */
+async function answer(controller: object, call: RouteCall, args: unknown[]): Promise<unknown> {
+  const { plan, row, request, response } = call;
+  if (row.conditional === 'write' && call.requiresIfMatch && request.headers['if-match'] === undefined) {
+    throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${plan.names.source.name} require If-Match: send the ETag of the document as read`);
+  }
+  const result = await plan.work.apply(controller, args);
+  if (plan.locationField && row.location) setHeader(response, 'Location', locationOf(request, (result as Record<string, unknown>)[plan.locationField]));
+  const tag = row.conditional && etagOf(result);
+  if (tag) {
+    setHeader(response, 'ETag', tag);
+    const ifNoneMatch = row.conditional === 'read' ? request.headers['if-none-match'] : undefined;
+    if (ifNoneMatch !== undefined && matchesWeakly(parseEntityTags(ifNoneMatch), tag)) throw new NotModifiedException(tag);
+  }
+  return inView(call, withJsonValues(result));
+}
+
+/** The answer in the view of the request's serialization groups, where the route's model has views that change it. */
+function inView(call: RouteCall, result: unknown): unknown {
+  const { view, plan } = call;
+  if (!view || !plan.views || (!view.hidden.size && !view.transformed.length)) return result;
+  const apply = (doc: unknown) => doc && typeof doc === 'object' && plan.views!.apply(doc as Record<string, unknown>, view);
+  if (call.row.answers.shape === 'list') (result as SearchResult | undefined)?.result?.forEach(apply);
+  else apply(result);
+  return result;
+}

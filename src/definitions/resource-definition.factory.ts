@@ -1,0 +1,280 @@
+import type { Type } from '@nestjs/common';
+import type { Schema } from 'mongoose';
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+import type { ModelRoutesModuleOptions, ModelRoutesSettings, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
+import type { ElementFieldDefinition, ResourceDefinition } from './resource-definition.interface.js';
+import type { FieldRules } from '../metadata/field-rules.interface.js';
+import type { ElementRoutesOptions, ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
+import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../query/search-defaults.js';
+import type { RepositoryDefinition } from './repository-definition.interface.js';
+import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
+import { resourceDtos } from './generated-dto.js';
+import { findFileFields } from '../files/file-options.js';
+import { findDeleteRules } from './delete-rules.factory.js';
+import { createFieldRules, findEmbeddedReferences, findReferences } from './field-rules.factory.js';
+import { isUnderAny } from '../query/field-path.util.js';
+import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
+import { assertRouteNames, assertVersion } from './route-options.util.js';
+import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
+import { assertNoDiscriminators } from './unsupported-schema.util.js';
+
+/**
+ * Reads `@GeneratedResource()` metadata and the Mongoose schema of every listed resource,
+ * and checks the set as a whole (paths unique, references resolvable). Runs once, in `forRoot()`.
+ */
+export function createResourceDefinitions(options: ModelRoutesModuleOptions): ResourceDefinition[] {
+  const search = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, options.search, 'ModelRoutesModule.forRoot({ search })');
+  const definitions = options.resources
+    .map((entry) => createResourceDefinition(normalize(entry), search))
+    .map((definition): ResourceDefinition => (definition.version === undefined && options.version !== undefined ? { ...definition, version: options.version } : definition));
+  assertUniquePaths(definitions);
+  assertRouteOptions(definitions, options);
+  completeReferences(definitions, options.references);
+  completeElements(definitions, options.elements);
+  return definitions;
+}
+
+/** The default number of elements `addElement` lets an array of sub-documents hold. */
+export const DEFAULT_MAX_ELEMENTS = 1000;
+
+/** Each array's `maxElements`: its own option, else `forRoot({ elements })`'s, else the default. */
+function completeElements(definitions: ResourceDefinition[], defaults: ElementRoutesOptions | undefined): void {
+  for (const definition of definitions) {
+    for (const element of definition.elements) {
+      element.maxElements = definition.elementRoutes?.[element.field]?.maxElements ?? defaults?.maxElements ?? DEFAULT_MAX_ELEMENTS;
+    }
+  }
+}
+
+/**
+ * The arrays of sub-documents that get element routes: top-level, written by clients (not
+ * `readonly`, holding no hidden field), not a file gallery, and whose elements have an `_id` to
+ * be addressed by (not with `_id: false`).
+ */
+function findElementFields(schema: Schema, fields: FieldRules, fileFields: readonly string[]): ElementFieldDefinition[] {
+  return [...fields.documentArrays]
+    .filter((field) => !field.includes('.') && fields.writable.has(field) && !fileFields.includes(field))
+    .filter((field) => Boolean((schema.path(field) as { schema?: Schema } | undefined)?.schema?.path('_id')))
+    .map((field) => ({ field, maxElements: DEFAULT_MAX_ELEMENTS }));
+}
+
+/** What a reference needs to know of its target and of the options: the target's id field, whether to check writes. */
+function completeReferences(definitions: ResourceDefinition[], defaults: ReferenceRoutesOptions | undefined): void {
+  const idFields = new Map(definitions.map((definition) => [definition.name, definition.idField]));
+  for (const definition of definitions) {
+    for (const reference of [...definition.references, ...(definition.embeddedReferences ?? [])]) {
+      reference.targetIdField = idFields.get(reference.targetName) ?? '_id';
+      reference.checkExists = definition.referenceRoutes?.[reference.field]?.checkExists ?? defaults?.checkExists ?? true;
+    }
+  }
+}
+
+function assertRouteOptions(definitions: ResourceDefinition[], options: ModelRoutesModuleOptions): void {
+  assertRouteNames(options.routes, 'resource', 'ModelRoutesModule.forRoot({ routes })');
+  assertRouteNames(options.references, 'reference', 'ModelRoutesModule.forRoot({ references })');
+  assertRouteNames(options.files, 'file', 'ModelRoutesModule.forRoot({ files })');
+  assertRouteNames(options.elements, 'element', 'ModelRoutesModule.forRoot({ elements })');
+  assertVersion(options.version, 'ModelRoutesModule.forRoot({ version })');
+  for (const definition of definitions) {
+    assertVersion(definition.version, `${definition.name}: @GeneratedResource({ version })`);
+    assertRouteNames(definition.routes, 'resource', `${definition.name}: @GeneratedResource({ routes })`);
+    assertFieldRoutes(definition, 'references', definition.referenceRoutes, definition.references.map((reference) => reference.field));
+    assertFieldRoutes(definition, 'files', definition.fileRoutes, definition.files.map((file) => file.field));
+    assertFieldRoutes(definition, 'elements', definition.elementRoutes, definition.elements.map((element) => element.field));
+  }
+}
+
+const FIELD_KINDS = { references: 'reference', files: 'file', elements: 'element' } as const;
+const FIELD_NOUNS = { references: 'reference field', files: 'file field', elements: 'array of sub-documents with element routes' } as const;
+
+/** The route options of a resource's reference, file or sub-document array fields name such fields, and routes of theirs. */
+function assertFieldRoutes(definition: ResourceDefinition, option: keyof typeof FIELD_KINDS, given: Record<string, object> | undefined, fields: string[]): void {
+  const kind = FIELD_KINDS[option];
+  for (const [field, routes] of Object.entries(given ?? {})) {
+    if (!fields.includes(field)) {
+      const noun = FIELD_NOUNS[option];
+      const why = option === 'elements' ? ' (a top-level array of sub-documents that clients write, whose elements have an _id)' : '';
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_UNKNOWN_ROUTE',
+        `${definition.name}: @GeneratedResource({ ${option}: { ${field} } }) names no ${noun}${why}; ` +
+          `the ${kind} fields of ${definition.name} are ${fields.join(', ') || '(none)'}.`,
+      );
+    }
+    assertRouteNames(routes, kind, `${definition.name}: @GeneratedResource({ ${option}: { ${field} } })`);
+  }
+}
+
+function normalize(entry: Type | ResourceRegistration): { resource: Type; schema?: Schema } {
+  return typeof entry === 'function' ? { resource: entry } : entry;
+}
+
+export function createResourceDefinition(
+  { resource, schema: given }: { resource: Type; schema?: Schema },
+  defaults: ResolvedSearchOptions = DEFAULT_SEARCH_OPTIONS,
+): ResourceDefinition {
+  const metadata = resourceMetadata(resource);
+  const schema = createResourceSchema(resource, given);
+  assertNoDiscriminators(resource.name, schema);
+  const path = metadata.path ?? kebabCase(resource.name);
+  const plural = metadata.plural ?? pluralPath(path);
+  const idField = metadata.id ?? '_id';
+  assertPathSegment(resource, 'path', path);
+  assertPathSegment(resource, 'plural', plural);
+  if (!schema.path(idField)) {
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_UNKNOWN_ID_FIELD',
+      `${resource.name}: @GeneratedResource({ id: '${idField}' }) names a field the schema does not have. ` +
+        `Add @Prop({ unique: true }) ${idField} to ${resource.name}, or remove the id option.`,
+    );
+  }
+  ensureUniqueIndex(schema, idField);
+  // Checked here, so that a wrong `onDelete` fails forRoot(); the rules themselves are read from
+  // every model of the connection when the app initialises (DeleteCascades).
+  findDeleteRules(schema, resource.name);
+  const files = findFileFields(schema);
+  // Only the file routes write a file field.
+  const readonly = [...(metadata.readonly ?? []), ...files.map((file) => file.field)];
+  const { fields, serialization } = resourceFieldRules(resource, schema, { ...metadata, readonly });
+  return {
+    target: resource,
+    name: resource.name,
+    path,
+    plural,
+    idField,
+    idParam: idParamName(path),
+    schema,
+    references: findReferences(schema, (field) => `${resource.name}.${field}`)
+      .filter((reference) => !fields.hidden.has(reference.field))
+      // Completed by createResourceDefinitions(), which knows every resource.
+      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true, ...acyclicOption(resource, schema, reference) })),
+    embeddedReferences: findEmbeddedReferences(schema, (field) => `${resource.name}.${field}`)
+      .filter((reference) => !isUnderAny(reference.field, fields.hidden))
+      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
+    files: files.filter((file) => !fields.hidden.has(file.field)),
+    elements: findElementFields(schema, fields, files.map((file) => file.field)),
+    fields,
+    dtos: resourceDtos(resource, schema, fields, given !== undefined, metadata),
+    serialization,
+    search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
+    ownSearch: metadata.search,
+    requireIfMatch: metadata.requireIfMatch ?? false,
+    ownRequireIfMatch: metadata.requireIfMatch,
+    ...(metadata.version !== undefined && { version: metadata.version }),
+    routes: metadata.routes,
+    referenceRoutes: metadata.references,
+    fileRoutes: metadata.files,
+    elementRoutes: metadata.elements,
+  };
+}
+
+/**
+ * The definitions with the settings of `forRoot` (or of `forRootAsync`'s factory, known only at
+ * startup) in force, under each resource's own `search` and `requireIfMatch` options: new objects,
+ * the given ones untouched.
+ */
+export function withSettings(definitions: readonly ResourceDefinition[], { search, requireIfMatch }: ModelRoutesSettings): ResourceDefinition[] {
+  const defaults = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, search, 'ModelRoutesModule settings { search }');
+  return definitions.map((definition) => ({
+    ...definition,
+    search: resolveSearchOptions(defaults, definition.ownSearch, `${definition.name}: @GeneratedResource({ search })`),
+    requireIfMatch: definition.ownRequireIfMatch ?? requireIfMatch ?? false,
+  }));
+}
+
+function resolveSearchOptions(
+  defaults: ResolvedSearchOptions,
+  given: SearchOptions = {},
+  where: string,
+): ResolvedSearchOptions {
+  const search: ResolvedSearchOptions = { ...defaults };
+  const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${message}`);
+  for (const [key, value] of Object.entries(given)) {
+    if (!(key in DEFAULT_SEARCH_OPTIONS)) {
+      throw invalid(`unknown option ${key}; use ${Object.keys(DEFAULT_SEARCH_OPTIONS).join(', ')}.`);
+    }
+    if (value === undefined) continue;
+    if (typeof DEFAULT_SEARCH_OPTIONS[key as keyof SearchOptions] === 'boolean') {
+      if (typeof value !== 'boolean') throw invalid(`${key}: ${String(value)} must be true or false.`);
+    } else {
+      const minimum = key === 'maxSkip' ? 0 : 1;
+      if (!Number.isSafeInteger(value) || (value as number) < minimum) {
+        throw invalid(`${key}: ${String(value)} must be an integer of at least ${minimum}.`);
+      }
+    }
+    (search as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (search.defaultLimit > search.maxLimit) {
+    // A lower maxLimit also lowers an inherited default; a default given here must fit.
+    if (given.defaultLimit !== undefined) {
+      throw invalid(`defaultLimit (${search.defaultLimit}) is larger than maxLimit (${search.maxLimit}).`);
+    }
+    search.defaultLimit = search.maxLimit;
+  }
+  return search;
+}
+
+/** Default of `acyclic.maxDepth`: how many documents a write may walk up a self-reference. */
+export const DEFAULT_ACYCLIC_MAX_DEPTH = 32;
+
+/**
+ * `@Prop({ type: Types.ObjectId, ref: 'Category', acyclic: true | { maxDepth } })`: checked, on a
+ * single reference of a model to itself only (a cycle needs one).
+ */
+function acyclicOption(resource: Type, schema: Schema, reference: { field: string; targetName: string; isArray: boolean }): { acyclic?: { maxDepth: number } } {
+  const given = (schema.path(reference.field)?.options as { acyclic?: unknown } | undefined)?.acyclic;
+  if (given === undefined || given === false) return {};
+  const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}.${reference.field}: ${message}`);
+  if (reference.targetName !== resource.name || reference.isArray) {
+    throw invalid(`acyclic applies to a single reference of ${resource.name} to itself (ref: '${resource.name}'); remove it.`);
+  }
+  const maxDepth = given === true ? DEFAULT_ACYCLIC_MAX_DEPTH : (given as { maxDepth?: unknown } | null)?.maxDepth;
+  if (typeof given !== 'boolean' && (typeof given !== 'object' || given === null)) throw invalid(`acyclic must be true or { maxDepth: <integer of at least 1> }.`);
+  if (maxDepth === undefined) return { acyclic: { maxDepth: DEFAULT_ACYCLIC_MAX_DEPTH } };
+  if (!Number.isSafeInteger(maxDepth) || (maxDepth as number) < 1) throw invalid(`acyclic.maxDepth: ${String(maxDepth)} must be an integer of at least 1.`);
+  return { acyclic: { maxDepth: maxDepth as number } };
+}
+
+function assertPathSegment(resource: Type, option: 'path' | 'plural', value: string): void {
+  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(value)) {
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `${resource.name}: @GeneratedResource({ ${option}: '${value}' }) must be one URL segment of letters, digits, '-' or '_'.`,
+    );
+  }
+}
+
+function assertUniquePaths(definitions: ResourceDefinition[]): void {
+  // Express matches paths case-insensitively by default, so `Company` and `company` collide.
+  const owners = new Map<string, string>();
+  for (const definition of definitions) {
+    for (const [option, segment] of [['path', definition.path], ['plural', definition.plural]] as const) {
+      const previous = owners.get(segment.toLowerCase());
+      if (previous) {
+        throw new ModelRoutesConfigError(
+          'MR_CONFIG_DUPLICATE_PATH',
+          `${definition.name}: its ${option} '${segment}' is already used by ${previous}. ` +
+            `Give one of them another path or plural in @GeneratedResource().`,
+        );
+      }
+      owners.set(segment.toLowerCase(), `${definition.name} (${option})`);
+    }
+  }
+}
+
+
+/**
+ * What a repository needs of a model that is registered with Mongoose but is not a resource
+ * (the target of a `ref`): its fields, read from its schema, and `_id` as identifier.
+ */
+export function createModelDefinition(model: { modelName: string; schema: Schema }): RepositoryDefinition {
+  return {
+    name: model.modelName,
+    idField: '_id',
+    schema: model.schema,
+    fields: createFieldRules(model.schema),
+    search: DEFAULT_SEARCH_OPTIONS,
+    references: [],
+    files: [],
+  };
+}

@@ -1,0 +1,45 @@
+import type { Provider } from '@nestjs/common';
+import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
+import type { Connection, Model } from 'mongoose';
+import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
+import { type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
+import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
+import { DeleteCascades } from '../references/delete-cascade.js';
+import { EngineSupport } from '../repository/engine-support.js';
+import { ModelRepository } from '../repository/model-repository.js';
+import { getModelRepositoryToken } from '../repository/model-repository.token.js';
+import { ReferenceTargets } from '../repository/reference-targets.js';
+
+/**
+ * One `ModelRepository` provider per resource, built from its model, and the `ReferenceTargets`
+ * that reference controllers read their target from: the same resource repositories, and those of
+ * the models a reference names that are not resources, built from the connection when the app
+ * initialises (a model registered nowhere stops the start); and the `onDelete` rules of every model
+ * on the connection, read when the app initialises too; and the check that the engine can store
+ * every field's type (EngineSupport).
+ */
+export function createRepositoryProviders(definitions: ResourceDefinition[], connectionName?: string): Provider[] {
+  const resources = new Set(definitions.map((definition) => definition.name));
+  const registered = new Map<string, string>();
+  for (const definition of definitions) {
+    for (const { targetName, field } of [...definition.references, ...(definition.embeddedReferences ?? [])]) {
+      if (!resources.has(targetName) && !registered.has(targetName)) registered.set(targetName, `${definition.name}.${field}`);
+    }
+  }
+  const tokens = definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName));
+  return [
+    // Each built with its definition as the registration holds it: with the settings in force.
+    ...definitions.map((definition, index) => ({
+      provide: tokens[index],
+      useFactory: (model: Model<unknown>, registration: ModelRoutesRegistration) => new ModelRepository(model, registration.definitions[index]),
+      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_REGISTRATION],
+    })),
+    {
+      provide: ReferenceTargets,
+      useFactory: (connection: Connection, ...repositories: ModelRepository[]) => new ReferenceTargets(repositories, connection, registered),
+      inject: [getConnectionToken(connectionName), ...tokens],
+    },
+    { provide: EngineSupport, useFactory: (connection: Connection) => new EngineSupport(connection, definitions), inject: [getConnectionToken(connectionName)] },
+    { provide: DeleteCascades, useFactory: (connection: Connection) => new DeleteCascades(connection), inject: [getConnectionToken(connectionName)] },
+  ];
+}

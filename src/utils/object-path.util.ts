@@ -1,0 +1,67 @@
+/** One place in the data of a write that holds a value of a path (`vaccinations.vet` is `vaccinations.0.vet`, `vaccinations.1.vet`...). */
+export interface FieldSlot {
+  /** The full path, with the positions of array elements (`vaccinations.1.vet`). */
+  path: string;
+  value: unknown;
+  set(value: unknown): void;
+}
+
+/** Reads and replaces the value of a field in the data of a write (nested data, or a flat `$set`). */
+export interface FieldAccess {
+  get(path: string): unknown;
+  set(path: string, value: unknown): void;
+  /** Every place that holds a value of the schema path `path`, through objects and arrays (of sub-documents). */
+  each(path: string): FieldSlot[];
+}
+
+/** Access to `data.meta.editor` by the path `meta.editor`. */
+export function nestedAccess(data: Record<string, unknown>): FieldAccess {
+  return {
+    get: (path) => path.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), data),
+    set(path, value) {
+      const parts = path.split('.');
+      const parent = parts.slice(0, -1).reduce((object, part) => object[part] as Record<string, unknown>, data);
+      parent[parts[parts.length - 1]] = value;
+    },
+    each: (path) => slotsIn(data, '', path.split('.')),
+  };
+}
+
+/** Access to the keys of a `$set`, which are already full paths (an array of sub-documents is set whole). */
+export function flatAccess(set: Record<string, unknown>): FieldAccess {
+  return {
+    get: (path) => set[path],
+    set: (path, value) => void (set[path] = value),
+    each: (path) =>
+      Object.keys(set).flatMap((key) => (path === key || path.startsWith(`${key}.`) ? slotsIn(set, '', [key, ...splitRest(path, key)]) : [])),
+  };
+}
+
+function splitRest(path: string, key: string): string[] {
+  return path === key ? [] : path.slice(key.length + 1).split('.');
+}
+
+/** The slots of `parts` below `holder`; an array on the way is walked element by element. */
+function slotsIn(holder: Record<string, unknown>, prefix: string, parts: string[]): FieldSlot[] {
+  const [part, ...rest] = parts;
+  if (!holder || typeof holder !== 'object' || !Object.hasOwn(holder, part)) return [];
+  const path = `${prefix}${part}`;
+  const value = holder[part];
+  if (rest.length === 0) return [{ path, value, set: (next) => void (holder[part] = next) }];
+  if (Array.isArray(value)) {
+    return value.flatMap((element, index) => (element && typeof element === 'object' ? slotsIn(element as Record<string, unknown>, `${path}.${index}.`, rest) : []));
+  }
+  return value && typeof value === 'object' ? slotsIn(value as Record<string, unknown>, `${path}.`, rest) : [];
+}
+
+/** Deletes the field at `parts` (a split dotted path) from a raw document, through arrays of sub-documents. */
+export function deletePath(target: Record<string, unknown>, parts: readonly string[]): void {
+  const [head, ...rest] = parts;
+  if (rest.length === 0) {
+    delete target[head];
+    return;
+  }
+  const next = target[head];
+  if (Array.isArray(next)) next.forEach((item) => item && typeof item === 'object' && deletePath(item, rest));
+  else if (next && typeof next === 'object') deletePath(next as Record<string, unknown>, rest);
+}

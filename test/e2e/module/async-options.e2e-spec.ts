@@ -1,0 +1,134 @@
+import { Controller, Get, Injectable, Module, type DynamicModule } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { GeneratedController, ModelRoutesModule, type ModelRoutesSettings, type ModelRoutesSettingsFactory } from '../../../src/index.js';
+import { Gadget, Part } from '../../fixtures/extend-models.js';
+import { bootTestApp, type TestApp, type TestAppSetup } from '../../support/app.js';
+import { useEngine } from '../../support/engine.js';
+import { expectError, expectNoRoute } from '../../support/expect-error.js';
+
+/** ModelRoutesModule.forRootAsync: settings from useFactory, useClass and useExisting, extras given synchronously. */
+
+const engine = useEngine();
+
+type Started = Pick<TestApp, 'app' | 'http' | 'connection'>;
+
+/** An app of the library and these controllers, on a fresh database named after the test. */
+function start(modelRoutes: DynamicModule, connectionName?: string, extra: Pick<TestAppSetup, 'controllers'> = {}): Promise<Started> {
+  return bootTestApp(engine, { modelRoutes, connectionName, ...extra });
+}
+
+async function seedGadgets(http: TestApp['http'], count: number): Promise<void> {
+  for (let rank = 1; rank <= count; rank++) await http().post('/gadget').send({ name: `g${rank}`, rank }).expect(201);
+}
+
+
+// ---- forRootAsync ------------------------------------------------------------------------------------
+
+@Injectable()
+class LimitsService {
+  readonly maxLimit = 3;
+}
+
+@Module({ providers: [LimitsService], exports: [LimitsService] })
+class LimitsModule {}
+
+class SettingsFactory implements ModelRoutesSettingsFactory {
+  createModelRoutesSettings(): ModelRoutesSettings {
+    return { search: { maxLimit: 2 } };
+  }
+}
+
+@Injectable()
+class ExistingSettings implements ModelRoutesSettingsFactory {
+  async createModelRoutesSettings(): Promise<ModelRoutesSettings> {
+    return { search: { maxLimit: 4 } };
+  }
+}
+
+@Module({ providers: [ExistingSettings], exports: [ExistingSettings] })
+class ExistingSettingsModule {}
+
+@Controller()
+class AsyncGadgetController extends GeneratedController(Gadget) {
+  @Get('count')
+  async count() {
+    return { count: await this.repository.model.countDocuments() };
+  }
+}
+
+describe('ModelRoutesModule.forRootAsync', () => {
+  it('useFactory with inject of a provider from an imported module: GET /gadgets?limit=50 applies maxLimit 3', async () => {
+    const { http } = await start(
+      ModelRoutesModule.forRootAsync({
+        resources: [Gadget, Part],
+        imports: [LimitsModule],
+        inject: [LimitsService],
+        useFactory: (limits: LimitsService) => ({ search: { maxLimit: limits.maxLimit } }),
+      }),
+    );
+    await seedGadgets(http, 5);
+    const response = await http().get('/gadgets?limit=50&sort=rank').expect(200);
+    expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 5, limit: 3, skip: 0 });
+    expect((await http().post('/gadgets').send({ limit: 50 }).expect(200)).body.status.limit).toBe(3);
+    // A lower maximum also lowers the default.
+    expect((await http().get('/gadgets').expect(200)).body.status.limit).toBe(3);
+  });
+
+  it('the settings also apply to the reverse reference routes', async () => {
+    const { http } = await start(
+      ModelRoutesModule.forRootAsync({
+        resources: [Gadget, Part],
+        imports: [LimitsModule],
+        inject: [LimitsService],
+        useFactory: async (limits: LimitsService) => ({ search: { maxLimit: limits.maxLimit } }),
+      }),
+    );
+    const gadget = (await http().post('/gadget').send({ name: 'hub' }).expect(201)).body;
+    for (let i = 0; i < 5; i++) await http().post('/part').send({ name: `p${i}`, gadget: gadget._id }).expect(201);
+    const response = await http().get(`/gadget/${gadget._id}/parts/gadget?limit=50`).expect(200);
+    expect(response.body.status).toMatchObject({ search_count: 3, match_count: 5, limit: 3 });
+  });
+
+  it('useClass: a class implementing createModelRoutesSettings()', async () => {
+    const { http } = await start(ModelRoutesModule.forRootAsync({ resources: [Gadget], useClass: SettingsFactory }));
+    await seedGadgets(http, 3);
+    const response = await http().get('/gadgets?limit=50').expect(200);
+    expect(response.body.status).toMatchObject({ search_count: 2, limit: 2 });
+  });
+
+  it('useExisting: a provider of an imported module', async () => {
+    const { http } = await start(ModelRoutesModule.forRootAsync({ resources: [Gadget], imports: [ExistingSettingsModule], useExisting: ExistingSettings }));
+    await seedGadgets(http, 5);
+    const response = await http().post('/gadgets').send({ limit: 50 }).expect(200);
+    expect(response.body.status).toMatchObject({ search_count: 4, limit: 4 });
+  });
+
+  it('takes resources, controllers and route options synchronously in the same object', async () => {
+    const { http, connection } = await start(
+      ModelRoutesModule.forRootAsync({
+        resources: [Gadget, Part],
+        controllers: [AsyncGadgetController],
+        routes: { delete: false },
+        references: { reverse: false, reversePost: false },
+        imports: [LimitsModule],
+        inject: [LimitsService],
+        useFactory: (limits: LimitsService) => ({ search: { maxLimit: limits.maxLimit } }),
+      }),
+    );
+    await seedGadgets(http, 2);
+    const gadget = await connection.model('Gadget').findOne({ name: 'g1' }).lean<{ _id: Types.ObjectId }>();
+    expect((await http().get('/gadget/count').expect(200)).body).toEqual({ count: 2 });
+    expectError(await http().delete(`/gadget/${String(gadget!._id)}`), 405, 'MR_METHOD_NOT_ALLOWED');
+    expectNoRoute(await http().get(`/gadget/${String(gadget!._id)}/parts/gadget`));
+    await http().get(`/gadget/${String(gadget!._id)}`).expect(200);
+    expect(await connection.model('Gadget').countDocuments()).toBe(2);
+  });
+
+  it('requireIfMatch from the factory: a write without If-Match is a 428, with it a 200', async () => {
+    const { http } = await start(ModelRoutesModule.forRootAsync({ resources: [Gadget], useFactory: async () => ({ requireIfMatch: true }) }));
+    const created = await http().post('/gadget').send({ name: 'g', rank: 1 }).expect(201);
+    expectError(await http().put(`/gadget/${created.body._id}`).send({ rank: 2 }), 428, 'MR_PRECONDITION_REQUIRED');
+    await http().put(`/gadget/${created.body._id}`).set('If-Match', created.headers.etag).send({ rank: 2 }).expect(200);
+  });
+});
+
