@@ -18,8 +18,9 @@ type ClosingSocket = Socket & { destroySoon?: () => void };
  * guard, a missing document, a malformed part, a file too large) the way HTTP servers do (RFC 9112
  * section 9.6, nginx's `lingering_close`): the answer, then a half-close (FIN), then the rest of
  * what the client sends read and discarded until it closes its side, for at most `LINGER_MS` and
- * `LINGER_BYTES` (or `limits`). A plain close with bytes unread makes the system reset the connection, and the
- * reset can destroy the answer before the client reads it (the client sees ECONNRESET, not the 4xx).
+ * `LINGER_BYTES` (or `limits`). A plain close with bytes unread makes the system reset the
+ * connection, and the reset can destroy the answer before the client reads it (the client sees
+ * ECONNRESET, not the 4xx).
  *
  * Call it before the answer (with `Connection: close`) is sent. Node's HTTP server, under Express
  * and Fastify alike, ends such a response's socket with `socket.destroySoon()` once the response
