@@ -23,7 +23,13 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   500: 'MR_INTERNAL',
 };
 
-/** Driver and Mongoose errors that mean "the database cannot be reached right now". */
+/**
+ * Driver and Mongoose errors that mean "the database cannot be reached right now". Among them, what
+ * a server that falls silent produces: the pool cleared and the requests in flight on it interrupted
+ * when the driver's monitor times out (`PoolClearedOnNetworkError`, whose name lacks the `Mongo`
+ * prefix), a request waiting longer than `waitQueueTimeoutMS` for a connection of a pool the
+ * silent server holds busy, a pool or server closed under a request.
+ */
 const UNAVAILABLE = new Set([
   'MongoServerSelectionError',
   'MongooseServerSelectionError',
@@ -32,8 +38,14 @@ const UNAVAILABLE = new Set([
   'MongoTopologyClosedError',
   'MongoNotConnectedError',
   'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoPoolClosedError',
+  'MongoServerClosedError',
+  'MongoWaitQueueTimeoutError',
   'MongoClientClosedError',
 ]);
+/** How deep the `cause`s of an error are searched for one that says the database is unavailable. */
+const CAUSE_DEPTH = 5;
 
 /**
  * MongoDB server codes that mean "this server cannot serve you now, another (or the same, soon)
@@ -74,7 +86,8 @@ export function mapError(error: unknown): MappedError {
     // The repository names the field for its own writes; this is custom code's (or FerretDB's update) duplicate.
     return fromDuplicateKey(error as { keyValue?: Record<string, unknown> });
   }
-  if (name === 'MongoServerError' && code === MAX_TIME_MS_EXPIRED) {
+  if ((name === 'MongoServerError' && code === MAX_TIME_MS_EXPIRED) || (name === 'MongoOperationTimeoutError' && causes(error).some(isMaxTimeExpired))) {
+    // With the driver's `timeoutMS`, the server's MaxTimeMSExpired arrives as the cause of a MongoOperationTimeoutError.
     return known('MR_QUERY_TIMEOUT', 'The database gave up on this query after its time limit; narrow the query');
   }
   if (name === 'MongoServerError' && BAD_QUERY_SERVER_CODES.has(code as number)) {
@@ -91,15 +104,37 @@ export function mapError(error: unknown): MappedError {
     const field = misuse[2] ? `a field of type ${misuse[2]}` : 'this field';
     return known('MR_INVALID_QUERY', `Operator ${misuse[1]} cannot be used on ${field}`);
   }
-  if (
-    (name && UNAVAILABLE.has(name)) ||
-    (name === 'MongooseError' && /buffering timed out/.test(message ?? '')) ||
-    (name === 'MongoServerError' && UNAVAILABLE_SERVER_CODES.has(code as number)) ||
-    (typeof code === 'string' && SOCKET_ERROR_CODES.has(code))
-  ) {
+  // An operation of the driver's `timeoutMS` that ran out otherwise (selecting a server, waiting for a
+  // connection, on a silent socket), and any error that carries an unavailable database as its cause.
+  if (name === 'MongoOperationTimeoutError' || causes(error).some(isUnavailable)) {
     return known('MR_DATABASE_UNAVAILABLE', 'The database is unavailable; try again later');
   }
   return { body: errorBody('MR_INTERNAL', 500, 'Internal server error'), unexpected: true };
+}
+
+/** Whether an error itself says the database cannot serve now (its `cause`s aside). */
+function isUnavailable(error: unknown): boolean {
+  const { name, code, message } = (error ?? {}) as { name?: string; code?: unknown; message?: string };
+  return (
+    (name !== undefined && UNAVAILABLE.has(name)) ||
+    (name === 'MongooseError' && /buffering timed out/.test(message ?? '')) ||
+    (name === 'MongoServerError' && UNAVAILABLE_SERVER_CODES.has(code as number)) ||
+    (typeof code === 'string' && SOCKET_ERROR_CODES.has(code))
+  );
+}
+
+function isMaxTimeExpired(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: string; code?: unknown };
+  return name === 'MongoServerError' && code === MAX_TIME_MS_EXPIRED;
+}
+
+/** The error and the chain of its `cause`s, at most `CAUSE_DEPTH` deep. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let current = error; current !== undefined && current !== null && chain.length <= CAUSE_DEPTH; current = (current as { cause?: unknown }).cause) {
+    chain.push(current);
+  }
+  return chain;
 }
 
 interface MongooseValidationError {

@@ -1,9 +1,11 @@
+import type { IncomingMessage } from 'node:http';
 import { Catch, Logger, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ApplicationConfig, BaseExceptionFilter, HttpAdapterHost } from '@nestjs/core';
 import { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
 import { servingOf, requestedVersion } from '../versioning/served-routes.js';
 import { AllowedMethods } from './allowed-methods.util.js';
 import { mapError, methodNotAllowed } from '../errors/error-response.mapper.js';
+import { closeLingering } from './lingering-close.util.js';
 import { ModelRoutesException, NotModifiedException } from '../errors/model-routes.exception.js';
 
 interface RequestLike {
@@ -98,7 +100,10 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     // Every 5xx (a 503 too: the database is down, or the engine dropped the connection) says why in
     // the log; the client only gets the code.
     if (unexpected || body.statusCode >= 500) this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
-    if (stopReading(request)) httpAdapter.setHeader(response, 'Connection', 'close');
+    if (stopReading(request)) {
+      httpAdapter.setHeader(response, 'Connection', 'close');
+      closeLingering((request.raw ?? request) as IncomingMessage);
+    }
     if (httpAdapter.getType() === 'express') replyWithoutEtag(response as ExpressResponse, body);
     else httpAdapter.reply(response, body, body.statusCode);
   }
@@ -112,8 +117,9 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
 /**
  * Whether a request is refused before its body was read (an upload a guard, a missing document or
  * a stale `If-Match` refuses): its answer closes the connection. Node would otherwise read the
- * whole body to reach the next request on the connection; with `Connection: close` it discards
- * what arrives only until the answer is sent, then closes.
+ * whole body to reach the next request on the connection; with `Connection: close` the answer is
+ * sent, and what the client still sends is read and discarded for a bounded while before the
+ * connection closes (`closeLingering`), so that the close does not reset the answer away.
  */
 function stopReading(request: RequestLike): boolean {
   const raw = request.raw ?? request;

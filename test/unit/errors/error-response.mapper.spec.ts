@@ -277,6 +277,46 @@ describe('mapError: MongoDB driver errors', () => {
     expect(body).toStrictEqual({ statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database is unavailable; try again later' });
   });
 
+  // What a server that falls silent produces besides socket timeouts (mongodb 7 lib/cmap/errors.js, lib/error.js).
+  it.each([
+    ['PoolClearedOnNetworkError', 'the driver\'s monitor timed out on the server, cleared the pool and interrupted the requests in flight on it (no Mongo prefix)'],
+    ['MongoPoolClosedError', 'the pool of a server closed under a request'],
+    ['MongoServerClosedError', 'a request sent to a server the driver has closed'],
+    ['MongoWaitQueueTimeoutError', 'a request waited longer than waitQueueTimeoutMS for a connection'],
+  ])('maps %s (%s) to 503', (name) => {
+    const { body, unexpected } = mapError({ name, message: 'Connection to 10.0.0.7:27017 interrupted due to server monitor timeout' });
+    expect(unexpected).toBe(false);
+    expect(body).toStrictEqual({ statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database is unavailable; try again later' });
+  });
+
+  it('maps a MongoOperationTimeoutError (the driver\'s timeoutMS ran out selecting a server, waiting for a connection or on a silent socket) to 503', () => {
+    const error = { name: 'MongoOperationTimeoutError', message: 'Timed out during socket read (5000ms)' };
+    expect(mapError(error)).toEqual({ body: expect.objectContaining({ statusCode: 503, code: 'MR_DATABASE_UNAVAILABLE' }), unexpected: false });
+  });
+
+  it('maps a MongoOperationTimeoutError whose cause is the server\'s MaxTimeMSExpired (what timeoutMS makes of it) to MR_QUERY_TIMEOUT, as the server\'s own error', () => {
+    const error = { name: 'MongoOperationTimeoutError', message: 'Server reported a timeout error', cause: { name: 'MongoServerError', code: 50, message: 'operation exceeded time limit' } };
+    expect(mapError(error)).toEqual({ body: expect.objectContaining({ statusCode: 422, code: 'MR_QUERY_TIMEOUT' }), unexpected: false });
+  });
+
+  it.each([
+    ['a MongoError the monitor wraps a socket error in', { name: 'MongoError', message: 'read ECONNRESET', cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }],
+    ['an error of custom code whose cause is a network timeout', new Error('could not save', { cause: { name: 'MongoNetworkTimeoutError', message: 'connection 3 to 10.0.0.7:27017 timed out' } })],
+    ['a cause two levels down', new Error('outer', { cause: new Error('middle', { cause: { name: 'MongoPoolClearedError', message: 'cleared' } }) })],
+  ])('maps %s to 503 (an unavailable database found among the causes)', (_label, error) => {
+    expect(mapError(error)).toEqual({ body: expect.objectContaining({ statusCode: 503, code: 'MR_DATABASE_UNAVAILABLE' }), unexpected: false });
+  });
+
+  it('leaves an error a 500 when its causes say nothing of the database, and searches at most 5 causes deep (a cycle ends)', () => {
+    expect(mapError(new Error('outer', { cause: new Error('inner') })).body.code).toBe('MR_INTERNAL');
+    let deep: unknown = { name: 'MongoNetworkError', message: 'too deep to be the reason' };
+    for (let level = 0; level < 6; level++) deep = new Error(`level ${level}`, { cause: deep });
+    expect(mapError(deep).body.code).toBe('MR_INTERNAL');
+    const cycle: Error & { cause?: unknown } = new Error('its own cause');
+    cycle.cause = cycle;
+    expect(mapError(cycle).body.code).toBe('MR_INTERNAL');
+  });
+
   it('leaves a MongoServerError of another code, and an error with another code, a 500', () => {
     expect(mapError({ name: 'MongoServerError', code: 1, message: 'context canceled' }).body.code).toBe('MR_INTERNAL');
     expect(mapError(Object.assign(new Error('x'), { code: 'ENOENT' })).body.code).toBe('MR_INTERNAL');
