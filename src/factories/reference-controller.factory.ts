@@ -117,7 +117,6 @@ function referenceHandlers(source: ResourceDefinition, field: string, targetName
       // Dangling identifiers (their documents were deleted) are reported, never silently dropped.
       return { ...result, status: { ...result.status, missing: missing.map(String) } };
     },
-    // The repository's definition holds the search settings in force, forRootAsync's included.
     reverse(key: string, query: Record<string, unknown>) {
       return searchByReference.call(this, key, searchOf(query) ?? parseSearchQueryString(query, this.source.definition));
     },

@@ -2,7 +2,7 @@ import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
 import { attachEtag, contentTag, etagOf, failedCondition, parseEntityTags, parseVersionTag, versionTag, type EntityTagCondition } from '../concurrency/entity-tag.js';
 import { routeReadPreference, takePrecondition } from '../concurrency/route-context.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResolvedResource } from '../interfaces/resource-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { checkFerretDbFilter } from '../query/engine-limits.js';
 import type { SearchParams } from '../query/search-params.interface.js';
@@ -24,8 +24,8 @@ import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js'
 import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js';
 
 /** What a repository needs to know of its model: a resource's definition, or a plain model's. */
-export type RepositoryDefinition = Pick<ResourceDefinition, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
-  Partial<Pick<ResourceDefinition, 'dtos' | 'requireIfMatch' | 'files' | 'embeddedReferences'>>;
+export type RepositoryDefinition = Pick<ResolvedResource, 'name' | 'idField' | 'schema' | 'fields' | 'search' | 'references'> &
+  Partial<Pick<ResolvedResource, 'dtos' | 'requireIfMatch' | 'files' | 'embeddedReferences'>>;
 
 /**
  * A document as the routes return it: plain data, without the version key and hidden fields.

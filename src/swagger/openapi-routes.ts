@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResolvedResource, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { GeneratedRouteDefinition, RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { FileFieldDefinition, ResolvedVariants } from '../files/file-options.js';
 import { routeAction, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
@@ -44,7 +44,7 @@ export function decorateRoutes(registration: ModelRoutesRegistration): void {
   }
 }
 
-type Definitions = ReadonlyMap<string, ResourceDefinition>;
+type Definitions = ReadonlyMap<string, ResolvedResource>;
 
 /**
  * The DTO class of a generated route's body (`CompanyCreateDto`, `CompanyOwnerSearchDto`, or yours):
@@ -57,7 +57,7 @@ export function bodyDto(controller: Type | undefined, route: RouteDefinition): T
   return index >= 0 && types?.[index] !== Object ? types?.[index] : undefined;
 }
 
-function decoratorsOf(route: GeneratedRouteDefinition, owner: ResourceDefinition, byName: Definitions, dto: Type | undefined): MethodDecorator[] {
+function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, byName: Definitions, dto: Type | undefined): MethodDecorator[] {
   const row = routeAction(route.action);
   const names = namesOf(route, owner, byName);
   const file = route.file && owner.files.find((candidate) => candidate.field === route.file!.field);
@@ -79,7 +79,7 @@ const BINARY = { type: 'string', format: 'binary' };
  * bytes of an accepted type), a download's binary answer with its headers, partial content and
  * the variant parameters of an image field.
  */
-function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: RouteNames, owner: ResourceDefinition, file: FileFieldDefinition, byName: Definitions): MethodDecorator[] {
+function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: RouteNames, owner: ResolvedResource, file: FileFieldDefinition, byName: Definitions): MethodDecorator[] {
   const requestBody = row.upload && {
     required: true,
     content: {
@@ -166,7 +166,7 @@ function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?:
   return parameters;
 }
 
-function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
+function queryParameters(definition: ResolvedResource): MethodDecorator[] {
   const { search } = definition;
   const fields = documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>;
   // An array of scalars is filtered by one element's value (`?tags=vip` matches the arrays that hold it).
@@ -195,7 +195,7 @@ const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY
 const ETAG_HEADER = { ETag: { description: "The document's entity tag: send it in If-Match to write only this version, or in If-None-Match to be answered 304 while it is current.", schema: { type: 'string' } } };
 
 /** `If-None-Match` on a route that reads a document, `If-Match` (required with `requireIfMatch`) and `If-None-Match` on one that writes it. */
-function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): MethodDecorator[] {
+function conditionalHeaders(row: RouteActionRow, owner: ResolvedResource): MethodDecorator[] {
   if (row.conditional === 'read') {
     return [ApiHeader({ name: 'If-None-Match', required: false, description: 'ETags (or `*`): 304 Not Modified, without a body, when the document still has one of them.' })];
   }
@@ -215,7 +215,7 @@ function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): Met
 }
 
 /** The statuses of conditional requests a route answers, beside those of its row. */
-function conditionalStatuses(row: RouteActionRow, owner: ResourceDefinition): MethodDecorator[] {
+function conditionalStatuses(row: RouteActionRow, owner: ResolvedResource): MethodDecorator[] {
   if (row.conditional === 'read') return [ApiResponse({ status: 304, description: 'Not Modified: the document still has an ETag of If-None-Match (no body)', headers: ETAG_HEADER })];
   if (row.conditional !== 'write') return [];
   const error = ref(componentName.error) as never;
@@ -225,7 +225,7 @@ function conditionalStatuses(row: RouteActionRow, owner: ResourceDefinition): Me
   ];
 }
 
-function responses(row: RouteActionRow, route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): MethodDecorator[] {
+function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedResource, byName: Definitions): MethodDecorator[] {
   const known = byName.has(route.resource);
   const document = known ? ref(componentName.document(route.resource)) : { type: 'object' };
   const list = route.action === 'list'

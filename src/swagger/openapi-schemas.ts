@@ -4,7 +4,7 @@ import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { isUnderAny as isUnder } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
 import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
-import type { ResourceDefinition } from '../interfaces/resource-definition.interface.js';
+import type { ResolvedResource, ResourceDefinition } from '../interfaces/resource-definition.interface.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 
 /**
@@ -286,7 +286,7 @@ export const ERROR_SCHEMA: OpenApiSchema = {
 };
 
 /** The body of a POST search, `{ query, limit, skip, sort, select }`, with the resource's limits. */
-export function searchBodySchema(definition: Pick<ResourceDefinition, 'schema' | 'fields' | 'search'>): OpenApiSchema {
+export function searchBodySchema(definition: Pick<ResolvedResource, 'schema' | 'fields' | 'search'>): OpenApiSchema {
   const { search } = definition;
   return {
     type: 'object',
