@@ -4,7 +4,7 @@ import type { ResolvedResource, ResourceDefinition } from '../interfaces/resourc
 import type { GeneratedRouteDefinition, RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { FileFieldDefinition, ResolvedVariants } from '../files/file-options.js';
 import { routeAction, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
-import { elementRouteNames, fileRouteNames, routeNames } from '../factories/route-table.factory.js';
+import { elementRouteNames, fileRouteNames, referenceTarget, routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
@@ -133,7 +133,7 @@ function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Defi
   if (route.file) return fileRouteNames(owner, owner.files.find((file) => file.field === route.file!.field)!);
   if (route.element) return elementRouteNames(owner, route.element.field);
   const reference = route.reference;
-  return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
+  return routeNames(owner, reference && { field: reference.field, target: referenceTarget(byName, reference.target) });
 }
 
 /**
