@@ -6,6 +6,7 @@ import type { FileFieldDefinition, ResolvedVariants } from '../files/file-option
 import { routeAction, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
 import { elementRouteNames, fileRouteNames, referenceTarget, routeNames } from '../factories/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
+import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
@@ -174,7 +175,7 @@ function queryParameters(definition: ResolvedResource): MethodDecorator[] {
     .map(([name, schema]): [string, OpenApiSchema] => [name, schema.type === 'array' ? { ...(schema.items as OpenApiSchema) } : schema])
     .filter(([, schema]) => ['string', 'number', 'integer', 'boolean'].includes(schema.type as string));
   return [
-    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: `At most ${search.maxLimit}; larger values are clamped.` }),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: limitParameterText(search) }),
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),
     ApiQuery({ name: 'sort', required: false, schema: { type: 'string' }, description: `Fields, comma-separated, \`-\` for descending: \`${sortExample(definition, ',')}\`.` }),
     ApiQuery({ name: 'select', required: false, schema: { type: 'string' }, description: 'Fields to return, comma-separated; `_id` always comes back.' }),
@@ -188,6 +189,19 @@ function queryParameters(definition: ResolvedResource): MethodDecorator[] {
     ),
   ];
 }
+
+/** What the `limit` query parameter says of the search settings. */
+export function limitParameterText(search: Pick<ResolvedSearchOptions, 'maxLimit'>): string {
+  return `At most ${search.maxLimit}; larger values are clamped.`;
+}
+
+/** What the `If-Match` header says, required or not. */
+export function ifMatchText(required: boolean): string {
+  return `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing written.${required ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`;
+}
+
+/** The description of a 428 answer. */
+export const PRECONDITION_REQUIRED_TEXT = 'Error; code: MR_PRECONDITION_REQUIRED';
 
 /** Errors any route may answer, beside those of its row. */
 const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY_TIMEOUT'], [500, 'MR_INTERNAL'], [503, 'MR_DATABASE_UNAVAILABLE']];
@@ -204,7 +218,7 @@ function conditionalHeaders(row: RouteActionRow, owner: ResolvedResource): Metho
     ApiHeader({
       name: 'If-Match',
       required: owner.requireIfMatch,
-      description: `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing written.${owner.requireIfMatch ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`,
+      description: ifMatchText(owner.requireIfMatch),
     }),
     ApiHeader({
       name: 'If-None-Match',
@@ -221,7 +235,7 @@ function conditionalStatuses(row: RouteActionRow, owner: ResolvedResource): Meth
   const error = ref(componentName.error) as never;
   return [
     ApiResponse({ status: 412, description: 'Error; code: MR_PRECONDITION_FAILED (ETag: the current one)', schema: error, headers: ETAG_HEADER }),
-    ...(owner.requireIfMatch ? [ApiResponse({ status: 428, description: 'Error; code: MR_PRECONDITION_REQUIRED', schema: error })] : []),
+    ...(owner.requireIfMatch ? [ApiResponse({ status: 428, description: PRECONDITION_REQUIRED_TEXT, schema: error })] : []),
   ];
 }
 
