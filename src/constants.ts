@@ -13,6 +13,9 @@ export const IMAGE_WORK = Symbol('ModelRoutesImageWork');
 /** Injection token of a registration's settings (`ModelRoutesSettings`), private to its module. */
 export const MODEL_ROUTES_SETTINGS = Symbol('ModelRoutesSettings');
 
+/** Injection token of a registration's resources with the settings in force (`ResolvedResources`), private to its module. */
+export const MODEL_ROUTES_RESOURCES = Symbol('ModelRoutesResources');
+
 /** Token, private to each `ModelRoutesHealthModule` registration, of its `DatabaseProbe`. */
 export const DATABASE_PROBE = Symbol('DatabaseProbe');
 

@@ -1,6 +1,6 @@
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { routeNames } from '../routes/route-table.factory.js';
-import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
+import type { ResolvedResource, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, type ResourceActionName } from '../metadata/route-actions.js';
 import { VersioningType, type VersioningOptions } from '@nestjs/common';
@@ -66,7 +66,7 @@ export function normalizePrefix(prefix: string | undefined): string {
   return trimmed ? `/${trimmed}` : '';
 }
 
-function resourceMetadata(definition: ResourceDefinition, registration: Pick<ModelRoutesRegistration, 'definitions' | 'routes'>): ResourceMetadata {
+function resourceMetadata(definition: ResolvedResource, registration: Pick<ModelRoutesRegistration, 'definitions' | 'routes'>): ResourceMetadata {
   const names = new Set(registration.definitions.map((candidate) => candidate.name));
   const fields = resourceFields(definition, {
     isResource: (name) => names.has(name),

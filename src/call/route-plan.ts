@@ -24,7 +24,7 @@ export interface RoutePlan {
   action: RouteActionName;
   row: RouteActionRow;
   names: RouteNames;
-  /** The resource whose repository holds the settings in force (its fields, search limits, `requireIfMatch`). */
+  /** The resource whose repository the route reads (its fields, and its settings: search limits, `requireIfMatch`). */
   resource: string;
   /** The model whose documents it answers, and whose search it reads (a forward reference's target, else the resource). */
   answers: string;

@@ -58,7 +58,7 @@ function admit(request: { [ROUTE_CALL]?: RouteCall }, call: RouteCall): true {
  * from its groups is refused as an unknown one. A write route's `If-Match` and `If-None-Match` are
  * read for the document its path names.
  *
- * @param repositoryOf the repository of a model, whose definition holds the settings in force (`forRootAsync`'s included)
+ * @param repositoryOf the repository of a model, with its settings as this app resolved them
  */
 export function openRouteCall(
   plan: RoutePlan,

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings, ResourceRegistration } from '../interfaces/model-routes-options.interface.js';
-import type { ElementFieldDefinition, ResourceDefinition } from './resource-definition.interface.js';
+import type { ElementFieldDefinition, ResolvedResource, ResourceDefinition } from './resource-definition.interface.js';
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ElementRoutesOptions, ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
@@ -24,14 +24,16 @@ import { assertNoDiscriminators } from './unsupported-schema.util.js';
  * and checks the set as a whole (paths unique, references resolvable). Runs once, in `forRoot()`.
  */
 export function createResourceDefinitions(options: ModelRoutesModuleOptions): ResourceDefinition[] {
-  const search = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, options.search, 'ModelRoutesModule.forRoot({ search })');
   const definitions = options.resources
-    .map((entry) => createResourceDefinition(normalize(entry), search))
+    .map((entry) => createResourceDefinition(normalize(entry)))
     .map((definition): ResourceDefinition => (definition.version === undefined && options.version !== undefined ? { ...definition, version: options.version } : definition));
   assertUniquePaths(definitions);
   assertRouteOptions(definitions, options);
   completeReferences(definitions, options.references);
   completeElements(definitions, options.elements);
+  // Checked now, so that a wrong search option fails forRoot(), naming it: forRoot's settings, or
+  // the defaults under forRootAsync. Each app resolves its own when its settings are known.
+  resolveResources(definitions, options, 'ModelRoutesModule.forRoot({ search })');
   return definitions;
 }
 
@@ -109,10 +111,7 @@ function normalize(entry: Type | ResourceRegistration): { resource: Type; schema
   return typeof entry === 'function' ? { resource: entry } : entry;
 }
 
-export function createResourceDefinition(
-  { resource, schema: given }: { resource: Type; schema?: Schema },
-  defaults: ResolvedSearchOptions = DEFAULT_SEARCH_OPTIONS,
-): ResourceDefinition {
+export function createResourceDefinition({ resource, schema: given }: { resource: Type; schema?: Schema }): ResourceDefinition {
   const metadata = resourceMetadata(resource);
   const schema = createResourceSchema(resource, given);
   assertNoDiscriminators(resource.name, schema);
@@ -156,10 +155,6 @@ export function createResourceDefinition(
     fields,
     dtos: resourceDtos(resource, schema, fields, given !== undefined, metadata),
     serialization,
-    search: resolveSearchOptions(defaults, metadata.search, `${resource.name}: @GeneratedResource({ search })`),
-    ownSearch: metadata.search,
-    requireIfMatch: metadata.requireIfMatch ?? false,
-    ownRequireIfMatch: metadata.requireIfMatch,
     ...(metadata.version !== undefined && { version: metadata.version }),
     routes: metadata.routes,
     referenceRoutes: metadata.references,
@@ -168,18 +163,36 @@ export function createResourceDefinition(
   };
 }
 
+/** The resources as one app serves them, and the search settings of the models that are not resources. */
+export interface ResolvedResources {
+  /** The module's search settings over the defaults: those of a referenced model that is not a resource. */
+  search: ResolvedSearchOptions;
+  resources: ResolvedResource[];
+}
+
 /**
- * The definitions with the settings of `forRoot` (or of `forRootAsync`'s factory, known only at
- * startup) in force, under each resource's own `search` and `requireIfMatch` options: new objects,
- * the given ones untouched.
+ * The one place settings are resolved: each resource's own options (`@GeneratedResource({ search,
+ * requireIfMatch })`, read from the metadata storage) over the module's `settings` (`forRoot`'s, or
+ * `forRootAsync`'s factory's, known only at startup), over the defaults. New objects, one per
+ * resource, the definitions untouched: two apps built from one plan may have different settings.
+ *
+ * @param where how the errors name the module's search settings
  */
-export function withSettings(definitions: readonly ResourceDefinition[], { search, requireIfMatch }: ModelRoutesSettings): ResourceDefinition[] {
-  const defaults = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, search, 'ModelRoutesModule settings { search }');
-  return definitions.map((definition) => ({
-    ...definition,
-    search: resolveSearchOptions(defaults, definition.ownSearch, `${definition.name}: @GeneratedResource({ search })`),
-    requireIfMatch: definition.ownRequireIfMatch ?? requireIfMatch ?? false,
-  }));
+export function resolveResources(
+  definitions: readonly ResourceDefinition[],
+  { search, requireIfMatch }: ModelRoutesSettings,
+  where = 'ModelRoutesModule settings { search }',
+): ResolvedResources {
+  const defaults = resolveSearchOptions(DEFAULT_SEARCH_OPTIONS, search, where);
+  const resources = definitions.map((definition): ResolvedResource => {
+    const own = resourceMetadata(definition.target);
+    return {
+      ...definition,
+      search: resolveSearchOptions(defaults, own.search, `${definition.name}: @GeneratedResource({ search })`),
+      requireIfMatch: own.requireIfMatch ?? requireIfMatch ?? false,
+    };
+  });
+  return { search: defaults, resources };
 }
 
 function resolveSearchOptions(
@@ -265,15 +278,15 @@ function assertUniquePaths(definitions: ResourceDefinition[]): void {
 
 /**
  * What a repository needs of a model that is registered with Mongoose but is not a resource
- * (the target of a `ref`): its fields, read from its schema, and `_id` as identifier.
+ * (the target of a `ref`): its fields, read from its schema, `_id` as identifier, and the module's search settings.
  */
-export function createModelDefinition(model: { modelName: string; schema: Schema }): RepositoryDefinition {
+export function createModelDefinition(model: { modelName: string; schema: Schema }, search: ResolvedSearchOptions): RepositoryDefinition {
   return {
     name: model.modelName,
     idField: '_id',
     schema: model.schema,
     fields: createFieldRules(model.schema),
-    search: DEFAULT_SEARCH_OPTIONS,
+    search,
     references: [],
     files: [],
   };

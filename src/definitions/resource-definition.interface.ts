@@ -4,7 +4,7 @@ import type { ResourceDtos } from '../dto/resource-dto.factory.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
 import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from '../interfaces/route-options.interface.js';
-import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
+import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 
 /** A field of type ObjectId with a `ref`: the trigger of the reference routes. */
@@ -34,7 +34,11 @@ export interface ElementFieldDefinition {
   maxElements: number;
 }
 
-/** What the library knows about one resource, read once at startup. */
+/**
+ * What the library knows about one resource, read once at startup from its class, its schema and
+ * the synchronous options (`forRoot`'s extras): the plan's, shared by every app built from it. The
+ * settings an app serves it with are not here: see `ResolvedResource`.
+ */
 export interface ResourceDefinition {
   target: Type;
   /** Mongoose model name: the class name. */
@@ -64,14 +68,6 @@ export interface ResourceDefinition {
    * responses, per group set; absent when they change nothing (`@Exclude()`d paths are in `fields.hidden`).
    */
   serialization?: SerializationViews;
-  /** The search limits in force: defaults, then `forRoot`'s settings, then the resource's own. */
-  search: ResolvedSearchOptions;
-  /** `@GeneratedResource({ search })`. */
-  ownSearch?: SearchOptions;
-  /** Whether its writes require `If-Match`: the resource's option, else the settings'. */
-  requireIfMatch: boolean;
-  /** `@GeneratedResource({ requireIfMatch })`. */
-  ownRequireIfMatch?: boolean;
   /** `@GeneratedResource({ version })`, else `forRoot({ version })`: the version of its routes that give none. */
   version?: RouteVersion;
   /** `@GeneratedResource({ routes })`. */
@@ -83,3 +79,22 @@ export interface ResourceDefinition {
   /** `@GeneratedResource({ elements })`, by field. */
   elementRoutes?: Record<string, ElementRoutesOptions>;
 }
+
+/**
+ * The settings one app serves a resource with: its own options (`@GeneratedResource({ search,
+ * requireIfMatch })`) over the module's settings (`forRoot`'s, or `forRootAsync`'s factory's),
+ * over the defaults. Resolved once per app, when the settings are known (`resolveResources`).
+ */
+export interface ResourceSettings {
+  /** The search limits in force. */
+  search: ResolvedSearchOptions;
+  /** Whether its writes require `If-Match`. */
+  requireIfMatch: boolean;
+}
+
+/**
+ * A resource as one app serves it: the plan's definition with the settings in force in that app.
+ * A new object per app; the plan's definition is never changed.
+ */
+export interface ResolvedResource extends ResourceDefinition, ResourceSettings {}
+

@@ -2,7 +2,7 @@ import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { Injectable, type Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { ModelRoutesModuleOptions } from '../interfaces/model-routes-options.interface.js';
-import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
+import type { ResolvedResource } from '../definitions/resource-definition.interface.js';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { planModelRoutes } from '../routes/model-routes-plan.js';
 
@@ -14,8 +14,8 @@ import { planModelRoutes } from '../routes/model-routes-plan.js';
 export interface ModelRoutesRegistration {
   /** The Mongoose connection of its models; `undefined` for the default one. */
   readonly connectionName?: string;
-  /** The resources, with the search settings in force. */
-  readonly definitions: readonly ResourceDefinition[];
+  /** The resources, with the settings in force in this application. */
+  readonly definitions: readonly ResolvedResource[];
   /** Its routes, in the order Nest registers them. */
   readonly routes: readonly RouteDefinition[];
   /** The controller classes Nest serves, by name (as in `routes[].controller`). */

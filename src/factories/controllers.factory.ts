@@ -5,6 +5,7 @@ import { createElementController } from './element-controller.factory.js';
 import { createFileController } from './file-controller.factory.js';
 import { createReferenceController } from './reference-controller.factory.js';
 import { createResourceController } from './resource-controller.factory.js';
+import { referenceTarget } from '../routes/route-table.factory.js';
 
 /**
  * Builds one controller class per resource and per reference field from the route table,
@@ -49,7 +50,7 @@ export function createControllers(
     const referenceRoutes = references.get(name);
     if (referenceRoutes) {
       const { reference } = referenceRoutes[0];
-      return createReferenceController(byName.get(reference.source)!, byName.get(reference.target) ?? reference.target, reference.field, referenceRoutes, connectionName);
+      return createReferenceController(byName.get(reference.source)!, referenceTarget(byName, reference.target), reference.field, referenceRoutes, connectionName);
     }
     const routes = resources.get(name)!;
     const definition = byName.get(routes[0].resource)!;

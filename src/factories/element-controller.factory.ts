@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import { Inject, type Type } from '@nestjs/common';
 import mongoose from 'mongoose';
 import { setHeader, type HttpResponse } from '../call/http-response.util.js';
 import { validateDto } from '../dto/dto-validation.js';
@@ -6,31 +6,25 @@ import { mapError } from '../errors/error-response.mapper.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ElementFieldDefinition, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { ElementRouteDefinition } from '../interfaces/route-definition.interface.js';
-import { routeAction, type ElementActionName } from '../metadata/route-actions.js';
+import { actionsOf, routeAction, type ElementActionName } from '../metadata/route-actions.js';
 import { isPlainObject } from '../query/field-path.util.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { elementRules, type ElementRules } from '../write/element-rules.util.js';
 import { checkWriteBody } from '../write/write-body.validator.js';
 import type { RouteBody } from '../call/route-plan.js';
-import { createControllerClass, defineGeneratedHandler, viewsFor } from './controller.util.js';
+import { serveRoute } from '../controllers/serve-route.js';
+import { createControllerClass, decorateGeneratedHandler, routePlans, viewsFor, type RoutePlans } from './controller.util.js';
 import { locationOf, type HttpRequest } from './resource-controller.factory.js';
 import { elementRouteNames } from '../routes/route-table.factory.js';
 
-interface ElementController {
-  repository: ModelRepository;
-}
-
-type Handlers = Record<ElementActionName, (this: ElementController, ...args: any[]) => Promise<unknown>>;
-
 /**
  * Builds the controller of the elements of one array of sub-documents (`PetVaccinationsElementController`):
- * `addElement`, `findElement`, `patchElement` and `deleteElement`, on the resource's repository.
- * Bodies are checked as the elements of a write of the whole document are (the field rules, then
- * the generated element class), with paths relative to the element (`date`, not `vaccinations.0.date`).
+ * the handlers (`ElementHandlers`) of its routes over their work (`ElementRoutes`). Bodies are
+ * checked as the elements of a write of the whole document are (the field rules, then the
+ * generated element class), with paths relative to the element (`date`, not `vaccinations.0.date`).
  */
 export function createElementController(source: ResourceDefinition, element: ElementFieldDefinition, routes: ElementRouteDefinition[], connectionName?: string): Type {
-  const controller = createControllerClass(routes[0].controller, undefined, { repository: getModelRepositoryToken(source.name, connectionName) });
   const { field } = element;
   const rules = elementRules(source.fields, field);
   const dtos = source.dtos.elements?.get(field);
@@ -38,14 +32,15 @@ export function createElementController(source: ResourceDefinition, element: Ele
     element: dtos && { dto: dtos.add, check: (body) => checkElement(body, rules, dtos.add, field) },
     elementPatch: dtos && { dto: dtos.patch, check: (body) => checkElement(body, rules, dtos.patch, field) },
   };
-  const handlers = elementHandlers(source, element, rules);
+  const work = ElementRoutes(source, element, rules, connectionName);
   const names = elementRouteNames(source, field);
-  for (const route of routes) {
-    const { action } = route;
+  const plans = routePlans(actionsOf('element'), routes, (action) => {
     const body = routeAction(action).body as 'element' | 'elementPatch' | undefined;
-    defineGeneratedHandler(controller, route, { names, resource: source.name, answers: source.name, views: viewsFor(route, source), ...(body && bodies[body] && { body: bodies[body] }), work: handlers[action] });
-  }
-  return controller;
+    return { names, resource: source.name, answers: source.name, views: viewsFor(action, source), ...(body && bodies[body] && { body: bodies[body] }), work: work.prototype[action] };
+  });
+  const handlers = elementHandlers(work, plans);
+  for (const route of routes) decorateGeneratedHandler(handlers, route, plans[route.action]);
+  return createControllerClass(routes[0].controller, handlers, routes);
 }
 
 /**
@@ -84,15 +79,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function elementHandlers(source: ResourceDefinition, element: ElementFieldDefinition, rules: ElementRules): Handlers {
+/**
+ * The work of the element routes of one array of sub-documents, one method per action:
+ * `addElement`, `findElement`, `patchElement` and `deleteElement`, on the resource's repository.
+ */
+function ElementRoutes(source: ResourceDefinition, element: ElementFieldDefinition, rules: ElementRules, connectionName: string | undefined) {
   const { field } = element;
+  const subId = (source.schema.path(field) as unknown as { schema: mongoose.Schema }).schema.path('_id');
+
   /** The answer of a route: a 404 `MR_NOT_FOUND` without the document, `MR_ELEMENT_NOT_FOUND` without the element. */
   const answer = <D>(result: D | null | undefined, key: string, id?: string): D => {
     if (result === null) throw ModelRoutesException.notFound(source.name, key);
     if (result === undefined) throw new ModelRoutesException('MR_ELEMENT_NOT_FOUND', `${source.name} '${key}' has no element '${id}' in ${field}`);
     return result;
   };
-  const subId = (source.schema.path(field) as unknown as { schema: mongoose.Schema }).schema.path('_id');
 
   /** The element `_id` of the path, cast; a 400 `MR_INVALID_ID` when it cannot be one. */
   const elementIdOf = (value: string): unknown => {
@@ -105,6 +105,8 @@ function elementHandlers(source: ResourceDefinition, element: ElementFieldDefini
       ]);
     }
   };
+
+  /** A write, its failures told with paths relative to the element. */
   const writing = async <R>(write: () => Promise<R>): Promise<R> => {
     try {
       return await write();
@@ -113,24 +115,53 @@ function elementHandlers(source: ResourceDefinition, element: ElementFieldDefini
     }
   };
 
-  return {
+  class ElementRoutesBase {
+    @Inject(getModelRepositoryToken(source.name, connectionName)) readonly repository!: ModelRepository;
+
     async addElement(key: string, body: Record<string, unknown>, request: HttpRequest, response: HttpResponse) {
       const added = answer(await writing(() => this.repository.addElement(key, field, body, { rules, maxElements: element.maxElements })), key);
       setHeader(response, 'Location', locationOf(request, added.elementId));
       return added.doc;
-    },
+    }
+
     async findElement(key: string, id: string) {
       this.repository.castId(key);
       return answer(await this.repository.findElement(key, field, elementIdOf(id)), key, id);
-    },
+    }
+
     async patchElement(key: string, id: string, body: Record<string, unknown>) {
       this.repository.castId(key);
       const elementId = elementIdOf(id);
       return answer(await writing(() => this.repository.updateElement(key, field, elementId, body, rules)), key, id);
-    },
+    }
+
     async deleteElement(key: string, id: string) {
       this.repository.castId(key);
       return answer(await this.repository.removeElement(key, field, elementIdOf(id)), key, id);
-    },
-  };
+    }
+  }
+  return ElementRoutesBase;
+}
+
+/**
+ * The handlers of an array's element routes, over their work: each hands its arguments (the
+ * row's, then the request's call) to `serveRoute` with its route's plan. Made per controller:
+ * route metadata lives on the function objects.
+ */
+function elementHandlers(work: Type, plans: RoutePlans<ElementActionName>): Type {
+  class ElementHandlers extends work {
+    addElement(...args: unknown[]) {
+      return serveRoute(this, plans.addElement, args);
+    }
+    findElement(...args: unknown[]) {
+      return serveRoute(this, plans.findElement, args);
+    }
+    patchElement(...args: unknown[]) {
+      return serveRoute(this, plans.patchElement, args);
+    }
+    deleteElement(...args: unknown[]) {
+      return serveRoute(this, plans.deleteElement, args);
+    }
+  }
+  return ElementHandlers;
 }

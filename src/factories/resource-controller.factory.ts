@@ -3,9 +3,10 @@ import { GeneratedController } from '../controllers/generated-controller.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { CustomRouteDefinition, ResourceRouteDefinition } from '../interfaces/route-definition.interface.js';
-import { routeAction } from '../metadata/route-actions.js';
+import { actionsOf, routeAction, type ResourceActionName } from '../metadata/route-actions.js';
 import type { RouteBody } from '../call/route-plan.js';
-import { createControllerClass, defineGeneratedHandler, defineMethod, viewsFor } from './controller.util.js';
+import { serveRoute } from '../controllers/serve-route.js';
+import { createControllerClass, decorateGeneratedHandler, defineMethod, ownHandler, routePlans, viewsFor, type RoutePlans } from './controller.util.js';
 import { createRouteBody, type BodyKind } from './route-body.factory.js';
 import { copyRouteMetadata } from '../routes/route-metadata.util.js';
 import { routeNames } from '../routes/route-table.factory.js';
@@ -13,39 +14,44 @@ import { routeNames } from '../routes/route-table.factory.js';
 type Methods = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
 
 /**
- * Builds the controller Nest serves for one resource: a subclass of the user's controller (or
- * of `GeneratedController(resource)`) whose own handlers are every route of the resource, in
- * route-table order. A generated route's handler calls the method of its action's name up the
- * class chain, so a user's override (and its `super` call) runs; a user's own route keeps its
- * decorators, its path placed under the resource's path.
+ * Builds the controller Nest serves for one resource: over the user's controller (or
+ * `GeneratedController(resource)`), the handlers of its generated routes (`ResourceHandlers`),
+ * each calling the method of its action's name up the class chain, so a user's override (and its
+ * `super` call) runs; and the user's own routes, with their decorators, their paths placed under
+ * the resource's path. All in route-table order, so that `/company/stats` is never shadowed by `/company/:company_id`.
  */
 export function createResourceController(definition: ResourceDefinition, routes: Array<ResourceRouteDefinition | CustomRouteDefinition>, base: Type | undefined, connectionName?: string): Type {
   // The repository is injected by the base class, GeneratedController(resource, connectionName).
   const parent: Type = base ?? (GeneratedController(definition.target, connectionName) as unknown as Type);
-  const controller = createControllerClass(routes[0].controller, parent, {});
   const inherited = parent.prototype as Methods;
   const names = routeNames(definition);
   const bodies = routeBodies(definition);
+  const generated = routes.filter((route): route is ResourceRouteDefinition => route.action !== 'custom');
+  const plans = routePlans(actionsOf('resource'), generated, (action) => {
+    const row = routeAction(action);
+    return {
+      names,
+      resource: definition.name,
+      answers: definition.name,
+      views: viewsFor(action, definition),
+      ...(row.body && { body: bodies[row.body as BodyKind] }),
+      ...(row.location && { locationField: definition.idField }),
+      work: inherited[action],
+    };
+  });
+  const handlers = resourceHandlers(parent, plans);
+  for (const route of generated) decorateGeneratedHandler(handlers, route, plans[route.action]);
+  const controller = createControllerClass(routes[0].controller, handlers);
 
   // A custom handler with several paths is defined once, with all of them.
   const customPaths = new Map<string, string[]>();
   for (const route of routes.filter((row) => row.action === 'custom')) {
     customPaths.set(route.handler, [...(customPaths.get(route.handler) ?? []), route.path]);
   }
-  // In route-table order: Nest registers a controller's routes in the order of its methods.
+  // In route-table order: Nest registers a controller's routes in the order of its own methods.
   for (const route of routes) {
     if (route.action !== 'custom') {
-      const row = routeAction(route.action);
-      defineGeneratedHandler(controller, route, {
-        names,
-        resource: definition.name,
-        answers: definition.name,
-        views: viewsFor(route, definition),
-        ...(row.body && { body: bodies[row.body as BodyKind] }),
-        ...(row.location && { locationField: definition.idField }),
-        // The method of the action's name up the class chain, so a user's override (and its `super` call) runs.
-        work: inherited[route.action],
-      });
+      ownHandler(controller, route.handler);
       continue;
     }
     const paths = customPaths.get(route.handler);
@@ -62,6 +68,38 @@ export function createResourceController(definition: ResourceDefinition, routes:
     if (route.version !== undefined) Version(route.version)(controller.prototype, route.handler, Object.getOwnPropertyDescriptor(controller.prototype, route.handler)!);
   }
   return controller;
+}
+
+/**
+ * The handlers of a resource's generated routes, over `parent`: each hands its arguments (the
+ * row's, then the request's call) to `serveRoute` with its route's plan, whose work is `parent`'s
+ * method of the same name. Made per controller: route metadata lives on the function objects.
+ */
+function resourceHandlers(parent: Type, plans: RoutePlans<ResourceActionName>): Type {
+  class ResourceHandlers extends parent {
+    findOne(...args: unknown[]) {
+      return serveRoute(this, plans.findOne, args);
+    }
+    create(...args: unknown[]) {
+      return serveRoute(this, plans.create, args);
+    }
+    update(...args: unknown[]) {
+      return serveRoute(this, plans.update, args);
+    }
+    patch(...args: unknown[]) {
+      return serveRoute(this, plans.patch, args);
+    }
+    delete(...args: unknown[]) {
+      return serveRoute(this, plans.delete, args);
+    }
+    search(...args: unknown[]) {
+      return serveRoute(this, plans.search, args);
+    }
+    searchPost(...args: unknown[]) {
+      return serveRoute(this, plans.searchPost, args);
+    }
+  }
+  return ResourceHandlers;
 }
 
 /** The body of each kind the resource's routes read: its DTO (the user's, or the generated one) and its check. */

@@ -2,8 +2,8 @@ import type { Provider } from '@nestjs/common';
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import type { Connection, Model } from 'mongoose';
 import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
-import { type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
-import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
+import type { ResolvedResources } from '../definitions/resource-definition.factory.js';
+import { MODEL_ROUTES_RESOURCES } from '../constants.js';
 import { DeleteCascades } from '../references/delete-cascade.js';
 import { EngineSupport } from '../repository/engine-support.js';
 import { ModelRepository } from '../repository/model-repository.js';
@@ -28,16 +28,16 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
   }
   const tokens = definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName));
   return [
-    // Each built with its definition as the registration holds it: with the settings in force.
+    // Each with its resource as this app serves it: the settings in force.
     ...definitions.map((definition, index) => ({
       provide: tokens[index],
-      useFactory: (model: Model<unknown>, registration: ModelRoutesRegistration) => new ModelRepository(model, registration.definitions[index]),
-      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_REGISTRATION],
+      useFactory: (model: Model<unknown>, { resources }: ResolvedResources) => new ModelRepository(model, resources[index]),
+      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_RESOURCES],
     })),
     {
       provide: ReferenceTargets,
-      useFactory: (connection: Connection, ...repositories: ModelRepository[]) => new ReferenceTargets(repositories, connection, registered),
-      inject: [getConnectionToken(connectionName), ...tokens],
+      useFactory: (connection: Connection, { search }: ResolvedResources, ...repositories: ModelRepository[]) => new ReferenceTargets(repositories, connection, registered, search),
+      inject: [getConnectionToken(connectionName), MODEL_ROUTES_RESOURCES, ...tokens],
     },
     { provide: EngineSupport, useFactory: (connection: Connection) => new EngineSupport(connection, definitions), inject: [getConnectionToken(connectionName)] },
     { provide: DeleteCascades, useFactory: (connection: Connection) => new DeleteCascades(connection), inject: [getConnectionToken(connectionName)] },

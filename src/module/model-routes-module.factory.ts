@@ -7,14 +7,14 @@ import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { ImageWork, resolveImageOptions } from '../files/image-work.js';
 import { IMAGE_WORK } from '../constants.js';
 import { createControllers } from '../factories/controllers.factory.js';
-import { withSettings } from '../definitions/resource-definition.factory.js';
+import { resolveResources, type ResolvedResources } from '../definitions/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
 import { createRepositoryProviders } from './model-repository.providers.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
 import { planModelRoutes, type ModelRoutesPlan } from '../routes/model-routes-plan.js';
-import { MODEL_ROUTES_SETTINGS } from '../constants.js';
+import { MODEL_ROUTES_RESOURCES, MODEL_ROUTES_SETTINGS } from '../constants.js';
 
 /**
  * Completes the module that `ConfigurableModuleBuilder` defines for `forRoot` / `forRootAsync`
@@ -33,6 +33,7 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
     controllers,
     providers: [
       ...(module.providers ?? []),
+      resourcesProvider(plan),
       registrationProvider(plan, controllers, connectionName),
       ModelRoutesExplorer,
       ...errorFilterProviders(options.globalErrorFilter ?? false),
@@ -53,17 +54,29 @@ function modelsModule({ definitions }: ModelRoutesPlan, connectionName: string |
   );
 }
 
-/** What this registration built, with the settings of `forRoot` (or `forRootAsync`'s factory) in force. */
+/**
+ * The resources with the settings of `forRoot` (or `forRootAsync`'s factory) in force, resolved
+ * once per app: what the repositories, the entry guard, the OpenAPI document and the back office read.
+ */
+function resourcesProvider(plan: ModelRoutesPlan): Provider {
+  return {
+    provide: MODEL_ROUTES_RESOURCES,
+    useFactory: (settings: ModelRoutesSettings): ResolvedResources => resolveResources(plan.definitions, settings),
+    inject: [MODEL_ROUTES_SETTINGS],
+  };
+}
+
+/** What this registration built, its resources as this app serves them. */
 function registrationProvider(plan: ModelRoutesPlan, controllers: Type[], connectionName: string | undefined): Provider {
   return {
     provide: MODEL_ROUTES_REGISTRATION,
-    useFactory: (settings: ModelRoutesSettings): ModelRoutesRegistration => ({
+    useFactory: ({ resources }: ResolvedResources): ModelRoutesRegistration => ({
       connectionName,
-      definitions: withSettings(plan.definitions, settings),
+      definitions: resources,
       routes: plan.table,
       controllers: new Map(controllers.map((controller) => [controller.name, controller])),
     }),
-    inject: [MODEL_ROUTES_SETTINGS],
+    inject: [MODEL_ROUTES_RESOURCES],
   };
 }
 

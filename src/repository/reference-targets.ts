@@ -2,6 +2,7 @@ import type { OnModuleInit } from '@nestjs/common';
 import type { Connection, Model } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { createModelDefinition } from '../definitions/resource-definition.factory.js';
+import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import { ModelRepository } from './model-repository.js';
 
 /**
@@ -18,11 +19,13 @@ export class ReferenceTargets implements OnModuleInit {
    * @param resources the resources' repositories
    * @param connection the connection the models are registered on
    * @param registered each referenced model that is not a resource, with the first field naming it (`Magazine.publisher`)
+   * @param search the module's search settings in force, for those models' routes
    */
   constructor(
     resources: readonly ModelRepository[],
     private readonly connection: Connection,
     private readonly registered: ReadonlyMap<string, string>,
+    private readonly search: ResolvedSearchOptions,
   ) {
     for (const repository of resources) this.repositories.set(repository.definition.name, repository);
   }
@@ -37,7 +40,7 @@ export class ReferenceTargets implements OnModuleInit {
         );
       }
       const model = this.connection.model(modelName) as Model<Record<string, unknown>>;
-      this.repositories.set(modelName, new ModelRepository(model, createModelDefinition(model)));
+      this.repositories.set(modelName, new ModelRepository(model, createModelDefinition(model, this.search)));
     }
   }
 

@@ -33,7 +33,7 @@ export function createRouteTable(definitions: ResourceDefinition[], options: Rou
   const routes = definitions.flatMap((definition) => [
     ...resourceRoutes(definition, options),
     ...definition.references.flatMap((reference) =>
-      referenceRoutes(definition, reference.field, byName.get(reference.targetName) ?? reference.targetName, reference.isArray, options),
+      referenceRoutes(definition, reference.field, referenceTarget(byName, reference.targetName), reference.isArray, options),
     ),
     ...definition.files.flatMap((file) => fileRoutes(definition, file, options)),
     ...definition.elements.flatMap((element) => elementRoutes(definition, element, options)),
@@ -77,14 +77,30 @@ export function referenceControllerName(definition: ResourceDefinition, field: s
 
 type TableRow = RouteDefinition & { enabled?: boolean };
 
+/**
+ * What a reference field leads to: a resource (its definition, with a path and views of its own),
+ * or a model that is not a resource, known by its name only.
+ */
+export type ReferenceTarget = Pick<ResourceDefinition, 'name'> & Partial<Pick<ResourceDefinition, 'path' | 'idParam' | 'serialization'>>;
+
+/** The target of a reference to the model `name`: its resource's definition, else its name only. */
+export function referenceTarget(resources: ReadonlyMap<string, ReferenceTarget>, name: string): ReferenceTarget {
+  return resources.get(name) ?? { name };
+}
+
+/** Whether a reference's target is a resource: it has a path, so reverse routes can live under it. */
+export function isResourceTarget(target: ReferenceTarget): target is ReferenceTarget & Pick<ResourceDefinition, 'path' | 'idParam'> {
+  return target.path !== undefined && target.idParam !== undefined;
+}
+
 /** What a resource's paths and texts are made of (`RouteNames`), with its reference field and target when given. */
 export function routeNames(
   source: Pick<ResourceDefinition, 'name' | 'path' | 'plural' | 'idParam'>,
-  reference?: { field: string; target: Pick<ResourceDefinition, 'name' | 'path' | 'idParam'> | string },
+  reference?: { field: string; target: ReferenceTarget },
 ): RouteNames {
   if (!reference) return { source };
   const { field, target } = reference;
-  if (typeof target === 'string') return { source, field, target: { name: target } };
+  if (!isResourceTarget(target)) return { source, field, target: { name: target.name } };
   return { source, field, target, relatedParam: relatedParam(source, target) };
 }
 
@@ -132,16 +148,16 @@ export function underResource(definition: Pick<ResourceDefinition, 'path'>, path
 function referenceRoutes(
   source: ResourceDefinition,
   field: string,
-  target: ResourceDefinition | string,
+  target: ReferenceTarget,
   isArray: boolean,
   options: RouteTableOptions,
 ): TableRow[] {
   const controller = referenceControllerName(source, field);
-  const targetName = typeof target === 'string' ? target : target.name;
+  const targetName = target.name;
   const reference = { source: source.name, field, target: targetName };
   const names = routeNames(source, { field, target });
   // A model that is not a resource has no path of its own: no routes under it.
-  const applies = { isArray, targetIsResource: typeof target !== 'string' };
+  const applies = { isArray, targetIsResource: isResourceTarget(target) };
   return actionsOf('reference')
     .filter((action) => routeAction(action).appliesTo?.(applies) ?? true)
     .map((action): TableRow => {

@@ -7,6 +7,7 @@ import { describeDto } from './openapi-dtos.js';
 import { decorateHealthRoutes } from './openapi-health.js';
 import { bodyDto, componentName, decorateRoutes } from './openapi-routes.js';
 import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
+import { documentSettings } from './openapi-settings.js';
 import { versionOperationIds } from './openapi-versions.js';
 import { servingOf } from '../versioning/served-routes.js';
 
@@ -43,6 +44,7 @@ export function createModelRoutesDocument(
   // Tags come from the resources (one each), not from controller class names.
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false, ...options });
   versionOperationIds(document, registrations, servingOf(app.get(ApplicationConfig, { strict: false })));
+  documentSettings(document, registrations);
   const schemas = { ...document.components?.schemas, ...componentSchemas(registrations.flatMap((registration) => registration.definitions)) } as Record<string, OpenApiSchema>;
   // A class-level keyword ApiProperty() cannot give: the generated DTOs refuse unknown properties.
   for (const name of generated.keys()) if (schemas[name]) schemas[name] = { ...schemas[name], additionalProperties: false };

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, DECORATORS, type ApiPropertyOptions } from '@nestjs/swagger';
 import { generatedDtoShape } from '../dto/resource-dto.factory.js';
-import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
+import type { ResolvedResource } from '../definitions/resource-definition.interface.js';
 import { documentSchema, objectAt, searchBodySchema, type OpenApiSchema } from './openapi-schemas.js';
 
 const described = new WeakSet<Type>();
@@ -20,7 +20,7 @@ const described = new WeakSet<Type>();
  * Done once per class, however often it is called. `generated` receives, by name, the generated
  * classes the body is made of (nested ones too), whose component schemas refuse unknown properties.
  */
-export function describeDto(dto: Type, definitions: ReadonlyMap<string, ResourceDefinition>, generated: Map<string, Type>): void {
+export function describeDto(dto: Type, definitions: ReadonlyMap<string, ResolvedResource>, generated: Map<string, Type>): void {
   const chain: Type[] = [];
   for (let current: Type | undefined = dto; current && current !== Object; current = Object.getPrototypeOf(current) as Type | undefined) {
     if (current.prototype) chain.unshift(current);
@@ -32,7 +32,7 @@ export function describeDto(dto: Type, definitions: ReadonlyMap<string, Resource
   });
 }
 
-function describeGenerated(dto: Type, definitions: ReadonlyMap<string, ResourceDefinition>, generated: Map<string, Type>): void {
+function describeGenerated(dto: Type, definitions: ReadonlyMap<string, ResolvedResource>, generated: Map<string, Type>): void {
   const shape = generatedDtoShape(dto)!;
   const definition = definitions.get(shape.resource);
   if (!definition) return;

@@ -1,11 +1,12 @@
 import type { Type } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
+import type { ResolvedResource, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { GeneratedRouteDefinition, RouteDefinition } from '../interfaces/route-definition.interface.js';
 import type { FileFieldDefinition, ResolvedVariants } from '../files/file-options.js';
 import { routeAction, type RouteActionRow, type RouteNames } from '../metadata/route-actions.js';
-import { elementRouteNames, fileRouteNames, routeNames } from '../routes/route-table.factory.js';
+import { elementRouteNames, fileRouteNames, referenceTarget, routeNames } from '../routes/route-table.factory.js';
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
+import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
@@ -44,7 +45,7 @@ export function decorateRoutes(registration: ModelRoutesRegistration): void {
   }
 }
 
-type Definitions = ReadonlyMap<string, ResourceDefinition>;
+type Definitions = ReadonlyMap<string, ResolvedResource>;
 
 /**
  * The DTO class of a generated route's body (`CompanyCreateDto`, `CompanyOwnerSearchDto`, or yours):
@@ -57,7 +58,7 @@ export function bodyDto(controller: Type | undefined, route: RouteDefinition): T
   return index >= 0 && types?.[index] !== Object ? types?.[index] : undefined;
 }
 
-function decoratorsOf(route: GeneratedRouteDefinition, owner: ResourceDefinition, byName: Definitions, dto: Type | undefined): MethodDecorator[] {
+function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, byName: Definitions, dto: Type | undefined): MethodDecorator[] {
   const row = routeAction(route.action);
   const names = namesOf(route, owner, byName);
   const file = route.file && owner.files.find((candidate) => candidate.field === route.file!.field);
@@ -79,7 +80,7 @@ const BINARY = { type: 'string', format: 'binary' };
  * bytes of an accepted type), a download's binary answer with its headers, partial content and
  * the variant parameters of an image field.
  */
-function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: RouteNames, owner: ResourceDefinition, file: FileFieldDefinition, byName: Definitions): MethodDecorator[] {
+function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: RouteNames, owner: ResolvedResource, file: FileFieldDefinition, byName: Definitions): MethodDecorator[] {
   const requestBody = row.upload && {
     required: true,
     content: {
@@ -133,7 +134,7 @@ function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Defi
   if (route.file) return fileRouteNames(owner, owner.files.find((file) => file.field === route.file!.field)!);
   if (route.element) return elementRouteNames(owner, route.element.field);
   const reference = route.reference;
-  return routeNames(owner, reference && { field: reference.field, target: byName.get(reference.target) ?? reference.target });
+  return routeNames(owner, reference && { field: reference.field, target: referenceTarget(byName, reference.target) });
 }
 
 /**
@@ -166,7 +167,7 @@ function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?:
   return parameters;
 }
 
-function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
+function queryParameters(definition: ResolvedResource): MethodDecorator[] {
   const { search } = definition;
   const fields = documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>;
   // An array of scalars is filtered by one element's value (`?tags=vip` matches the arrays that hold it).
@@ -174,7 +175,7 @@ function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
     .map(([name, schema]): [string, OpenApiSchema] => [name, schema.type === 'array' ? { ...(schema.items as OpenApiSchema) } : schema])
     .filter(([, schema]) => ['string', 'number', 'integer', 'boolean'].includes(schema.type as string));
   return [
-    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: `At most ${search.maxLimit}; larger values are clamped.` }),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: limitParameterText(search) }),
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),
     ApiQuery({ name: 'sort', required: false, schema: { type: 'string' }, description: `Fields, comma-separated, \`-\` for descending: \`${sortExample(definition, ',')}\`.` }),
     ApiQuery({ name: 'select', required: false, schema: { type: 'string' }, description: 'Fields to return, comma-separated; `_id` always comes back.' }),
@@ -189,13 +190,26 @@ function queryParameters(definition: ResourceDefinition): MethodDecorator[] {
   ];
 }
 
+/** What the `limit` query parameter says of the search settings. */
+export function limitParameterText(search: Pick<ResolvedSearchOptions, 'maxLimit'>): string {
+  return `At most ${search.maxLimit}; larger values are clamped.`;
+}
+
+/** What the `If-Match` header says, required or not. */
+export function ifMatchText(required: boolean): string {
+  return `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing written.${required ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`;
+}
+
+/** The description of a 428 answer. */
+export const PRECONDITION_REQUIRED_TEXT = 'Error; code: MR_PRECONDITION_REQUIRED';
+
 /** Errors any route may answer, beside those of its row. */
 const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY_TIMEOUT'], [500, 'MR_INTERNAL'], [503, 'MR_DATABASE_UNAVAILABLE']];
 
 const ETAG_HEADER = { ETag: { description: "The document's entity tag: send it in If-Match to write only this version, or in If-None-Match to be answered 304 while it is current.", schema: { type: 'string' } } };
 
 /** `If-None-Match` on a route that reads a document, `If-Match` (required with `requireIfMatch`) and `If-None-Match` on one that writes it. */
-function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): MethodDecorator[] {
+function conditionalHeaders(row: RouteActionRow, owner: ResolvedResource): MethodDecorator[] {
   if (row.conditional === 'read') {
     return [ApiHeader({ name: 'If-None-Match', required: false, description: 'ETags (or `*`): 304 Not Modified, without a body, when the document still has one of them.' })];
   }
@@ -204,7 +218,7 @@ function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): Met
     ApiHeader({
       name: 'If-Match',
       required: owner.requireIfMatch,
-      description: `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing written.${owner.requireIfMatch ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`,
+      description: ifMatchText(owner.requireIfMatch),
     }),
     ApiHeader({
       name: 'If-None-Match',
@@ -215,17 +229,17 @@ function conditionalHeaders(row: RouteActionRow, owner: ResourceDefinition): Met
 }
 
 /** The statuses of conditional requests a route answers, beside those of its row. */
-function conditionalStatuses(row: RouteActionRow, owner: ResourceDefinition): MethodDecorator[] {
+function conditionalStatuses(row: RouteActionRow, owner: ResolvedResource): MethodDecorator[] {
   if (row.conditional === 'read') return [ApiResponse({ status: 304, description: 'Not Modified: the document still has an ETag of If-None-Match (no body)', headers: ETAG_HEADER })];
   if (row.conditional !== 'write') return [];
   const error = ref(componentName.error) as never;
   return [
     ApiResponse({ status: 412, description: 'Error; code: MR_PRECONDITION_FAILED (ETag: the current one)', schema: error, headers: ETAG_HEADER }),
-    ...(owner.requireIfMatch ? [ApiResponse({ status: 428, description: 'Error; code: MR_PRECONDITION_REQUIRED', schema: error })] : []),
+    ...(owner.requireIfMatch ? [ApiResponse({ status: 428, description: PRECONDITION_REQUIRED_TEXT, schema: error })] : []),
   ];
 }
 
-function responses(row: RouteActionRow, route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): MethodDecorator[] {
+function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedResource, byName: Definitions): MethodDecorator[] {
   const known = byName.has(route.resource);
   const document = known ? ref(componentName.document(route.resource)) : { type: 'object' };
   const list = route.action === 'list'

@@ -4,7 +4,8 @@ import { QUERY_OPERATORS } from '../query/query-operators.js';
 import { isUnderAny as isUnder } from '../query/field-path.util.js';
 import { enumValues } from '../utils/schema-enum.util.js';
 import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
-import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
+import type { ResolvedResource, ResourceDefinition } from '../definitions/resource-definition.interface.js';
+import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 
 /**
@@ -285,8 +286,13 @@ export const ERROR_SCHEMA: OpenApiSchema = {
   },
 };
 
+/** What a search body's `limit` says of the search settings. */
+export function searchLimitText(search: Pick<ResolvedSearchOptions, 'defaultLimit' | 'maxLimit'>): string {
+  return `Default ${search.defaultLimit}; at most ${search.maxLimit}, larger values are clamped.`;
+}
+
 /** The body of a POST search, `{ query, limit, skip, sort, select }`, with the resource's limits. */
-export function searchBodySchema(definition: Pick<ResourceDefinition, 'schema' | 'fields' | 'search'>): OpenApiSchema {
+export function searchBodySchema(definition: Pick<ResolvedResource, 'schema' | 'fields' | 'search'>): OpenApiSchema {
   const { search } = definition;
   return {
     type: 'object',
@@ -294,7 +300,7 @@ export function searchBodySchema(definition: Pick<ResourceDefinition, 'schema' |
     properties: {
       query: { type: 'object', additionalProperties: true, description: `A MongoDB filter over schema fields; operators: ${Object.keys(QUERY_OPERATORS).join(' ')}.` },
       // Defaults are described, not declared: generators make properties with a default required.
-      limit: { type: 'integer', minimum: 1, description: `Default ${search.defaultLimit}; at most ${search.maxLimit}, larger values are clamped.` },
+      limit: { type: 'integer', minimum: 1, description: searchLimitText(search) },
       skip: { type: 'integer', minimum: 0, maximum: search.maxSkip, description: 'Default 0.' },
       sort: {
         oneOf: [

@@ -1,6 +1,8 @@
 import { Controller, Get, Injectable, Module, type DynamicModule } from '@nestjs/common';
+import { DocumentBuilder } from '@nestjs/swagger';
 import { Types } from 'mongoose';
 import { GeneratedController, ModelRoutesModule, type ModelRoutesSettings, type ModelRoutesSettingsFactory } from '../../../src/index.js';
+import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { Gadget, Part } from '../../fixtures/extend-models.js';
 import { bootTestApp, type TestApp, type TestAppSetup } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
@@ -132,3 +134,39 @@ describe('ModelRoutesModule.forRootAsync', () => {
   });
 });
 
+
+// ---- two apps from one registration ----------------------------------------------------------------
+
+const APP_SETTINGS = Symbol('AppSettings');
+
+/** A module, global to its app, giving that app's settings to the registration's factory. */
+function appSettings(settings: ModelRoutesSettings): DynamicModule {
+  return { module: class AppSettingsModule {}, global: true, providers: [{ provide: APP_SETTINGS, useValue: settings }], exports: [APP_SETTINGS] };
+}
+
+describe('two apps built from one forRootAsync registration, with different settings', () => {
+  // One plan, so one set of controllers and handlers for both apps; each resolves its own settings.
+  const modelRoutes = ModelRoutesModule.forRootAsync({ resources: [Gadget], inject: [APP_SETTINGS], useFactory: (settings: ModelRoutesSettings) => settings });
+
+  it('each answers and documents its own: limits, and If-Match required (428) in the second only', async () => {
+    const first = await bootTestApp(engine, { modelRoutes, imports: [appSettings({ search: { maxLimit: 3 } })] });
+    const second = await bootTestApp(engine, { modelRoutes, imports: [appSettings({ search: { maxLimit: 5 }, requireIfMatch: true })] });
+    for (const [{ app }, maxLimit, required] of [[first, 3, false], [second, 5, true]] as const) {
+      const document = createModelRoutesDocument(app, new DocumentBuilder().setTitle('gadgets').build());
+      const search = document.paths['/gadgets']!.get!;
+      const limit = search.parameters!.find((parameter) => 'name' in parameter && parameter.name === 'limit') as { description?: string; schema?: { default?: number } };
+      expect([limit.description, limit.schema?.default]).toEqual([`At most ${maxLimit}; larger values are clamped.`, Math.min(20, maxLimit)]);
+      const body = (document.components!.schemas!.GadgetSearchDto as { properties: Record<string, { description?: string }> }).properties.limit.description;
+      expect(body).toBe(`Default ${Math.min(20, maxLimit)}; at most ${maxLimit}, larger values are clamped.`);
+      const update = document.paths['/gadget/{gadget_id}']!.put!;
+      const ifMatch = update.parameters!.find((parameter) => 'name' in parameter && parameter.name === 'If-Match') as { required?: boolean };
+      expect([ifMatch.required, '428' in update.responses]).toEqual([required, required]);
+    }
+    // Through HTTP, each response checked against its own app's document.
+    for (const [{ http }, maxLimit, required] of [[first, 3, false], [second, 5, true]] as const) {
+      const created = await http().post('/gadget').send({ name: 'g', rank: 1 }).expect(201);
+      expect((await http().put(`/gadget/${created.body._id}`).send({ rank: 2 })).status).toBe(required ? 428 : 200);
+      expect((await http().get('/gadgets?limit=50').expect(200)).body.status.limit).toBe(maxLimit);
+    }
+  });
+});

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import { MongooseModule, Prop, Schema } from '@nestjs/mongoose';
+import { Types, type Connection } from 'mongoose';
 import type request from 'supertest';
-import { ModelRoutesModule } from '../../../src/index.js';
+import { GeneratedResource, ModelRoutesModule } from '../../../src/index.js';
 import { Magazine, Publisher, PublisherSchema } from '../../fixtures/extend-models.js';
 import { bootTestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
@@ -71,5 +71,28 @@ describe('a ref to a model registered by a feature module imported after ModelRo
     const magazine = (await http().post('/magazine').send({ title: 'Elle', publisher: String(publisher._id) }).expect(201)).body;
     const response = await http().get(`/magazine/${magazine._id}/publisher`).expect(200);
     expect(response.body).toEqual({ _id: String(publisher._id), name: 'Hachette' });
+  });
+});
+
+/** An array of references to a model that is not a resource: its `list` route reads that model. */
+@GeneratedResource()
+@Schema()
+class Anthology {
+  @Prop({ required: true }) title!: string;
+  @Prop({ type: [{ type: Types.ObjectId, ref: 'Publisher' }] }) publishers?: Types.ObjectId[];
+}
+
+describe('the search settings on the routes of a model that is not a resource', () => {
+  it("GET /anthology/:anthology_id/publishers?limit=50 applies the module's maxLimit (forRootAsync's), as every search route does", async () => {
+    const { http, connection } = await bootTestApp(engine, {
+      imports: [MongooseModule.forFeature([{ name: Publisher.name, schema: PublisherSchema }])],
+      modelRoutes: ModelRoutesModule.forRootAsync({ resources: [Anthology], useFactory: async () => ({ search: { maxLimit: 2 } }) }),
+    });
+    const publishers = await connection.model('Publisher').create([{ name: 'A' }, { name: 'B' }, { name: 'C' }, { name: 'D' }]);
+    const anthology = (await http().post('/anthology').send({ title: 'Best of', publishers: publishers.map((doc: { _id: unknown }) => String(doc._id)) }).expect(201)).body;
+    const response = await http().get(`/anthology/${anthology._id}/publishers?limit=50`).expect(200);
+    expect(response.body.status).toMatchObject({ search_count: 2, match_count: 4, limit: 2 });
+    // And its default limit: a lower maximum lowers it.
+    expect((await http().get(`/anthology/${anthology._id}/publishers`).expect(200)).body.status.limit).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { resolveResources } from '../../../src/definitions/resource-definition.factory.js';
 import { Controller, Get, Post } from '@nestjs/common';
 import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Schema as MongooseSchema, Types } from 'mongoose';
@@ -51,7 +52,7 @@ class GadgetController extends GeneratedController(Gadget) {
 
 function metadata(options: ModelRoutesModuleOptions, prefix = '') {
   const { definitions, table } = planModelRoutes(options);
-  return backOfficeMetadata([{ definitions, routes: table }], { title: 'T', auth: { header: 'x-api-key' } }, prefix);
+  return backOfficeMetadata([{ definitions: resolveResources(definitions, options).resources, routes: table }], { title: 'T', auth: { header: 'x-api-key' } }, prefix);
 }
 
 describe('backOfficeMetadata', () => {
@@ -119,7 +120,7 @@ describe('backOfficeMetadata', () => {
     const first = planModelRoutes({ resources: [Widget, Gadget], references: { find: false, reverse: false, reversePost: false } });
     const second = planModelRoutes({ resources: [Dimensionless] });
     const result = backOfficeMetadata(
-      [{ definitions: first.definitions, routes: first.table }, { definitions: second.definitions, routes: second.table }],
+      [{ definitions: resolveResources(first.definitions, {}).resources, routes: first.table }, { definitions: resolveResources(second.definitions, {}).resources, routes: second.table }],
       { title: 'T', auth: { header: 'authorization', scheme: 'Bearer' } },
       '',
     );

@@ -1,7 +1,7 @@
 import { openRouteCall } from '../../../src/controllers/route-call.guard.js';
 import { currentCall, RouteCall, runCall } from '../../../src/call/route-call.js';
 import type { RoutePlan } from '../../../src/call/route-plan.js';
-import { createResourceDefinitions } from '../../../src/definitions/resource-definition.factory.js';
+import { createResourceDefinitions, resolveResources } from '../../../src/definitions/resource-definition.factory.js';
 import { ROUTE_ACTIONS, routeAction, type RouteActionName } from '../../../src/metadata/route-actions.js';
 import type { ModelRepository } from '../../../src/repository/model-repository.js';
 import { Plain } from '../../fixtures/serialization-models.js';
@@ -42,8 +42,8 @@ const EXPECTED: Record<RouteActionName, Holds> = {
 };
 
 describe('RouteCall, for every row of ROUTE_ACTIONS', () => {
-  const [definition] = createResourceDefinitions({ resources: [Plain] });
-  const repository = { definition: { ...definition, requireIfMatch: true } } as unknown as ModelRepository;
+  const [definition] = resolveResources(createResourceDefinitions({ resources: [Plain] }), { requireIfMatch: true }).resources;
+  const repository = { definition } as unknown as ModelRepository;
   const names = { source: { name: 'Plain', path: 'plain', plural: 'plains', idParam: 'plain_id' } };
   class BodyDto {}
 

@@ -3,7 +3,7 @@ import { Exclude, Expose } from 'class-transformer';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
 import { ModelRoutesConfigError, type ConfigErrorCode } from '../../../src/errors/model-routes-config.error.js';
-import { createResourceDefinition, createResourceDefinitions } from '../../../src/definitions/resource-definition.factory.js';
+import { createResourceDefinition, createResourceDefinitions, resolveResources } from '../../../src/definitions/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions } from '../../../src/interfaces/model-routes-options.interface.js';
 import type { ResourceDefinition } from '../../../src/definitions/resource-definition.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../../../src/query/search-defaults.js';
@@ -157,8 +157,8 @@ describe('createResourceDefinitions: paths and identifiers', () => {
   });
 
   it('fills the default search options, and merges given ones', () => {
-    expect(createResourceDefinitions({ resources: [BlogPost] })[0].search).toEqual(DEFAULT_SEARCH_OPTIONS);
-    expect(createResourceDefinitions({ resources: [BlogPost], search: { maxLimit: 50, maxSkip: 0 } })[0].search).toEqual({
+    expect(resolved({ resources: [BlogPost] })[0].search).toEqual(DEFAULT_SEARCH_OPTIONS);
+    expect(resolved({ resources: [BlogPost], search: { maxLimit: 50, maxSkip: 0 } })[0].search).toEqual({
       ...DEFAULT_SEARCH_OPTIONS,
       maxLimit: 50,
       maxSkip: 0,
@@ -172,11 +172,37 @@ describe('createResourceDefinitions: paths and identifiers', () => {
   });
 });
 
+/** The resources as an app with these options serves them. */
+function resolved(options: ModelRoutesModuleOptions) {
+  return resolveResources(createResourceDefinitions(options), options).resources;
+}
+
+describe('resolveResources', () => {
+  @GeneratedResource({ search: { maxLimit: 7 }, requireIfMatch: false })
+  @Schema()
+  class Ledger {
+    @Prop() label?: string;
+  }
+
+  it("resolves each app's settings on new objects, under the resource's own options, leaving the plan's definitions as they were", () => {
+    const definitions = createResourceDefinitions({ resources: [BlogPost, Ledger] });
+    const before = definitions.map((definition) => ({ ...definition }));
+    const first = resolveResources(definitions, { search: { maxLimit: 3 }, requireIfMatch: true });
+    const second = resolveResources(definitions, {});
+    expect(first.resources.map(({ search, requireIfMatch }) => [search.maxLimit, requireIfMatch])).toEqual([[3, true], [7, false]]);
+    expect(second.resources.map(({ search, requireIfMatch }) => [search.maxLimit, requireIfMatch])).toEqual([[100, false], [7, false]]);
+    expect([first.search.maxLimit, second.search.maxLimit]).toEqual([3, 100]);
+    expect(definitions).toEqual(before);
+    expect(definitions[0]).not.toHaveProperty('search');
+    expect(definitions[0]).not.toHaveProperty('requireIfMatch');
+  });
+});
+
 describe('createResourceDefinition', () => {
-  it('works on a single resource and defaults to DEFAULT_SEARCH_OPTIONS', () => {
+  it('works on a single resource, whose search options resolve to DEFAULT_SEARCH_OPTIONS', () => {
     const definition = createResourceDefinition({ resource: BlogPost });
     expect(definition.path).toBe('blog-post');
-    expect(definition.search).toStrictEqual(DEFAULT_SEARCH_OPTIONS);
+    expect(resolveResources([definition], {}).resources[0].search).toStrictEqual(DEFAULT_SEARCH_OPTIONS);
     expect(definition.references).toEqual([]);
   });
 
@@ -328,12 +354,12 @@ describe('createResourceDefinitions: startup errors', () => {
   });
 
   it('lowers an inherited defaultLimit to a smaller maxLimit', () => {
-    const [definition] = createResourceDefinitions({ resources: [BlogPost], search: { maxLimit: 5 } });
+    const [definition] = resolved({ resources: [BlogPost], search: { maxLimit: 5 } });
     expect(definition.search).toMatchObject({ maxLimit: 5, defaultLimit: 5 });
   });
 
   it('takes an option given as undefined for its default', () => {
-    const [definition] = createResourceDefinitions({ resources: [BlogPost], search: { maxLimit: undefined, defaultLimit: 5 } });
+    const [definition] = resolved({ resources: [BlogPost], search: { maxLimit: undefined, defaultLimit: 5 } });
     expect(definition.search).toMatchObject({ maxLimit: 100, defaultLimit: 5 });
   });
 

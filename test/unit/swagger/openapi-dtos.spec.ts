@@ -6,8 +6,8 @@ import { IsEmail } from 'class-validator';
 import { GeneratedDto } from '../../../src/definitions/generated-dto.js';
 import { generatedDtoShape } from '../../../src/dto/resource-dto.factory.js';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
-import { createResourceDefinition } from '../../../src/definitions/resource-definition.factory.js';
-import type { ResourceDefinition } from '../../../src/definitions/resource-definition.interface.js';
+import { createResourceDefinition, resolveResources } from '../../../src/definitions/resource-definition.factory.js';
+import type { ResolvedResource } from '../../../src/definitions/resource-definition.interface.js';
 import { describeDto } from '../../../src/swagger/openapi-dtos.js';
 
 @Schema({ _id: false })
@@ -41,8 +41,8 @@ const properties = (dto: Type) => ((Reflect.getMetadata(DECORATORS.API_MODEL_PRO
 const property = (dto: Type, key: string) => Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, key) as Record<string, unknown>;
 
 describe('describeDto', () => {
-  const definition = createResourceDefinition({ resource: Patient });
-  const definitions = new Map<string, ResourceDefinition>([['Patient', definition]]);
+  const [definition] = resolveResources([createResourceDefinition({ resource: Patient })], {}).resources;
+  const definitions = new Map<string, ResolvedResource>([['Patient', definition]]);
   const generated = new Map<string, Type>();
   const create = GeneratedDto(Patient, 'create');
   beforeAll(() => {
@@ -102,7 +102,7 @@ class PatientController {
 
 describe('the described classes, as @nestjs/swagger documents them', () => {
   it("show the user's properties (decorators and the CLI plugin's factory) over the generated parent's", async () => {
-    const definitions = new Map<string, ResourceDefinition>([['Patient', createResourceDefinition({ resource: Patient })]]);
+    const definitions = new Map<string, ResolvedResource>([['Patient', resolveResources([createResourceDefinition({ resource: Patient })], {}).resources[0]]]);
     for (const dto of [CreatePatientDto, UpdatePatientDto]) describeDto(dto, definitions, new Map());
     const module = await Test.createTestingModule({ controllers: [PatientController] }).compile();
     // No contract check: this app only has its document built, and answers no request.
