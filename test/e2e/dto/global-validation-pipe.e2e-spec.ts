@@ -10,29 +10,32 @@ import { bootTestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 import { expectError } from '../../support/expect-error.js';
 
-const engine = useEngine();
+/** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
+export function globalValidationPipeSpec(): void {
+  const engine = useEngine();
 
-/** Keeps what Nest warns about, prints nothing. */
-class RecordingLogger extends ConsoleLogger {
-  readonly warnings: string[] = [];
+  /** Keeps what Nest warns about, prints nothing. */
+  class RecordingLogger extends ConsoleLogger {
+    readonly warnings: string[] = [];
 
-  override warn(message: unknown): void {
-    this.warnings.push(String(message));
+    override warn(message: unknown): void {
+      this.warnings.push(String(message));
+    }
+
+    override log(): void {}
   }
 
-  override log(): void {}
-}
-
-it('starts without a warning per handler, and the generated routes keep their own checks', async () => {
-  const logger = new RecordingLogger();
-  const { http } = await bootTestApp(engine, {
-    modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
-    appOptions: { logger },
-    configure: (app) => app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true })),
+  it('starts without a warning per handler, and the generated routes keep their own checks', async () => {
+    const logger = new RecordingLogger();
+    const { http } = await bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+      appOptions: { logger },
+      configure: (app) => app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true })),
+    });
+    expect(logger.warnings).toEqual([]);
+    const created = (await http().post('/company').send({ niceName: 'Acme', employees: 3 }).expect(201)).body;
+    expect((await http().get(`/company/${created._id}`).expect(200)).body).toEqual(created);
+    expectError(await http().post('/company').send({ niceName: 'Acme', nope: 1 }), 400, 'MR_INVALID_BODY');
+    expect((await http().get('/companies?employees=3').expect(200)).body.status.match_count).toBe(1);
   });
-  expect(logger.warnings).toEqual([]);
-  const created = (await http().post('/company').send({ niceName: 'Acme', employees: 3 }).expect(201)).body;
-  expect((await http().get(`/company/${created._id}`).expect(200)).body).toEqual(created);
-  expectError(await http().post('/company').send({ niceName: 'Acme', nope: 1 }), 400, 'MR_INVALID_BODY');
-  expect((await http().get('/companies?employees=3').expect(200)).body.status.match_count).toBe(1);
-});
+}

@@ -12,192 +12,195 @@ import { OpenApiContract } from '../../support/openapi-contract.js';
 import { pollUntil } from '../../support/poll.js';
 import { startStallingProxy, type StallingProxy } from '../../support/tcp-proxy.js';
 
-/** ModelRoutesHealthModule: liveness and readiness routes, opt-in, in the library's error shape. */
+/** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
+export function healthSpec(): void {
+  /** ModelRoutesHealthModule: liveness and readiness routes, opt-in, in the library's error shape. */
 
-const engine = useEngine();
+  const engine = useEngine();
 
-/** The fixture resources with the health routes of `options`; the default connection unless `connectionName`. */
-function bootWithHealth(
-  options: ModelRoutesHealthOptions = {},
-  setup: { connectionName?: string; globalErrorFilter?: boolean; globalPrefix?: string; serverSelectionTimeoutMS?: number } = {},
-): Promise<TestApp> {
-  const { connectionName, globalErrorFilter, globalPrefix, serverSelectionTimeoutMS } = setup;
-  return bootTestApp(engine, {
-    modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], connectionName, globalErrorFilter }),
-    imports: [ModelRoutesHealthModule.forRoot({ connectionName, ...options })],
-    connectionName,
-    globalPrefix,
-    mongoose: serverSelectionTimeoutMS ? { serverSelectionTimeoutMS } : {},
-  });
-}
+  /** The fixture resources with the health routes of `options`; the default connection unless `connectionName`. */
+  function bootWithHealth(
+    options: ModelRoutesHealthOptions = {},
+    setup: { connectionName?: string; globalErrorFilter?: boolean; globalPrefix?: string; serverSelectionTimeoutMS?: number } = {},
+  ): Promise<TestApp> {
+    const { connectionName, globalErrorFilter, globalPrefix, serverSelectionTimeoutMS } = setup;
+    return bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], connectionName, globalErrorFilter }),
+      imports: [ModelRoutesHealthModule.forRoot({ connectionName, ...options })],
+      connectionName,
+      globalPrefix,
+      mongoose: serverSelectionTimeoutMS ? { serverSelectionTimeoutMS } : {},
+    });
+  }
 
-function expectReady(response: Response): void {
-  expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { status: 'ok', database: { pingMs: expect.any(Number) } } });
-  expect(response.headers['cache-control']).toBe('no-store');
-}
-
-describe('opted in: ModelRoutesHealthModule.forRoot()', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await bootWithHealth();
-  });
-  afterAll(() => t.close());
-
-  it('GET /health answers 200 { status: "ok" }, not cached', async () => {
-    const response = await t.http().get('/health').expect(200);
-    expect(response.body).toEqual({ status: 'ok' });
+  function expectReady(response: Response): void {
+    expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { status: 'ok', database: { pingMs: expect.any(Number) } } });
     expect(response.headers['cache-control']).toBe('no-store');
+  }
+
+  describe('opted in: ModelRoutesHealthModule.forRoot()', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await bootWithHealth();
+    });
+    afterAll(() => t.close());
+
+    it('GET /health answers 200 { status: "ok" }, not cached', async () => {
+      const response = await t.http().get('/health').expect(200);
+      expect(response.body).toEqual({ status: 'ok' });
+      expect(response.headers['cache-control']).toBe('no-store');
+    });
+
+    it('GET /ready answers 200 with the time of the ping when the database answers', async () => {
+      expectReady(await t.http().get('/ready'));
+    });
+
+    it('leaves the generated routes as they were', async () => {
+      await t.http().post('/company').send({ niceName: 'Acme' }).expect(201);
+      expect((await t.http().get('/companies').expect(200)).body.status.match_count).toBe(1);
+    });
+
+    it('documents both routes in the OpenAPI document, the 503 in the error shape', async () => {
+      const document = createModelRoutesDocument(t.app, new DocumentBuilder().build());
+      await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+      expect(document.paths['/health']?.get).toMatchObject({ operationId: 'health', tags: ['Health'] });
+      expect(Object.keys(document.paths['/health']!.get!.responses)).toEqual(['200']);
+      expect(document.paths['/ready']?.get).toMatchObject({ operationId: 'ready', tags: ['Health'] });
+      expect(Object.keys(document.paths['/ready']!.get!.responses).sort()).toEqual(['200', '503']);
+      const contract = new OpenApiContract(document);
+      contract.check('GET', '/health', 200, (await t.http().get('/health')).body);
+      contract.check('GET', '/ready', 200, (await t.http().get('/ready')).body);
+      contract.check('GET', '/ready', 503, { statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database did not answer a ping within 1000 ms' });
+    });
   });
 
-  it('GET /ready answers 200 with the time of the ping when the database answers', async () => {
-    expectReady(await t.http().get('/ready'));
+  // Stopping the database needs an engine this process started (FerretDB); a server given by
+  // MONGODB_URI is shared and must not be stopped, so there this test cannot run.
+  const itStopsTheEngine = process.env.MONGODB_URI ? it.skip : it;
+
+  describe('readiness while the database is down', () => {
+    let t: TestApp | undefined;
+    afterAll(() => t?.close());
+
+    itStopsTheEngine('GET /ready answers 503 MR_DATABASE_UNAVAILABLE within readyTimeoutMS, /health stays 200, and /ready recovers', async () => {
+      const readyTimeoutMS = 1000;
+      // The driver's own server selection waits 30 s (its default): the bound is the module's.
+      t = await bootWithHealth({ readyTimeoutMS }, { serverSelectionTimeoutMS: 30000 });
+      expectReady(await t.http().get('/ready'));
+
+      await engine.get().suspend!();
+      try {
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const started = Date.now();
+          const response = await t.http().get('/ready');
+          const elapsed = Date.now() - started;
+          expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+          expect(response.body.message).toMatch(/^The database (did not answer a ping|is not connected)/);
+          expect(elapsed).toBeLessThan(readyTimeoutMS + 2000);
+          const health = await t.http().get('/health');
+          expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { status: 'ok' } });
+        }
+      } finally {
+        await engine.get().resume!();
+      }
+      expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
+    }, 60000);
   });
 
-  it('leaves the generated routes as they were', async () => {
-    await t.http().post('/company').send({ niceName: 'Acme' }).expect(201);
-    expect((await t.http().get('/companies').expect(200)).body.status.match_count).toBe(1);
-  });
+  // The proxy forwards to the one host of an engine this process started; a MONGODB_URI may name
+  // a replica set or an SRV record, which one TCP proxy cannot stand in front of.
+  const itOnLocalEngine = process.env.MONGODB_URI ? it.skip : it;
 
-  it('documents both routes in the OpenAPI document, the 503 in the error shape', async () => {
-    const document = createModelRoutesDocument(t.app, new DocumentBuilder().build());
-    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
-    expect(document.paths['/health']?.get).toMatchObject({ operationId: 'health', tags: ['Health'] });
-    expect(Object.keys(document.paths['/health']!.get!.responses)).toEqual(['200']);
-    expect(document.paths['/ready']?.get).toMatchObject({ operationId: 'ready', tags: ['Health'] });
-    expect(Object.keys(document.paths['/ready']!.get!.responses).sort()).toEqual(['200', '503']);
-    const contract = new OpenApiContract(document);
-    contract.check('GET', '/health', 200, (await t.http().get('/health')).body);
-    contract.check('GET', '/ready', 200, (await t.http().get('/ready')).body);
-    contract.check('GET', '/ready', 503, { statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database did not answer a ping within 1000 ms' });
-  });
-});
+  describe('readiness while the database does not answer (connections open, no reply)', () => {
+    let t: TestApp | undefined;
+    let proxy: StallingProxy | undefined;
+    afterAll(async () => {
+      proxy?.resume();
+      await t?.close();
+      await proxy?.close();
+    });
 
-// Stopping the database needs an engine this process started (FerretDB); a server given by
-// MONGODB_URI is shared and must not be stopped, so there this test cannot run.
-const itStopsTheEngine = process.env.MONGODB_URI ? it.skip : it;
+    itOnLocalEngine('GET /ready answers 503 after readyTimeoutMS, not after the driver\'s 30 s, and recovers', async () => {
+      const readyTimeoutMS = 1000;
+      proxy = await startStallingProxy(engine.get().uri);
+      const { uri } = proxy;
+      t = await bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+        imports: ({ dbName }) => [MongooseModule.forRoot(uri, { dbName, serverSelectionTimeoutMS: 30000 }), ModelRoutesHealthModule.forRoot({ readyTimeoutMS })],
+        mongoose: false,
+      });
+      expectReady(await t.http().get('/ready'));
 
-describe('readiness while the database is down', () => {
-  let t: TestApp | undefined;
-  afterAll(() => t?.close());
-
-  itStopsTheEngine('GET /ready answers 503 MR_DATABASE_UNAVAILABLE within readyTimeoutMS, /health stays 200, and /ready recovers', async () => {
-    const readyTimeoutMS = 1000;
-    // The driver's own server selection waits 30 s (its default): the bound is the module's.
-    t = await bootWithHealth({ readyTimeoutMS }, { serverSelectionTimeoutMS: 30000 });
-    expectReady(await t.http().get('/ready'));
-
-    await engine.get().suspend!();
-    try {
-      for (let attempt = 0; attempt < 3; attempt++) {
+      proxy.stall();
+      for (let attempt = 0; attempt < 2; attempt++) {
         const started = Date.now();
         const response = await t.http().get('/ready');
         const elapsed = Date.now() - started;
         expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
-        expect(response.body.message).toMatch(/^The database (did not answer a ping|is not connected)/);
+        expect(response.body.message).toBe('The database did not answer a ping within 1000 ms');
         expect(elapsed).toBeLessThan(readyTimeoutMS + 2000);
-        const health = await t.http().get('/health');
-        expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { status: 'ok' } });
+        await t.http().get('/health').expect(200);
       }
-    } finally {
-      await engine.get().resume!();
-    }
-    expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
-  }, 60000);
-});
 
-// The proxy forwards to the one host of an engine this process started; a MONGODB_URI may name
-// a replica set or an SRV record, which one TCP proxy cannot stand in front of.
-const itOnLocalEngine = process.env.MONGODB_URI ? it.skip : it;
-
-describe('readiness while the database does not answer (connections open, no reply)', () => {
-  let t: TestApp | undefined;
-  let proxy: StallingProxy | undefined;
-  afterAll(async () => {
-    proxy?.resume();
-    await t?.close();
-    await proxy?.close();
+      proxy.resume();
+      expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
+    }, 60000);
   });
 
-  itOnLocalEngine('GET /ready answers 503 after readyTimeoutMS, not after the driver\'s 30 s, and recovers', async () => {
-    const readyTimeoutMS = 1000;
-    proxy = await startStallingProxy(engine.get().uri);
-    const { uri } = proxy;
-    t = await bootTestApp(engine, {
-      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
-      imports: ({ dbName }) => [MongooseModule.forRoot(uri, { dbName, serverSelectionTimeoutMS: 30000 }), ModelRoutesHealthModule.forRoot({ readyTimeoutMS })],
-      mongoose: false,
+  describe('options: a named connection, paths of its own, a global prefix', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      // Only the 'catalog' connection is opened: a probe of the default one could not be built.
+      t = await bootWithHealth({ healthPath: 'status/live', readyPath: '/status/ready/' }, { connectionName: 'catalog', globalPrefix: 'api' });
     });
-    expectReady(await t.http().get('/ready'));
+    afterAll(() => t.close());
 
-    proxy.stall();
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const started = Date.now();
-      const response = await t.http().get('/ready');
-      const elapsed = Date.now() - started;
-      expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
-      expect(response.body.message).toBe('The database did not answer a ping within 1000 ms');
-      expect(elapsed).toBeLessThan(readyTimeoutMS + 2000);
+    it('serves the probes at those paths, pinging that connection', async () => {
+      expect((await t.http().get('/api/status/live').expect(200)).body).toEqual({ status: 'ok' });
+      expectReady(await t.http().get('/api/status/ready'));
+      expectNoRoute(await t.http().get('/api/health'));
+      expectNoRoute(await t.http().get('/api/ready'));
+    });
+
+    it('documents them under their paths', () => {
+      const document = createModelRoutesDocument(t.app, new DocumentBuilder().build());
+      expect(document.paths['/api/status/live']?.get?.operationId).toBe('statusLive');
+      expect(document.paths['/api/status/ready']?.get).toMatchObject({ operationId: 'statusReady', summary: "Readiness: the database of connection 'catalog' answers ping" });
+    });
+  });
+
+  describe('with globalErrorFilter: true', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await bootWithHealth({}, { globalErrorFilter: true });
+    });
+    afterAll(() => t.close());
+
+    it('serves the probes, and a method they do not serve is the 404 of any unknown route', async () => {
       await t.http().get('/health').expect(200);
-    }
-
-    proxy.resume();
-    expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
-  }, 60000);
-});
-
-describe('options: a named connection, paths of its own, a global prefix', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    // Only the 'catalog' connection is opened: a probe of the default one could not be built.
-    t = await bootWithHealth({ healthPath: 'status/live', readyPath: '/status/ready/' }, { connectionName: 'catalog', globalPrefix: 'api' });
-  });
-  afterAll(() => t.close());
-
-  it('serves the probes at those paths, pinging that connection', async () => {
-    expect((await t.http().get('/api/status/live').expect(200)).body).toEqual({ status: 'ok' });
-    expectReady(await t.http().get('/api/status/ready'));
-    expectNoRoute(await t.http().get('/api/health'));
-    expectNoRoute(await t.http().get('/api/ready'));
+      expectReady(await t.http().get('/ready'));
+      expectError(await t.http().post('/health').send({}), 404, 'MR_ROUTE_NOT_FOUND');
+    });
   });
 
-  it('documents them under their paths', () => {
-    const document = createModelRoutesDocument(t.app, new DocumentBuilder().build());
-    expect(document.paths['/api/status/live']?.get?.operationId).toBe('statusLive');
-    expect(document.paths['/api/status/ready']?.get).toMatchObject({ operationId: 'statusReady', summary: "Readiness: the database of connection 'catalog' answers ping" });
-  });
-});
+  describe('not opted in', () => {
+    it('GET /health and /ready are 404 MR_ROUTE_NOT_FOUND (globalErrorFilter: true)', async () => {
+      const t = await createTestApp(engine, { resources: [Entrepreneur, Company], globalErrorFilter: true });
+      try {
+        expectError(await t.http().get('/health'), 404, 'MR_ROUTE_NOT_FOUND');
+        expectError(await t.http().get('/ready'), 404, 'MR_ROUTE_NOT_FOUND');
+      } finally {
+        await t.close();
+      }
+    });
 
-describe('with globalErrorFilter: true', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await bootWithHealth({}, { globalErrorFilter: true });
+    it("GET /health is Nest's own 404 (the default filter scope leaves unknown paths to the app)", async () => {
+      const t = await createTestApp(engine, { resources: [Entrepreneur, Company] });
+      try {
+        expectNoRoute(await t.http().get('/health'));
+      } finally {
+        await t.close();
+      }
+    });
   });
-  afterAll(() => t.close());
-
-  it('serves the probes, and a method they do not serve is the 404 of any unknown route', async () => {
-    await t.http().get('/health').expect(200);
-    expectReady(await t.http().get('/ready'));
-    expectError(await t.http().post('/health').send({}), 404, 'MR_ROUTE_NOT_FOUND');
-  });
-});
-
-describe('not opted in', () => {
-  it('GET /health and /ready are 404 MR_ROUTE_NOT_FOUND (globalErrorFilter: true)', async () => {
-    const t = await createTestApp(engine, { resources: [Entrepreneur, Company], globalErrorFilter: true });
-    try {
-      expectError(await t.http().get('/health'), 404, 'MR_ROUTE_NOT_FOUND');
-      expectError(await t.http().get('/ready'), 404, 'MR_ROUTE_NOT_FOUND');
-    } finally {
-      await t.close();
-    }
-  });
-
-  it("GET /health is Nest's own 404 (the default filter scope leaves unknown paths to the app)", async () => {
-    const t = await createTestApp(engine, { resources: [Entrepreneur, Company] });
-    try {
-      expectNoRoute(await t.http().get('/health'));
-    } finally {
-      await t.close();
-    }
-  });
-});
+}

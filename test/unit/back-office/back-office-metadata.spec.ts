@@ -7,139 +7,142 @@ import { backOfficeMetadata, normalizePrefix } from '../../../src/back-office/ba
 import { planModelRoutes } from '../../../src/routes/model-routes-plan.js';
 import type { ModelRoutesModuleOptions } from '../../../src/interfaces/model-routes-options.interface.js';
 
-@Schema()
-class Dimensions {
-  @Prop() width?: number;
-  @Prop() height?: number;
-}
-
-@GeneratedResource({ hidden: ['internal.code', 'internal.owner'], writeOnly: ['pin'] })
-@Schema()
-class Widget {
-  @Prop() pin?: string;
-  @Prop() serial?: number;
-  @Prop(raw({ code: { type: String }, owner: { type: String } })) internal?: { code?: string; owner?: string };
-  @Prop({ type: SchemaFactory.createForClass(Dimensions) }) size?: Dimensions;
-  @Prop({ type: [{ type: String, enum: ['red', 'blue'] }] }) colors?: string[];
-  @Prop({ type: [Number] }) readings?: number[];
-  @Prop({ type: Map, of: String }) labels?: Map<string, string>;
-  @Prop({ type: Buffer }) blob?: Buffer;
-  @Prop({ type: [{ type: MongooseSchema.Types.ObjectId }] }) loose?: Types.ObjectId[];
-  @Prop({ required: [true, 'a name is needed'], min: [1, 'too small'] }) rank!: number;
-}
-
-@GeneratedResource({ id: 'code' })
-@Schema()
-class Gadget {
-  @Prop({ required: true, unique: true }) code!: string;
-  @Prop() note?: string;
-  @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Widget' }) widget?: Types.ObjectId;
-}
-
-/** Overrides two handlers: `findOne` on its generated path, `search` on another one. */
-@Controller()
-class GadgetController extends GeneratedController(Gadget) {
-  @Get(':gadget_id')
-  override findOne(id: string) {
-    return super.findOne(id);
+/** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
+export function backOfficeMetadataSpec(): void {
+  @Schema()
+  class Dimensions {
+    @Prop() width?: number;
+    @Prop() height?: number;
   }
 
-  @Post('lookup')
-  override searchPost(body: unknown) {
-    return super.searchPost(body);
+  @GeneratedResource({ hidden: ['internal.code', 'internal.owner'], writeOnly: ['pin'] })
+  @Schema()
+  class Widget {
+    @Prop() pin?: string;
+    @Prop() serial?: number;
+    @Prop(raw({ code: { type: String }, owner: { type: String } })) internal?: { code?: string; owner?: string };
+    @Prop({ type: SchemaFactory.createForClass(Dimensions) }) size?: Dimensions;
+    @Prop({ type: [{ type: String, enum: ['red', 'blue'] }] }) colors?: string[];
+    @Prop({ type: [Number] }) readings?: number[];
+    @Prop({ type: Map, of: String }) labels?: Map<string, string>;
+    @Prop({ type: Buffer }) blob?: Buffer;
+    @Prop({ type: [{ type: MongooseSchema.Types.ObjectId }] }) loose?: Types.ObjectId[];
+    @Prop({ required: [true, 'a name is needed'], min: [1, 'too small'] }) rank!: number;
   }
-}
 
-function metadata(options: ModelRoutesModuleOptions, prefix = '') {
-  const { definitions, table } = planModelRoutes(options);
-  return backOfficeMetadata([{ definitions: resolveResources(definitions, options).resources, routes: table }], { title: 'T', auth: { header: 'x-api-key' } }, prefix);
-}
+  @GeneratedResource({ id: 'code' })
+  @Schema()
+  class Gadget {
+    @Prop({ required: true, unique: true }) code!: string;
+    @Prop() note?: string;
+    @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Widget' }) widget?: Types.ObjectId;
+  }
 
-describe('backOfficeMetadata', () => {
-  it.each([['', ''], ['/', ''], ['api', '/api'], ['/api/', '/api'], ['v1/api', '/v1/api']])('the global prefix %j is the API base %j', (prefix, base) => {
-    expect(normalizePrefix(prefix)).toBe(base);
-    expect(metadata({ resources: [Widget] }, prefix).apiBase).toBe(base);
-  });
-
-  it('describes sub-documents as groups, arrays by their items, and anything else as JSON', () => {
-    const [widget] = metadata({ resources: [Widget] }).resources;
-    expect(widget.fields).toEqual([
-      { path: '_id', type: 'objectId', readOnly: true },
-      { path: 'pin', type: 'string', writeOnly: true },
-      { path: 'serial', type: 'number' },
-      {
-        path: 'size',
-        type: 'object',
-        fields: [
-          { path: 'size.width', type: 'number' },
-          { path: 'size.height', type: 'number' },
-          { path: 'size._id', type: 'objectId', readOnly: true },
-        ],
-      },
-      { path: 'colors', type: 'array', items: 'string', enum: ['red', 'blue'] },
-      { path: 'readings', type: 'array', items: 'number' },
-      { path: 'labels', type: 'json' },
-      { path: 'blob', type: 'json' },
-      { path: 'loose', type: 'array', items: 'objectId' },
-      { path: 'rank', type: 'number', required: true, min: 1 },
-    ]);
-  });
-
-  it('takes as label the first required text, else the first text the page shows, else the id field', () => {
-    const { resources } = metadata({ resources: [Widget, Gadget] });
-    // Widget: its one text field is write-only; no text to show.
-    expect(resources.map((resource) => resource.labelField)).toEqual(['_id', 'code']);
-  });
-
-  it('takes a required title over a slug id field', () => {
-    @GeneratedResource({ id: 'slug' })
-    @Schema()
-    class Chapter {
-      @Prop({ required: true }) slug!: string;
-      @Prop({ required: true }) title!: string;
+  /** Overrides two handlers: `findOne` on its generated path, `search` on another one. */
+  @Controller()
+  class GadgetController extends GeneratedController(Gadget) {
+    @Get(':gadget_id')
+    override findOne(id: string) {
+      return super.findOne(id);
     }
-    expect(metadata({ resources: [Chapter] }).resources[0].labelField).toBe('title');
+
+    @Post('lookup')
+    override searchPost(body: unknown) {
+      return super.searchPost(body);
+    }
+  }
+
+  function metadata(options: ModelRoutesModuleOptions, prefix = '') {
+    const { definitions, table } = planModelRoutes(options);
+    return backOfficeMetadata([{ definitions: resolveResources(definitions, options).resources, routes: table }], { title: 'T', auth: { header: 'x-api-key' } }, prefix);
+  }
+
+  describe('backOfficeMetadata', () => {
+    it.each([['', ''], ['/', ''], ['api', '/api'], ['/api/', '/api'], ['v1/api', '/v1/api']])('the global prefix %j is the API base %j', (prefix, base) => {
+      expect(normalizePrefix(prefix)).toBe(base);
+      expect(metadata({ resources: [Widget] }, prefix).apiBase).toBe(base);
+    });
+
+    it('describes sub-documents as groups, arrays by their items, and anything else as JSON', () => {
+      const [widget] = metadata({ resources: [Widget] }).resources;
+      expect(widget.fields).toEqual([
+        { path: '_id', type: 'objectId', readOnly: true },
+        { path: 'pin', type: 'string', writeOnly: true },
+        { path: 'serial', type: 'number' },
+        {
+          path: 'size',
+          type: 'object',
+          fields: [
+            { path: 'size.width', type: 'number' },
+            { path: 'size.height', type: 'number' },
+            { path: 'size._id', type: 'objectId', readOnly: true },
+          ],
+        },
+        { path: 'colors', type: 'array', items: 'string', enum: ['red', 'blue'] },
+        { path: 'readings', type: 'array', items: 'number' },
+        { path: 'labels', type: 'json' },
+        { path: 'blob', type: 'json' },
+        { path: 'loose', type: 'array', items: 'objectId' },
+        { path: 'rank', type: 'number', required: true, min: 1 },
+      ]);
+    });
+
+    it('takes as label the first required text, else the first text the page shows, else the id field', () => {
+      const { resources } = metadata({ resources: [Widget, Gadget] });
+      // Widget: its one text field is write-only; no text to show.
+      expect(resources.map((resource) => resource.labelField)).toEqual(['_id', 'code']);
+    });
+
+    it('takes a required title over a slug id field', () => {
+      @GeneratedResource({ id: 'slug' })
+      @Schema()
+      class Chapter {
+        @Prop({ required: true }) slug!: string;
+        @Prop({ required: true }) title!: string;
+      }
+      expect(metadata({ resources: [Chapter] }).resources[0].labelField).toBe('title');
+    });
+
+    it("keeps an overridden action on its generated path, drops one moved elsewhere, and lists the references to a resource", () => {
+      const { resources } = metadata({ resources: [Widget, Gadget], controllers: [GadgetController], references: { reversePost: false } });
+      const [widget, gadget] = resources;
+      expect(gadget.routes).toEqual(['findOne', 'create', 'update', 'patch', 'delete', 'search']);
+      expect(gadget.fields.find((field) => field.path === 'widget')).toEqual({ path: 'widget', type: 'reference', target: 'Widget', routes: ['find'] });
+      expect(widget.referencedBy).toEqual([{ resource: 'Gadget', field: 'widget', isArray: false, routes: ['reverse'] }]);
+      expect(gadget.referencedBy).toEqual([]);
+    });
+
+    it('keeps a write-only field a client may write, and leaves out one it may not (also readonly): the page could neither show nor send it', () => {
+      const [vault] = metadata({ resources: [Vault] }).resources;
+      expect(vault.fields).toEqual([{ path: '_id', type: 'objectId', readOnly: true }, { path: 'secret', type: 'string', writeOnly: true }]);
+      expect(vault.labelField).toBe('_id');
+    });
+
+    it('lists a reference field whose every route is disabled with no routes, and keeps the resources of several registrations in order', () => {
+      const first = planModelRoutes({ resources: [Widget, Gadget], references: { find: false, reverse: false, reversePost: false } });
+      const second = planModelRoutes({ resources: [Dimensionless] });
+      const result = backOfficeMetadata(
+        [{ definitions: resolveResources(first.definitions, {}).resources, routes: first.table }, { definitions: resolveResources(second.definitions, {}).resources, routes: second.table }],
+        { title: 'T', auth: { header: 'authorization', scheme: 'Bearer' } },
+        '',
+      );
+      expect(result.resources.map((resource) => resource.name)).toEqual(['Widget', 'Gadget', 'Dimensionless']);
+      expect(result.resources[0].referencedBy).toEqual([{ resource: 'Gadget', field: 'widget', isArray: false, routes: [] }]);
+      expect(result.resources[1].fields.find((field) => field.path === 'widget')?.routes).toEqual([]);
+      expect(result).toMatchObject({ title: 'T', auth: { header: 'authorization', scheme: 'Bearer' } });
+    });
   });
 
-  it("keeps an overridden action on its generated path, drops one moved elsewhere, and lists the references to a resource", () => {
-    const { resources } = metadata({ resources: [Widget, Gadget], controllers: [GadgetController], references: { reversePost: false } });
-    const [widget, gadget] = resources;
-    expect(gadget.routes).toEqual(['findOne', 'create', 'update', 'patch', 'delete', 'search']);
-    expect(gadget.fields.find((field) => field.path === 'widget')).toEqual({ path: 'widget', type: 'reference', target: 'Widget', routes: ['find'] });
-    expect(widget.referencedBy).toEqual([{ resource: 'Gadget', field: 'widget', isArray: false, routes: ['reverse'] }]);
-    expect(gadget.referencedBy).toEqual([]);
-  });
+  @GeneratedResource()
+  @Schema({ versionKey: false })
+  class Dimensionless {
+    @Prop() name?: string;
+  }
 
-  it('keeps a write-only field a client may write, and leaves out one it may not (also readonly): the page could neither show nor send it', () => {
-    const [vault] = metadata({ resources: [Vault] }).resources;
-    expect(vault.fields).toEqual([{ path: '_id', type: 'objectId', readOnly: true }, { path: 'secret', type: 'string', writeOnly: true }]);
-    expect(vault.labelField).toBe('_id');
-  });
-
-  it('lists a reference field whose every route is disabled with no routes, and keeps the resources of several registrations in order', () => {
-    const first = planModelRoutes({ resources: [Widget, Gadget], references: { find: false, reverse: false, reversePost: false } });
-    const second = planModelRoutes({ resources: [Dimensionless] });
-    const result = backOfficeMetadata(
-      [{ definitions: resolveResources(first.definitions, {}).resources, routes: first.table }, { definitions: resolveResources(second.definitions, {}).resources, routes: second.table }],
-      { title: 'T', auth: { header: 'authorization', scheme: 'Bearer' } },
-      '',
-    );
-    expect(result.resources.map((resource) => resource.name)).toEqual(['Widget', 'Gadget', 'Dimensionless']);
-    expect(result.resources[0].referencedBy).toEqual([{ resource: 'Gadget', field: 'widget', isArray: false, routes: [] }]);
-    expect(result.resources[1].fields.find((field) => field.path === 'widget')?.routes).toEqual([]);
-    expect(result).toMatchObject({ title: 'T', auth: { header: 'authorization', scheme: 'Bearer' } });
-  });
-});
-
-@GeneratedResource()
-@Schema({ versionKey: false })
-class Dimensionless {
-  @Prop() name?: string;
-}
-
-@GeneratedResource({ writeOnly: ['secret', 'locked'], readonly: ['locked'] })
-@Schema()
-class Vault {
-  @Prop() secret?: string;
-  @Prop() locked?: string;
+  @GeneratedResource({ writeOnly: ['secret', 'locked'], readonly: ['locked'] })
+  @Schema()
+  class Vault {
+    @Prop() secret?: string;
+    @Prop() locked?: string;
+  }
 }

@@ -4,34 +4,37 @@ import { GeneratedResource } from '../../../src/decorators/generated-resource.de
 import { createResourceDefinition } from '../../../src/definitions/resource-definition.factory.js';
 import { documentSchema } from '../../../src/swagger/openapi-schemas.js';
 
-@GeneratedResource()
-@Schema()
-class Payslip {
-  @Prop({ required: true }) employee!: string;
-  @Expose({ groups: ['hr'] }) @Prop({ required: true }) amount!: number;
-  @Expose({ groups: ['hr', 'finance'] }) @Prop() code?: string;
-  @Transform(({ value }) => (typeof value === 'number' ? `${value} EUR` : value)) @Prop({ required: true }) bonus!: number;
+/** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
+export function openapiSchemasSpec(): void {
+  @GeneratedResource()
+  @Schema()
+  class Payslip {
+    @Prop({ required: true }) employee!: string;
+    @Expose({ groups: ['hr'] }) @Prop({ required: true }) amount!: number;
+    @Expose({ groups: ['hr', 'finance'] }) @Prop() code?: string;
+    @Transform(({ value }) => (typeof value === 'number' ? `${value} EUR` : value)) @Prop({ required: true }) bonus!: number;
+  }
+
+  describe('documentSchema: class-transformer', () => {
+    const definition = createResourceDefinition({ resource: Payslip });
+
+    it('does not require in responses a field shown to some groups only', () => {
+      expect(documentSchema(definition, 'read').required).toEqual(['employee', 'bonus', '_id']);
+      expect(documentSchema(definition, 'create').required).toEqual(['employee', 'amount', 'bonus']);
+    });
+
+    it('says in the description which groups see a group-only field', () => {
+      const read = documentSchema(definition, 'read').properties as Record<string, Record<string, unknown>>;
+      expect(read.amount).toEqual({ type: 'number', description: 'Visible to groups: hr' });
+      expect(read.code).toMatchObject({ type: 'string', description: 'Visible to groups: finance, hr' });
+      expect(read.employee.description).toBeUndefined();
+      expect((documentSchema(definition, 'create').properties as Record<string, Record<string, unknown>>).amount.description).toBeUndefined();
+    });
+
+    it('describes, without a type, the response value of a transformed field; requests keep its type', () => {
+      const read = documentSchema(definition, 'read').properties as Record<string, Record<string, unknown>>;
+      expect(read.bonus).toEqual({ description: 'The value a @Transform() of the class gives' });
+      expect((documentSchema(definition, 'create').properties as Record<string, Record<string, unknown>>).bonus).toMatchObject({ type: 'number' });
+    });
+  });
 }
-
-describe('documentSchema: class-transformer', () => {
-  const definition = createResourceDefinition({ resource: Payslip });
-
-  it('does not require in responses a field shown to some groups only', () => {
-    expect(documentSchema(definition, 'read').required).toEqual(['employee', 'bonus', '_id']);
-    expect(documentSchema(definition, 'create').required).toEqual(['employee', 'amount', 'bonus']);
-  });
-
-  it('says in the description which groups see a group-only field', () => {
-    const read = documentSchema(definition, 'read').properties as Record<string, Record<string, unknown>>;
-    expect(read.amount).toEqual({ type: 'number', description: 'Visible to groups: hr' });
-    expect(read.code).toMatchObject({ type: 'string', description: 'Visible to groups: finance, hr' });
-    expect(read.employee.description).toBeUndefined();
-    expect((documentSchema(definition, 'create').properties as Record<string, Record<string, unknown>>).amount.description).toBeUndefined();
-  });
-
-  it('describes, without a type, the response value of a transformed field; requests keep its type', () => {
-    const read = documentSchema(definition, 'read').properties as Record<string, Record<string, unknown>>;
-    expect(read.bonus).toEqual({ description: 'The value a @Transform() of the class gives' });
-    expect((documentSchema(definition, 'create').properties as Record<string, Record<string, unknown>>).bonus).toMatchObject({ type: 'number' });
-  });
-});
