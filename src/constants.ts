@@ -24,3 +24,9 @@ export const MODEL_ROUTES_HEALTH = Symbol('ModelRoutesHealth');
 
 /** Token, private to each `BackOfficeModule` registration, of its `BackOfficeService`. */
 export const BACK_OFFICE = Symbol('BackOffice');
+
+/** Injection token of a `ModelRoutesHealthModule` registration's settings (`ModelRoutesHealthSettings`), private to its module. */
+export const MODEL_ROUTES_HEALTH_SETTINGS = Symbol('ModelRoutesHealthSettings');
+
+/** Injection token of a `BackOfficeModule` registration's settings (`title`, `auth`), private to its module. */
+export const BACK_OFFICE_SETTINGS = Symbol('BackOfficeSettings');

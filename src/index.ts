@@ -39,8 +39,15 @@ export { checkWriteBody } from './write/write-body.validator.js';
 export { GeneratedDto, type DtoKind } from './definitions/generated-dto.js';
 
 // Liveness and readiness routes (opt-in)
-export { ModelRoutesHealthModule } from './health/model-routes-health.module.js';
-export type { HealthBody, ModelRoutesHealthOptions, ReadyBody } from './health/health-options.interface.js';
+export { ModelRoutesHealthModule, type ModelRoutesHealthModuleAsyncOptions } from './health/model-routes-health.module.js';
+export type {
+  HealthBody,
+  ModelRoutesHealthExtras,
+  ModelRoutesHealthOptions,
+  ModelRoutesHealthSettings,
+  ModelRoutesHealthSettingsFactory,
+  ReadyBody,
+} from './health/health-options.interface.js';
 
 // Errors
 export { ModelRoutesException } from './errors/model-routes.exception.js';

@@ -1,13 +1,13 @@
 import { DATABASE_PROBE } from '../constants.js';
 import { Controller, Get, Header, Inject, type Type } from '@nestjs/common';
 import type { DatabaseProbe } from './database-probe.js';
-import type { HealthBody, HealthSettings, ReadyBody } from './health-options.interface.js';
+import type { HealthBody, HealthRoutes, ReadyBody } from './health-options.interface.js';
 
 /**
  * A fresh controller class per registration: its paths are route metadata on its own handler
  * functions, so two registrations (two connections) never share them.
  */
-export function createHealthController({ healthPath, readyPath }: HealthSettings): Type {
+export function createHealthController({ healthPath, readyPath }: HealthRoutes): Type {
   @Controller()
   class ModelRoutesHealthController {
     constructor(@Inject(DATABASE_PROBE) private readonly probe: DatabaseProbe) {}

@@ -1,13 +1,23 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
-import { DatabaseProbe } from './database-probe.js';
-import { createHealthController } from './health.controller.factory.js';
-import { DATABASE_PROBE } from '../constants.js';
-import type { ModelRoutesHealthOptions } from './health-options.interface.js';
-import { type HealthRegistration } from './health.registration.js';
-import { MODEL_ROUTES_HEALTH } from '../constants.js';
+import type { ModelRoutesHealthExtras, ModelRoutesHealthOptions } from './health-options.interface.js';
 import { healthSettings } from './health-settings.util.js';
+import { ConfigurableModelRoutesHealthModule, HEALTH_ASYNC_OPTIONS_TYPE } from './model-routes-health.module-definition.js';
+
+/**
+ * Options of `ModelRoutesHealthModule.forRootAsync()`: the extras (`healthPath`, `readyPath`,
+ * `connectionName`), and `useFactory` (with `inject` and `imports`), `useClass` or `useExisting`
+ * for the settings (`readyTimeoutMS`).
+ *
+ * @publicApi
+ */
+export type ModelRoutesHealthModuleAsyncOptions = typeof HEALTH_ASYNC_OPTIONS_TYPE & ModelRoutesHealthExtras;
+
+/** The class `ConfigurableModuleBuilder` built, with the signatures of the module's own methods. */
+const ConfigurableModule = ConfigurableModelRoutesHealthModule as unknown as {
+  new (): object;
+  forRoot(options: ModelRoutesHealthOptions): DynamicModule;
+  forRootAsync(options: ModelRoutesHealthModuleAsyncOptions): DynamicModule;
+};
 
 /**
  * Opt-in liveness and readiness routes, for an orchestrator's probes (Kubernetes, a load
@@ -31,27 +41,25 @@ import { healthSettings } from './health-settings.util.js';
  * @publicApi
  */
 @Module({})
-export class ModelRoutesHealthModule {
+export class ModelRoutesHealthModule extends ConfigurableModule {
   /**
    * The two routes, on the default connection or on `connectionName`. Register it once per
    * connection to probe, each with its own paths. Throws a `ModelRoutesConfigError`
    * (`MR_CONFIG_INVALID_OPTION`) for a path that is not literal or a timeout that is not a
    * positive whole number.
    */
-  static forRoot(options: ModelRoutesHealthOptions = {}): DynamicModule {
-    const settings = healthSettings(options);
-    const controller = createHealthController(settings);
-    return {
-      module: ModelRoutesHealthModule,
-      controllers: [controller],
-      providers: [
-        {
-          provide: DATABASE_PROBE,
-          useFactory: (connection: Connection) => new DatabaseProbe(connection, settings.readyTimeoutMS),
-          inject: [getConnectionToken(settings.connectionName)],
-        },
-        { provide: MODEL_ROUTES_HEALTH, useValue: { ...settings, controller } satisfies HealthRegistration },
-      ],
-    };
+  static override forRoot(options: ModelRoutesHealthOptions = {}): DynamicModule {
+    healthSettings(options); // every option checked here, where the app declares the module
+    return super.forRoot(options);
+  }
+
+  /**
+   * As `forRoot`, with the settings (`readyTimeoutMS`) computed by `useFactory`, `useClass` or
+   * `useExisting` when the app starts. The paths and the connection stay synchronous: Nest needs
+   * the controller when the module is declared. A path that is not literal throws here; a computed
+   * setting it cannot use fails the app's start with the same `ModelRoutesConfigError`.
+   */
+  static override forRootAsync(options: ModelRoutesHealthModuleAsyncOptions): DynamicModule {
+    return super.forRootAsync(options);
   }
 }

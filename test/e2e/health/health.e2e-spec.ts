@@ -1,8 +1,16 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { DocumentBuilder } from '@nestjs/swagger';
 import type { Response } from 'supertest';
+import { Injectable, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ModelRoutesHealthModule, ModelRoutesModule, type ModelRoutesHealthOptions } from '../../../src/index.js';
+import {
+  ModelRoutesConfigError,
+  ModelRoutesHealthModule,
+  ModelRoutesModule,
+  type ModelRoutesHealthOptions,
+  type ModelRoutesHealthSettings,
+  type ModelRoutesHealthSettingsFactory,
+} from '../../../src/index.js';
 import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { Company, Entrepreneur } from '../../fixtures/models.js';
 import { bootTestApp, createTestApp, type TestApp } from '../../support/app.js';
@@ -145,6 +153,96 @@ export function healthSpec(): void {
       proxy.resume();
       expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
     }, 60000);
+  });
+
+  describe('forRootAsync: readyTimeoutMS computed, the paths given synchronously', () => {
+    @Injectable()
+    class ProbeConfig {
+      readonly readyTimeoutMS = 700;
+    }
+
+    @Module({ providers: [ProbeConfig], exports: [ProbeConfig] })
+    class ProbeConfigModule {}
+
+    class HealthSettingsFactory implements ModelRoutesHealthSettingsFactory {
+      createModelRoutesHealthSettings(): ModelRoutesHealthSettings {
+        return { readyTimeoutMS: 800 };
+      }
+    }
+
+    let t: TestApp | undefined;
+    let proxy: StallingProxy | undefined;
+    afterEach(async () => {
+      proxy?.resume();
+      await t?.close();
+      await proxy?.close();
+      t = proxy = undefined;
+    });
+
+    /** Boots `health` behind a proxy that stops answering, and returns the 503 of a stalled /<readyPath>. */
+    async function stalledReady(health: ReturnType<typeof ModelRoutesHealthModule.forRootAsync>, readyPath = 'ready'): Promise<Response> {
+      proxy = await startStallingProxy(engine.get().uri);
+      const { uri } = proxy;
+      t = await bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+        imports: ({ dbName }) => [MongooseModule.forRoot(uri, { dbName, serverSelectionTimeoutMS: 30000 }), health],
+        mongoose: false,
+      });
+      expectReady(await t.http().get(`/${readyPath}`));
+      proxy.stall();
+      const response = await t.http().get(`/${readyPath}`);
+      await t.http().get('/health').expect(200);
+      return response;
+    }
+
+    itOnLocalEngine('useFactory with inject of a provider of an imported module: its readyTimeoutMS bounds the 503, and the document says so', async () => {
+      const response = await stalledReady(
+        ModelRoutesHealthModule.forRootAsync({
+          readyPath: 'status/ready',
+          imports: [ProbeConfigModule],
+          inject: [ProbeConfig],
+          useFactory: (config: ProbeConfig) => ({ readyTimeoutMS: config.readyTimeoutMS }),
+        }),
+        'status/ready',
+      );
+      expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+      expect(response.body.message).toBe('The database did not answer a ping within 700 ms');
+      const document = createModelRoutesDocument(t!.app, new DocumentBuilder().build());
+      expect(document.paths['/status/ready']?.get?.responses['503']).toBeDefined();
+      expect(JSON.stringify(document.paths['/status/ready']?.get)).toContain('Answers within 700 ms');
+      expectNoRoute(await t!.http().get('/ready'));
+    }, 60000);
+
+    itOnLocalEngine('useClass: a class implementing createModelRoutesHealthSettings()', async () => {
+      const response = await stalledReady(ModelRoutesHealthModule.forRootAsync({ useClass: HealthSettingsFactory }));
+      expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+      expect(response.body.message).toBe('The database did not answer a ping within 800 ms');
+    }, 60000);
+
+    it('a computed readyTimeoutMS it cannot use fails the boot with the error and message of forRoot()', async () => {
+      const thrown = (() => {
+        try {
+          ModelRoutesHealthModule.forRoot({ readyTimeoutMS: 0 });
+        } catch (error) {
+          return error as ModelRoutesConfigError;
+        }
+        throw new Error('forRoot() accepted readyTimeoutMS 0');
+      })();
+      expect(thrown).toBeInstanceOf(ModelRoutesConfigError);
+      expect(thrown.code).toBe('MR_CONFIG_INVALID_OPTION');
+      const booted = bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+        imports: [ModelRoutesHealthModule.forRootAsync({ useFactory: async () => ({ readyTimeoutMS: 0 }) })],
+      });
+      await expect(booted).rejects.toBeInstanceOf(ModelRoutesConfigError);
+      await expect(booted).rejects.toMatchObject({ code: 'MR_CONFIG_INVALID_OPTION', message: thrown.message });
+    });
+
+    it('a path it cannot use throws inside forRootAsync(), as in forRoot()', () => {
+      expect(() => ModelRoutesHealthModule.forRootAsync({ readyPath: ':id', useFactory: () => ({}) })).toThrow(
+        /^ModelRoutesHealthModule\.forRoot\(\): readyPath is ':id'.*\[MR_CONFIG_INVALID_OPTION\]$/,
+      );
+    });
   });
 
   describe('options: a named connection, paths of its own, a global prefix', () => {
