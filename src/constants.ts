@@ -28,5 +28,5 @@ export const BACK_OFFICE = Symbol('BackOffice');
 /** Injection token of a `ModelRoutesHealthModule` registration's settings (`ModelRoutesHealthSettings`), private to its module. */
 export const MODEL_ROUTES_HEALTH_SETTINGS = Symbol('ModelRoutesHealthSettings');
 
-/** Injection token of a `BackOfficeModule` registration's settings (`title`, `auth`), private to its module. */
+/** Injection token of a `BackOfficeModule` registration's settings (`BackOfficeSettings`: `title`, `auth`), private to its module. */
 export const BACK_OFFICE_SETTINGS = Symbol('BackOfficeSettings');

@@ -6,7 +6,7 @@ import { actionsOf, ROUTE_ACTIONS, type ResourceActionName } from '../metadata/r
 import { VersioningType, type VersioningOptions } from '@nestjs/common';
 import { servedRoutes, servingOf, type Serving } from '../versioning/served-routes.js';
 import type { BackOfficeMetadata, ElementRoute, ServedRouteMetadata, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
-import type { BackOfficeSettings } from './back-office-options.interface.js';
+import type { ResolvedBackOfficeOptions } from './back-office-options.interface.js';
 import { declaredRank, resourceFields } from './back-office-fields.js';
 
 const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost'> = ['reverse', 'reversePost'];
@@ -23,7 +23,7 @@ const FIELD_ACTIONS: ReadonlyArray<FieldRoute> = [...actionsOf('reference'), ...
  */
 export function backOfficeMetadata(
   registrations: ReadonlyArray<Pick<ModelRoutesRegistration, 'definitions' | 'routes'>>,
-  settings: Pick<BackOfficeSettings, 'title' | 'auth'>,
+  settings: Pick<ResolvedBackOfficeOptions, 'title' | 'auth'>,
   globalPrefix: string | Serving,
 ): BackOfficeMetadata {
   const serving = typeof globalPrefix === 'string' ? { ...servingOf(undefined), prefix: normalizePrefix(globalPrefix) } : globalPrefix;

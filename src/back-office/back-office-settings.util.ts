@@ -1,18 +1,38 @@
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { BackOfficeOptions, BackOfficeSettings } from './back-office-options.interface.js';
+import type { BackOfficeExtras, BackOfficeOptions, BackOfficeSettings, ResolvedBackOfficeOptions } from './back-office-options.interface.js';
 
 const OPTIONS = new Set(['path', 'title', 'auth', 'guards']);
+/** The options `forRootAsync()`'s factory may compute. */
+const SETTINGS = new Set(['title', 'auth']);
 /** An HTTP token (RFC 9110 section 5.6.2): what a header name, or an auth scheme, may be made of. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The options with their defaults, or the configuration error that names the option and the fix. */
-export function backOfficeSettings(options: BackOfficeOptions = {}): BackOfficeSettings {
+export function backOfficeSettings(options: BackOfficeOptions = {}): ResolvedBackOfficeOptions {
   if (typeof options !== 'object' || options === null) throw invalid(`give an object of options, such as { path: '/admin' } (got ${String(options)}).`);
   const unknown = Object.keys(options).filter((key) => !OPTIONS.has(key));
   if (unknown.length) throw invalid(`unknown option ${unknown.map((key) => `'${key}'`).join(', ')}; the options are ${[...OPTIONS].join(', ')}.`);
-  const title = options.title ?? 'Back office';
+  return { ...backOfficeRoutes(options), ...backOfficeDisplay({ title: options.title, auth: options.auth }) };
+}
+
+/** The extras (what shapes the routes) with their defaults, checked when the module is declared. */
+export function backOfficeRoutes(extras: BackOfficeExtras): Pick<ResolvedBackOfficeOptions, 'path' | 'guards'> {
+  return { path: literalPath(extras.path ?? '/admin'), guards: guards(extras.guards) };
+}
+
+/**
+ * The settings (given to `forRoot()`, or computed by `forRootAsync()`'s factory when the app
+ * starts) with their defaults, checked: a factory's object may hold only settings.
+ */
+export function backOfficeDisplay(settings: BackOfficeSettings | undefined): Pick<ResolvedBackOfficeOptions, 'title' | 'auth'> {
+  if (typeof settings !== 'object' || settings === null) throw invalid(`the settings' factory gave ${String(settings)}; give an object such as { title: 'Admin' }.`);
+  const unknown = Object.keys(settings).filter((key) => !SETTINGS.has(key) && (settings as Record<string, unknown>)[key] !== undefined);
+  if (unknown.length) {
+    throw invalid(`unknown setting ${unknown.map((key) => `'${key}'`).join(', ')}; the settings are ${[...SETTINGS].join(', ')} (path and guards are given to forRootAsync() itself).`);
+  }
+  const title = settings.title ?? 'Back office';
   if (typeof title !== 'string' || !title.trim()) throw invalid(`title is ${JSON.stringify(title)}; give the page's title, a non-empty string.`);
-  return { path: literalPath(options.path ?? '/admin'), title: title.trim(), auth: auth(options.auth), guards: guards(options.guards) };
+  return { title: title.trim(), auth: auth(settings.auth) };
 }
 
 /** A literal path without its outer slashes: no parameter or wildcard, which would make the page match other requests. */
@@ -24,7 +44,7 @@ function literalPath(value: unknown): string {
   return path;
 }
 
-function auth(value: BackOfficeOptions['auth']): BackOfficeSettings['auth'] {
+function auth(value: BackOfficeOptions['auth']): ResolvedBackOfficeOptions['auth'] {
   if (value === undefined) return { header: 'authorization', scheme: 'Bearer' };
   const { header, scheme } = (value ?? {}) as Partial<NonNullable<BackOfficeOptions['auth']>>;
   if (typeof header !== 'string' || !TOKEN.test(header)) {
@@ -36,7 +56,7 @@ function auth(value: BackOfficeOptions['auth']): BackOfficeSettings['auth'] {
   return { header: header.toLowerCase(), ...(scheme !== undefined && { scheme }) };
 }
 
-function guards(value: BackOfficeOptions['guards']): BackOfficeSettings['guards'] {
+function guards(value: BackOfficeOptions['guards']): ResolvedBackOfficeOptions['guards'] {
   if (value === undefined) return [];
   const isGuard = (guard: unknown) =>
     typeof guard === 'function' || (typeof guard === 'object' && guard !== null && typeof (guard as { canActivate?: unknown }).canActivate === 'function');

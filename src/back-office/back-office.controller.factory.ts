@@ -2,7 +2,7 @@ import { Controller, Get, Header, Headers, Inject, Param, Res, UseFilters, UseGu
 import { setHeader, type HttpResponse } from '../call/http-response.util.js';
 import { ModelRoutesExceptionFilter } from '../filters/model-routes-exception.filter.js';
 import type { BackOfficeMetadata } from './app/metadata.js';
-import type { BackOfficeSettings } from './back-office-options.interface.js';
+import type { ResolvedBackOfficeOptions } from './back-office-options.interface.js';
 import { PAGE_HEADERS } from './back-office-page.js';
 import { type BackOfficeService } from './back-office.service.js';
 import { BACK_OFFICE } from '../constants.js';
@@ -18,7 +18,7 @@ const SWAGGER_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
  * route metadata on its own class and handler functions, so two registrations never share them.
  * Its failures (an unknown file, a guard's refusal) have the library's error shape.
  */
-export function createBackOfficeController({ path, guards }: BackOfficeSettings): Type {
+export function createBackOfficeController({ path, guards }: Pick<ResolvedBackOfficeOptions, 'path' | 'guards'>): Type {
   // Served whatever the versioning (no `/v1` in its URL, whatever the app's `defaultVersion`).
   @Controller({ path, version: VERSION_NEUTRAL })
   @UseFilters(ModelRoutesExceptionFilter)

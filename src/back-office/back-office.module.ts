@@ -1,13 +1,26 @@
 import { Inject, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
-import { ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
-import { ModelRoutesExplorer } from '../explorer/model-routes.explorer.js';
-import type { BackOfficeOptions } from './back-office-options.interface.js';
-import { backOfficeAppDir, loadBackOfficeAssets } from './back-office-assets.js';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { BackOfficeExtras, BackOfficeOptions } from './back-office-options.interface.js';
 import { PAGE_HEADERS } from './back-office-page.js';
-import { createBackOfficeController } from './back-office.controller.factory.js';
 import { BackOfficeService } from './back-office.service.js';
 import { BACK_OFFICE } from '../constants.js';
 import { backOfficeSettings } from './back-office-settings.util.js';
+import { BACK_OFFICE_ASYNC_OPTIONS_TYPE, ConfigurableBackOfficeModule } from './back-office.module-definition.js';
+
+/**
+ * Options of `BackOfficeModule.forRootAsync()`: the extras (`path`, `guards`), and `useFactory`
+ * (with `inject` and `imports`), `useClass` or `useExisting` for the settings (`title`, `auth`).
+ *
+ * @publicApi
+ */
+export type BackOfficeModuleAsyncOptions = typeof BACK_OFFICE_ASYNC_OPTIONS_TYPE & BackOfficeExtras;
+
+/** The class `ConfigurableModuleBuilder` built, with the signatures of the module's own methods. */
+const ConfigurableModule = ConfigurableBackOfficeModule as unknown as {
+  new (): object;
+  forRoot(options: BackOfficeOptions): DynamicModule;
+  forRootAsync(options: BackOfficeModuleAsyncOptions): DynamicModule;
+};
 
 /** The one Fastify option (top-level, or in `routerOptions`) under which `/admin/` already reaches `/admin`. */
 interface FastifyRouting {
@@ -39,11 +52,13 @@ interface FastifyRouting {
  * @publicApi
  */
 @Module({})
-export class BackOfficeModule implements OnModuleInit {
+export class BackOfficeModule extends ConfigurableModule implements OnModuleInit {
   constructor(
     @Inject(BACK_OFFICE) private readonly backOffice: BackOfficeService,
     private readonly adapterHost: HttpAdapterHost,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * The page at `path` (default `/admin`, under the app's global prefix), its files at
@@ -51,20 +66,19 @@ export class BackOfficeModule implements OnModuleInit {
    * Throws a `ModelRoutesConfigError` (`MR_CONFIG_INVALID_OPTION`) for an option it cannot use,
    * and, when the app starts, if the browser app is not built or the app has no `ModelRoutesModule`.
    */
-  static forRoot(options: BackOfficeOptions = {}): DynamicModule {
-    const settings = backOfficeSettings(options);
-    return {
-      module: BackOfficeModule,
-      controllers: [createBackOfficeController(settings)],
-      providers: [
-        {
-          provide: BACK_OFFICE,
-          useFactory: (modules: ModulesContainer, config?: ApplicationConfig) =>
-            new BackOfficeService(settings, loadBackOfficeAssets(backOfficeAppDir()), new ModelRoutesExplorer(modules), config),
-          inject: [ModulesContainer, { token: ApplicationConfig, optional: true }],
-        },
-      ],
-    };
+  static override forRoot(options: BackOfficeOptions = {}): DynamicModule {
+    backOfficeSettings(options); // every option checked here, where the app declares the module
+    return super.forRoot(options);
+  }
+
+  /**
+   * As `forRoot`, with the settings (`title`, `auth`) computed by `useFactory`, `useClass` or
+   * `useExisting` when the app starts. `path` and `guards` stay synchronous: Nest needs the
+   * controller when the module is declared. An extra it cannot use throws here; a computed setting
+   * it cannot use fails the app's start with the same `ModelRoutesConfigError`.
+   */
+  static override forRootAsync(options: BackOfficeModuleAsyncOptions): DynamicModule {
+    return super.forRootAsync(options);
   }
 
   /**

@@ -7,7 +7,7 @@ import type { BackOfficeMetadata } from './app/metadata.js';
 import type { BackOfficeAsset } from './back-office-assets.js';
 import { servingOf } from '../versioning/served-routes.js';
 import { backOfficeMetadata, normalizePrefix } from './back-office-metadata.js';
-import type { BackOfficeSettings } from './back-office-options.interface.js';
+import type { ResolvedBackOfficeOptions } from './back-office-options.interface.js';
 import { backOfficePage } from './back-office-page.js';
 
 /** What the back office's routes answer: its page, its files, and the app's metadata, built once. */
@@ -16,7 +16,7 @@ export class BackOfficeService {
   private readonly scripts: string[];
 
   constructor(
-    private readonly settings: BackOfficeSettings,
+    private readonly settings: ResolvedBackOfficeOptions,
     private readonly assets: ReadonlyMap<string, BackOfficeAsset>,
     private readonly explorer: ModelRoutesExplorer,
     private readonly config: ApplicationConfig | undefined,

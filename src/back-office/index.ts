@@ -1,4 +1,4 @@
 /** `nestjs-model-routes/back-office`: the opt-in admin app, loaded only by apps that import it. */
-export { BackOfficeModule } from './back-office.module.js';
-export type { BackOfficeOptions } from './back-office-options.interface.js';
+export { BackOfficeModule, type BackOfficeModuleAsyncOptions } from './back-office.module.js';
+export type { BackOfficeExtras, BackOfficeOptions, BackOfficeSettings, BackOfficeSettingsFactory } from './back-office-options.interface.js';
 export type { BackOfficeMetadata, FieldMetadata, FieldType, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';

@@ -7,7 +7,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DocumentBuilder } from '@nestjs/swagger';
 import { FileProp, FileRef, GeneratedController, GeneratedResource, ModelRoutesConfigError, ModelRoutesModule } from '../../../src/index.js';
-import { BackOfficeModule, type BackOfficeMetadata, type BackOfficeOptions, type FieldMetadata, type ResourceMetadata } from '../../../src/back-office/index.js';
+import {
+  BackOfficeModule,
+  type BackOfficeMetadata,
+  type BackOfficeOptions,
+  type BackOfficeSettings,
+  type BackOfficeSettingsFactory,
+  type FieldMetadata,
+  type ResourceMetadata,
+} from '../../../src/back-office/index.js';
 import { backOfficeAppDir } from '../../../src/back-office/back-office-assets.js';
 import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { bootTestApp, contractChecked, initPlatformApp, testAdapter, type TestApp } from '../../support/app.js';
@@ -276,6 +284,102 @@ export function backOfficeSpec(): void {
       } finally {
         await closed.close();
       }
+    });
+  });
+
+  describe('BackOfficeModule.forRootAsync: title and auth computed, path and guards given synchronously', () => {
+    @Injectable()
+    class AdminConfig {
+      readonly title = 'Computed <admin>';
+      readonly header = 'X-Api-Key';
+    }
+
+    @Module({ providers: [AdminConfig], exports: [AdminConfig] })
+    class AdminConfigModule {}
+
+    class AdminSettingsFactory implements BackOfficeSettingsFactory {
+      async createBackOfficeSettings(): Promise<BackOfficeSettings> {
+        return { title: 'From a class', auth: { header: 'x-token', scheme: 'Token' } };
+      }
+    }
+
+    it('useFactory with inject of a provider of an imported module: the page and the metadata show its title and send its auth header', async () => {
+      const t = await bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({ resources: [Person, Project] }),
+        imports: [
+          BackOfficeModule.forRootAsync({
+            path: '/tools/data',
+            guards: [AdminGuard],
+            imports: [AdminConfigModule],
+            inject: [AdminConfig],
+            useFactory: (config: AdminConfig) => ({ title: config.title, auth: { header: config.header } }),
+          }),
+        ],
+      });
+      try {
+        const html = (await t.http().get('/tools/data').expect(200)).text;
+        expect(html).toContain('<title>Computed &#60;admin&#62;</title>');
+        expect(html).toContain('<meta name="model-routes-auth-header" content="x-api-key">');
+        expect(html).not.toContain('model-routes-auth-scheme');
+        expectError(await t.http().get('/tools/data/metadata'), 401, 'MR_UNAUTHORIZED');
+        const metadata = (await t.http().get('/tools/data/metadata').set('x-admin', 'yes').expect(200)).body as BackOfficeMetadata;
+        expect(metadata).toMatchObject({ title: 'Computed <admin>', apiBase: '' });
+        expect(metadata.auth).toEqual({ header: 'x-api-key' });
+        expect(metadata.resources.map((candidate) => candidate.name)).toEqual(['Person', 'Project']);
+        await t.http().get('/admin').expect(404);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('useClass: a class implementing createBackOfficeSettings()', async () => {
+      const t = await bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({ resources: [Person, Project] }),
+        imports: [BackOfficeModule.forRootAsync({ useClass: AdminSettingsFactory })],
+      });
+      try {
+        const html = (await t.http().get('/admin').expect(200)).text;
+        expect(html).toContain('<title>From a class</title>');
+        expect(html).toContain('<meta name="model-routes-auth-header" content="x-token">');
+        expect(html).toContain('<meta name="model-routes-auth-scheme" content="Token">');
+        const metadata = (await t.http().get('/admin/metadata').expect(200)).body as BackOfficeMetadata;
+        expect(metadata).toMatchObject({ title: 'From a class', auth: { header: 'x-token', scheme: 'Token' } });
+      } finally {
+        await t.close();
+      }
+    });
+
+    it.each<[string, BackOfficeSettings]>([
+      ['an empty title', { title: ' ' }],
+      ['a header that is not an HTTP token', { auth: { header: 'x api key' } }],
+    ])('a computed setting it cannot use (%s) fails the boot with the error and message of forRoot()', async (_case, settings) => {
+      const message = (() => {
+        try {
+          BackOfficeModule.forRoot(settings);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ModelRoutesConfigError);
+          return (error as ModelRoutesConfigError).message;
+        }
+        throw new Error('forRoot() accepted the settings');
+      })();
+      const booted = bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({ resources: [Person, Project] }),
+        imports: [BackOfficeModule.forRootAsync({ useFactory: async () => settings })],
+      });
+      await expect(booted).rejects.toBeInstanceOf(ModelRoutesConfigError);
+      await expect(booted).rejects.toMatchObject({ code: 'MR_CONFIG_INVALID_OPTION', message });
+    });
+
+    it('refuses a path or guards it cannot use inside forRootAsync(), and a factory that computes them when the app starts', async () => {
+      expect(() => BackOfficeModule.forRootAsync({ path: '/admin/:id', useFactory: () => ({}) })).toThrow(
+        /^BackOfficeModule\.forRoot\(\): path is "\/admin\/:id".*\[MR_CONFIG_INVALID_OPTION\]$/,
+      );
+      expect(() => BackOfficeModule.forRootAsync({ guards: ['admin' as never], useFactory: () => ({}) })).toThrow(/guards must be an array/);
+      const booted = bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({ resources: [Person, Project] }),
+        imports: [BackOfficeModule.forRootAsync({ useFactory: () => ({ path: '/tools' }) as BackOfficeSettings })],
+      });
+      await expect(booted).rejects.toThrow(/^BackOfficeModule\.forRoot\(\): unknown setting 'path'; the settings are title, auth \(path and guards are given to forRootAsync\(\) itself\)\. \[MR_CONFIG_INVALID_OPTION\]$/);
     });
   });
 
