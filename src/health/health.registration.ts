@@ -3,7 +3,7 @@ import type { Type } from '@nestjs/common';
 import type { ModulesContainer } from '@nestjs/core';
 import type { HealthSettings } from './health-options.interface.js';
 
-/** What one `ModelRoutesHealthModule.forRoot()` built: its settings and the controller that serves them. */
+/** What one `ModelRoutesHealthModule.forRoot()` or `forRootAsync()` built: its settings in force and the controller that serves them. */
 export interface HealthRegistration extends HealthSettings {
   readonly controller: Type;
 }
