@@ -39,6 +39,8 @@ const LAYERS = [
   { name: 'references', path: '^src/references/' },
   // The one generic repository over Mongoose, reference resolution, deletes; knows no HTTP.
   { name: 'repository', path: '^src/repository/' },
+  // Related data in one request: the references a search may cross, expanding them, filters across them.
+  { name: 'relations', path: '^src/relations/' },
   // The public decorators: they record, and read nothing above the repository's token.
   { name: 'decorators', path: '^src/decorators/' },
   // The HTTP side of a generated route: its entry guard, its answer, the GeneratedController base.

@@ -69,6 +69,11 @@ function completeReferences(definitions: ResourceDefinition[], defaults: Referen
       reference.targetIdField = idFields.get(reference.targetName) ?? '_id';
       reference.checkExists = definition.referenceRoutes?.[reference.field]?.checkExists ?? defaults?.checkExists ?? true;
     }
+    for (const reference of definition.references) {
+      const own = definition.referenceRoutes?.[reference.field];
+      reference.expand = own?.expand ?? defaults?.expand ?? false;
+      reference.filter = own?.filter ?? defaults?.filter ?? false;
+    }
   }
 }
 

@@ -19,6 +19,10 @@ export interface ReferenceDefinition {
   targetIdField: string;
   /** Whether writes must name existing documents (`references: { owner: { checkExists } }`). */
   checkExists: boolean;
+  /** Whether clients may expand it (`references: { owner: { expand } }`); never for a reference inside sub-documents. */
+  expand?: boolean;
+  /** Whether searches may hold conditions on its target's fields (`references: { owner: { filter } }`); never inside sub-documents. */
+  filter?: boolean;
   /** A self-reference declared `@Prop({ ..., acyclic: true })`: writes that would close a cycle are refused. */
   acyclic?: { maxDepth: number };
 }

@@ -16,9 +16,11 @@ const READ_PREFERENCES: readonly ReadPreferenceMode[] = ['primary', 'primaryPref
 
 type AnyRoutesOptions = ResourceRoutesOptions | ReferenceRoutesOptions | FileRoutesOptions | ElementRoutesOptions;
 
+const BOOLEAN_SETTING = { valid: (value: unknown) => typeof value === 'boolean', expected: 'true or false' };
+
 /** Keys of a field's route options that are settings of the field, not routes, and how each is checked. */
 const FIELD_SETTINGS: Partial<Record<RouteScope, Record<string, { valid(value: unknown): boolean; expected: string }>>> = {
-  reference: { checkExists: { valid: (value) => typeof value === 'boolean', expected: 'true or false' } },
+  reference: { checkExists: BOOLEAN_SETTING, expand: BOOLEAN_SETTING, filter: BOOLEAN_SETTING },
   element: { maxElements: { valid: (value) => Number.isSafeInteger(value) && (value as number) >= 1, expected: 'an integer of at least 1' } },
 };
 

@@ -19,6 +19,7 @@ export const ERROR_CODES = Object.freeze({
   MR_REFERENCE_NOT_FOUND: { status: 400, description: 'A reference written in the body names no document of the referenced model; `details[].path` names the field (`tags.1` in an array).' },
   MR_REFERENCE_CYCLE: { status: 400, description: 'A write to a self-reference declared `acyclic` would close a cycle (a category as its own ancestor), or leads to a chain longer than `acyclic.maxDepth`; `details[].path` names the field, the message the chain. Nothing was written.' },
   MR_UNSUPPORTED_QUERY: { status: 400, description: 'The database server does not implement a feature the query uses, or would answer it wrongly (MongoDB-compatible engines such as FerretDB lack a few: see [Searching](searching-and-security.md#searching)); `details` names the place when the library knows it (`query.lines.$elemMatch`).' },
+  MR_RELATION_FILTER_TOO_BROAD: { status: 400, description: 'A condition on a referenced field (`owner.niceName`) matches more referenced documents than `search.maxRelationIds` (default 1000) allows; `details[].path` names it. Nothing was cut: narrow the condition.' },
   MR_INVALID_FILE: { status: 400, description: 'An upload holds no file: an empty file, a multipart body without a file part or with more than one, or a malformed multipart body.' },
   MR_INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
   MR_BAD_REQUEST: { status: 400, description: 'Any other malformed request (raised by a pipe or your own code).' },

@@ -73,6 +73,22 @@ export type ReferenceRoutesOptions = { [K in ReferenceActionName]?: RouteOptions
    * one query per written reference field. Default true.
    */
   checkExists?: boolean;
+  /**
+   * Whether a client may expand this field (`?expand=owner`, `"expand": ["owner"]` in a search
+   * body): the referenced documents in place of their identifiers, read under their own
+   * resource's rules (hidden fields, serialization groups), one query per field for a whole page.
+   * Declaring it lets whoever reads this resource read the referenced documents through it, so
+   * the referenced resource's own read guards are not asked: declare it where they are the same,
+   * or stricter here. Default false.
+   */
+  expand?: boolean;
+  /**
+   * Whether a search may hold conditions on the referenced documents' fields (`{ "owner.niceName":
+   * { "$regex": "^a" } }`), checked under the referenced resource's rules and resolved to the
+   * matching identifiers first (at most `search.maxRelationIds`). The same access decision as
+   * `expand`. Default false.
+   */
+  filter?: boolean;
 };
 
 /**

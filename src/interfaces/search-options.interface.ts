@@ -24,6 +24,20 @@ export interface SearchOptions {
    * `MR_QUERY_TIMEOUT`. Default 5000.
    */
   maxTimeMS?: number;
+  /**
+   * Deepest path a client may `expand` (`owner.company` is 2), and deepest chain of references a
+   * filter may cross (`owner.company.name` crosses 2). Each hop must be declared expandable (or
+   * filterable) by the resource it starts from. Default 2.
+   */
+  maxExpandDepth?: number;
+  /** Most paths one request may expand, every prefix counted (`owner,owner.company` is 2). Default 6. */
+  maxExpandPaths?: number;
+  /**
+   * Most documents the condition on a referenced field may match (`{ "owner.niceName": ... }`): a
+   * condition that matches more is a 400 `MR_RELATION_FILTER_TOO_BROAD` naming it, never a cut.
+   * Default 1000.
+   */
+  maxRelationIds?: number;
 }
 
 /** Search options with every default filled in. */

@@ -14,4 +14,7 @@ export const DEFAULT_SEARCH_OPTIONS: Readonly<ResolvedSearchOptions> = Object.fr
   maxQueryDepth: 8,
   maxQueryNodes: 1000,
   maxTimeMS: 5000,
+  maxExpandDepth: 2,
+  maxExpandPaths: 6,
+  maxRelationIds: 1000,
 });

@@ -14,10 +14,49 @@ export interface SearchParams {
   sort?: Record<string, 1 | -1>;
   /** Fields to return (`_id` always comes back). */
   select?: string[];
+  /** References to answer as the documents they name (`?expand=owner,owner.company`), as a tree. */
+  expand?: ExpandPath[];
+}
+
+/**
+ * One reference a client asked to expand, and the references to expand in the documents it names
+ * (`owner` with `company` for `expand=owner.company`).
+ *
+ * @publicApi
+ */
+export interface ExpandPath {
+  /** The reference field, relative to the documents it is read from (`company`). */
+  field: string;
+  /** The path from the answered document (`owner.company`), as errors name it. */
+  path: string;
+  children: ExpandPath[];
+}
+
+/**
+ * A reference field a search may cross (expand it, or filter on its target's fields), as the
+ * parser needs it: what the field's resource declared, and the rules of its target for this request.
+ */
+export interface RelationRules {
+  field: string;
+  /** An array of references. */
+  isArray: boolean;
+  /** Declared `expand: true`. */
+  expand: boolean;
+  /** Declared `filter: true`. */
+  filter: boolean;
+  /** The referenced model's name. */
+  targetName: string;
+  /** The referenced model's search rules for this request (its hidden fields and view; its own relations, one level less deep). */
+  target: SearchRules;
 }
 
 /** What the parser needs to know about a resource. */
 export interface SearchRules {
   fields: Pick<FieldRules, 'readable' | 'openPrefixes' | 'hidden'> & Partial<Pick<FieldRules, 'enums'>>;
   search: ResolvedSearchOptions;
+  /**
+   * The reference field `field` as a search may cross it, if it is one that declared `expand` or
+   * `filter` and the depth left allows it; without this function, no reference can be crossed.
+   */
+  relation?(field: string): RelationRules | undefined;
 }

@@ -210,7 +210,7 @@ export function resourceDefinitionFactorySpec(): void {
 
     it('does not check that references resolve (that is the set-level check)', () => {
       const definition = createResourceDefinition({ resource: Company });
-      expect(definition.references).toEqual([{ field: 'owner', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true }]);
+      expect(definition.references).toEqual([{ field: 'owner', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false }]);
     });
 
     it('throws MR_CONFIG_NOT_A_RESOURCE for a class without @GeneratedResource()', () => {
@@ -231,7 +231,7 @@ export function resourceDefinitionFactorySpec(): void {
       'schemaByClassName',
       'bsonByNameFunction',
     ])('%s is a single reference to Entrepreneur stored as an ObjectId path', (field) => {
-      expect(byField.get(field)).toEqual({ field, targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true });
+      expect(byField.get(field)).toEqual({ field, targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false });
       expect(holding.schema.path(field).instance).toBe('ObjectId');
     });
 
@@ -255,10 +255,10 @@ export function resourceDefinitionFactorySpec(): void {
       const crew = definitionOf(createResourceDefinitions({ resources: [Entrepreneur, Crew] }), 'Crew');
       const sorted = [...crew.references].sort((a, b) => a.field.localeCompare(b.field));
       expect(sorted).toEqual([
-        { field: 'alumni', targetName: 'Entrepreneur', isArray: true, targetIdField: '_id', checkExists: true },
-        { field: 'lead', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true },
-        { field: 'members', targetName: 'Entrepreneur', isArray: true, targetIdField: '_id', checkExists: true },
-        { field: 'mentors', targetName: 'Entrepreneur', isArray: true, targetIdField: '_id', checkExists: true },
+        { field: 'alumni', targetName: 'Entrepreneur', isArray: true, targetIdField: '_id', checkExists: true, expand: false, filter: false },
+        { field: 'lead', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false },
+        { field: 'members', targetName: 'Entrepreneur', isArray: true, targetIdField: '_id', checkExists: true, expand: false, filter: false },
+        { field: 'mentors', targetName: 'Entrepreneur', isArray: true, targetIdField: '_id', checkExists: true, expand: false, filter: false },
       ]);
     });
 
@@ -288,7 +288,7 @@ export function resourceDefinitionFactorySpec(): void {
       expect(definition.path).toBe('registered');
       expect(definition.fields.readable.has('fromSchema')).toBe(true);
       expect(definition.fields.readable.has('fromClass')).toBe(false);
-      expect(definition.references).toEqual([{ field: 'boss', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true }]);
+      expect(definition.references).toEqual([{ field: 'boss', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false }]);
       expect(schema.indexes()).toContainEqual([{ boss: 1 }, expect.anything()]);
     });
 
@@ -325,34 +325,34 @@ export function resourceDefinitionFactorySpec(): void {
       expect(error.message).toContain(`[${code}]`);
     });
 
-    it('knows the id field of a referenced resource identified by a slug, and checkExists from the options', () => {
+    it('knows the id field of a referenced resource identified by a slug, and checkExists, expand and filter from the options', () => {
       @GeneratedResource({ id: 'slug' })
       @Schema()
       class Shelf {
         @Prop({ required: true }) slug!: string;
       }
-      @GeneratedResource({ references: { shelf: { checkExists: false } } })
+      @GeneratedResource({ references: { shelf: { checkExists: false, expand: true, filter: false } } })
       @Schema()
       class Volume {
         @Prop({ type: Types.ObjectId, ref: 'Shelf' }) shelf?: Types.ObjectId;
         @Prop({ type: Types.ObjectId, ref: 'Shelf' }) previous?: Types.ObjectId;
       }
-      const [, volume] = createResourceDefinitions({ resources: [Shelf, Volume], references: { checkExists: true } });
+      const [, volume] = createResourceDefinitions({ resources: [Shelf, Volume], references: { checkExists: true, filter: true } });
       expect(volume.references).toEqual([
-        { field: 'shelf', targetName: 'Shelf', isArray: false, targetIdField: 'slug', checkExists: false },
-        { field: 'previous', targetName: 'Shelf', isArray: false, targetIdField: 'slug', checkExists: true },
+        { field: 'shelf', targetName: 'Shelf', isArray: false, targetIdField: 'slug', checkExists: false, expand: true, filter: false },
+        { field: 'previous', targetName: 'Shelf', isArray: false, targetIdField: 'slug', checkExists: true, expand: false, filter: true },
       ]);
       const [, unchecked] = createResourceDefinitions({ resources: [Shelf, Volume], references: { checkExists: false } });
       expect(unchecked.references.map((reference) => reference.checkExists)).toEqual([false, false]);
     });
 
-    it('refuses a checkExists that is not a boolean', () => {
-      expect(() => createResourceDefinitions({ resources: [Company], references: { checkExists: 'no' as never } })).toThrow(/checkExists must be true or false/);
+    it.each(['checkExists', 'expand', 'filter'])('refuses a %s that is not a boolean', (setting) => {
+      expect(() => createResourceDefinitions({ resources: [Company], references: { [setting]: 'no' as never } })).toThrow(new RegExp(`${setting} must be true or false`));
     });
 
     it('leaves a ref to a model that is not a resource to be resolved when the app starts', () => {
       const [company] = createResourceDefinitions({ resources: [Company] });
-      expect(company.references).toEqual([{ field: 'owner', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true }]);
+      expect(company.references).toEqual([{ field: 'owner', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false }]);
     });
 
     it('lowers an inherited defaultLimit to a smaller maxLimit', () => {
