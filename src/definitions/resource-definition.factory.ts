@@ -151,7 +151,7 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     references: findReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !fields.hidden.has(reference.field))
       // Completed by createResourceDefinitions(), which knows every resource.
-      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true, ...acyclicOption(resource, schema, reference) })),
+      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true, expand: false, filter: false, ...acyclicOption(resource, schema, reference) })),
     embeddedReferences: findEmbeddedReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !isUnderAny(reference.field, fields.hidden))
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
