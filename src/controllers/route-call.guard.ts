@@ -6,6 +6,7 @@ import { assertJsonBody } from './json-body.util.js';
 import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
+import { searchRulesOf } from '../relations/relation-rules.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
 import { RouteCall, type CallRequest } from '../call/route-call.js';
@@ -69,7 +70,8 @@ export function openRouteCall(
 ): RouteCall | Promise<RouteCall> {
   const { row, names } = plan;
   const resource = repositoryOf(plan.resource);
-  const view = plan.views?.view(settings.groups?.(request));
+  const groups = settings.groups?.(request);
+  const view = plan.views?.view(groups);
   let checked: unknown;
   if (plan.body) {
     assertJsonBody(request.headers);
@@ -79,8 +81,7 @@ export function openRouteCall(
     const sent = row.searchQuery ? request.query : row.body === 'search' ? request.body : undefined;
     let search: RouteCall['search'];
     if (row.searchQuery || row.body === 'search') {
-      const { definition } = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
-      const rules = view?.hidden.size ? { fields: view.fields, search: definition.search } : definition;
+      const rules = searchRulesOf(plan.answers === plan.resource ? resource : repositoryOf(plan.answers), groups, repositoryOf);
       search = { sent, params: row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules) };
     }
     const ifMatch = request.headers['if-match'];
