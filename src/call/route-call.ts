@@ -6,7 +6,7 @@ import type { HttpResponse } from './http-response.util.js';
 import { toPlainData } from '../dto/dto-validation.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { RouteActionName, RouteActionRow, RouteNames } from '../metadata/route-actions.js';
-import type { SearchParams } from '../query/search-params.interface.js';
+import type { ExpandPath, SearchParams } from '../query/search-params.interface.js';
 import type { SerializationView } from '../serialization/serialization-views.js';
 import type { RoutePlan } from './route-plan.js';
 
@@ -20,6 +20,13 @@ export interface CallRequest {
   url?: string;
 }
 
+/** The references a request asked to expand, and how to expand them in its answer (see `Expansion`). */
+export interface CallExpansion {
+  readonly paths: readonly ExpandPath[];
+  /** Expands the documents of an answer in place: one document, or a search envelope's. */
+  apply(answer: unknown, shape: 'document' | 'list'): Promise<void>;
+}
+
 /** What a `RouteCall` is made of; see its properties. */
 export interface RouteCallParts {
   plan: RoutePlan;
@@ -29,6 +36,7 @@ export interface RouteCallParts {
   search?: { sent: unknown; params: SearchParams };
   view?: SerializationView;
   precondition?: RequestPrecondition;
+  expansion?: CallExpansion;
   requiresIfMatch: boolean;
 }
 
@@ -56,6 +64,8 @@ export class RouteCall {
   readonly precondition?: RequestPrecondition;
   /** Whether the writes of the route's resource need `If-Match` (the settings in force). */
   readonly requiresIfMatch: boolean;
+  /** The references the request asked to expand (`?expand=`, or its search body's `expand`), on a route that takes it. */
+  readonly expansion?: CallExpansion;
 
   constructor(parts: RouteCallParts) {
     this.plan = parts.plan;
@@ -67,6 +77,7 @@ export class RouteCall {
     this.view = parts.view;
     this.precondition = parts.precondition;
     this.requiresIfMatch = parts.requiresIfMatch;
+    this.expansion = parts.expansion;
   }
 
   get action(): RouteActionName {

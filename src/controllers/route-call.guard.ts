@@ -7,6 +7,11 @@ import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { searchRulesOf } from '../relations/relation-rules.js';
+import { Expansion } from '../relations/expansion.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { parseExpand } from '../query/expand.parser.js';
+import type { ExpandPath, SearchParams, SearchRules } from '../query/search-params.interface.js';
+import type { RouteActionRow } from '../metadata/route-actions.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
 import { RouteCall, type CallRequest } from '../call/route-call.js';
@@ -79,11 +84,14 @@ export function openRouteCall(
   }
   const finish = (checkedBody: unknown): RouteCall => {
     const sent = row.searchQuery ? request.query : row.body === 'search' ? request.body : undefined;
+    const answered = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
+    const rules = row.searchQuery || row.body === 'search' || row.expand ? searchRulesOf(answered, groups, repositoryOf) : undefined;
     let search: RouteCall['search'];
-    if (row.searchQuery || row.body === 'search') {
-      const rules = searchRulesOf(plan.answers === plan.resource ? resource : repositoryOf(plan.answers), groups, repositoryOf);
+    if (rules && (row.searchQuery || row.body === 'search')) {
       search = { sent, params: row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules) };
     }
+    const expand = expandOf(row, request, rules, search?.params);
+    const expansion = expand && new Expansion(expand, answered, groups, repositoryOf);
     const ifMatch = request.headers['if-match'];
     const ifNoneMatch = request.headers['if-none-match'];
     const conditionalWrite = row.conditional === 'write' && (ifMatch !== undefined || ifNoneMatch !== undefined);
@@ -97,8 +105,21 @@ export function openRouteCall(
       ...(conditionalWrite && {
         precondition: { resource: names.source.name, id: request.params?.[names.source.idParam] ?? '', ...writePreconditionOf(request), used: false },
       }),
+      ...(expansion && { expansion }),
       requiresIfMatch: resource.definition.requireIfMatch === true,
     });
   };
   return checked instanceof Promise ? checked.then(finish) : finish(checked);
+}
+
+/**
+ * What a request asks to expand: its search's `expand`, or the query string's on a route that reads
+ * one document; `?expand` on a route that does not read documents is refused rather than ignored.
+ */
+function expandOf(row: RouteActionRow, request: CallRequest, rules: SearchRules | undefined, search: SearchParams | undefined): ExpandPath[] | undefined {
+  if (search) return search.expand;
+  const sent = request.query?.expand;
+  if (sent === undefined) return undefined;
+  if (!row.expand || !rules) throw ModelRoutesException.invalidQuery('expand', 'This route does not take expand: only the routes that read documents do');
+  return parseExpand(sent, rules);
 }

@@ -38,6 +38,7 @@ async function answer(controller: object, call: RouteCall, args: unknown[]): Pro
     throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${plan.names.source.name} require If-Match: send the ETag of the document as read`);
   }
   const result = await plan.work.apply(controller, args);
+  if (call.expansion && (row.answers.shape === 'document' || row.answers.shape === 'list')) await call.expansion.apply(result, row.answers.shape);
   if (plan.locationField && row.location) setHeader(response, 'Location', locationOf(request, (result as Record<string, unknown>)[plan.locationField]));
   const tag = row.conditional && etagOf(result);
   if (tag) {

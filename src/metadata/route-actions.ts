@@ -50,6 +50,8 @@ export interface RouteActionRow {
   body?: 'create' | 'update' | 'search' | 'element' | 'elementPatch';
   /** It reads the search parameters of the query string. */
   searchQuery?: true;
+  /** It reads documents and takes `expand` (the query string's, or its search body's): see `ReferenceRoutesOptions.expand`. */
+  expand?: true;
   /** What a success answers, and of which model: the resource's, or the referenced one's; or a file's bytes; or one element of an array of sub-documents. */
   answers: { shape: 'document' | 'list' | 'file' | 'element'; of: 'source' | 'target' };
   /** It reads an uploaded file (multipart/form-data or a raw body). */
@@ -92,7 +94,7 @@ const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested objec
 export const ROUTE_ACTIONS = {
   findOne: {
     scope: 'resource', method: 'GET', path: one, status: 200, params: ['id'],
-    conditional: 'read', answers: { shape: 'document', of: 'source' },
+    conditional: 'read', expand: true, answers: { shape: 'document', of: 'source' },
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND']],
     summary: ({ source }) => `Get one ${source.name}`,
     description: ({ source }) => `The ${source.name} whose identifier is in the path.`,
@@ -127,28 +129,28 @@ export const ROUTE_ACTIONS = {
   },
   search: {
     scope: 'resource', method: 'GET', path: ({ source }) => `/${source.plural}`, status: 200, params: ['query'],
-    searchQuery: true, answers: { shape: 'list', of: 'source' },
+    searchQuery: true, expand: true, answers: { shape: 'list', of: 'source' },
     errors: [[400, SEARCH]],
     summary: ({ source }) => `Search ${source.name} documents`,
     description: () => 'Query-string search: field=value, field[op]=value, sort, select, limit, skip.',
   },
   searchPost: {
     scope: 'resource', method: 'POST', path: ({ source }) => `/${source.plural}`, status: 200, params: ['body'],
-    body: 'search', answers: { shape: 'list', of: 'source' },
+    body: 'search', expand: true, answers: { shape: 'list', of: 'source' },
     errors: [[400, `${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS],
     summary: ({ source }) => `Search ${source.name} documents (flexible)`,
     description: () => 'A MongoDB filter over schema fields, with an operator allowlist.',
   },
   find: {
     scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id'],
-    conditional: 'read', answers: { shape: 'document', of: 'target' }, appliesTo: ({ isArray }) => !isArray,
+    conditional: 'read', expand: true, answers: { shape: 'document', of: 'target' }, appliesTo: ({ isArray }) => !isArray,
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND, MR_REFERENCE_UNSET, MR_REFERENCE_BROKEN']],
     summary: ({ source, field }) => `Get the ${field} of ${an(source.name)}`,
     description: ({ source, field, target }) => `The ${target!.name} that ${source.name}.${field} points to.`,
   },
   list: {
     scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id', 'query'],
-    searchQuery: true, answers: { shape: 'list', of: 'target' }, appliesTo: ({ isArray }) => isArray,
+    searchQuery: true, expand: true, answers: { shape: 'list', of: 'target' }, appliesTo: ({ isArray }) => isArray,
     errors: [[400, `MR_INVALID_ID, ${SEARCH}`], [404, 'MR_NOT_FOUND']],
     summary: ({ source, field }) => `The ${field} of ${an(source.name)}`,
     description: ({ source, field, target }) =>
@@ -156,14 +158,14 @@ export const ROUTE_ACTIONS = {
   },
   reverse: {
     scope: 'reference', method: 'GET', path: reverse, status: 200, params: ['targetId', 'query'],
-    searchQuery: true, answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
+    searchQuery: true, expand: true, answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
     errors: [[400, `MR_INVALID_ID, ${SEARCH}`], [404, 'MR_NOT_FOUND']],
     summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name}`,
     description: ({ field }) => `The query, if any, is ANDed with ${field} = the identifier in the path; an identifier that names no document, and that no document references, is a 404.`,
   },
   reversePost: {
     scope: 'reference', method: 'POST', path: reverse, status: 200, params: ['targetId', 'body'],
-    body: 'search', answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
+    body: 'search', expand: true, answers: { shape: 'list', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
     errors: [[400, `MR_INVALID_ID, ${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], [404, 'MR_NOT_FOUND'], ...BODY_LIMITS],
     summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name} (flexible)`,
     description: ({ field }) => `The body's query is ANDed with ${field} = the identifier in the path; an identifier that names no document, and that no document references, is a 404.`,

@@ -1,12 +1,13 @@
 import { channel } from 'node:diagnostics_channel';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { parseExpand } from './expand.parser.js';
 import { sanitizeFilter } from './filter.sanitizer.js';
 import { holdsHiddenPath, isForbiddenKey, isPlainObject, isQueryablePath } from './field-path.util.js';
 import { QUERY_OPERATORS, QUERY_STRING_OPERATORS } from './query-operators.js';
 import type { SearchParams, SearchRules } from './search-params.interface.js';
 
-const BODY_KEYS = new Set(['query', 'limit', 'skip', 'sort', 'select']);
-const RESERVED_PARAMETERS = new Set(['limit', 'skip', 'sort', 'select']);
+const BODY_KEYS = new Set(['query', 'limit', 'skip', 'sort', 'select', 'expand']);
+const RESERVED_PARAMETERS = new Set(['limit', 'skip', 'sort', 'select', 'expand']);
 const SORT_DIRECTIONS = new Map<string, 1 | -1>([
   ['1', 1], ['-1', -1], ['asc', 1], ['desc', -1], ['ascending', 1], ['descending', -1],
 ]);
@@ -21,7 +22,7 @@ const parsed = channel(SEARCH_PARSED_CHANNEL);
 
 /**
  * Parses the body of `POST /<plural>` and of the reverse reference POST route:
- * `{ query, limit, skip, sort, select }`, every key optional.
+ * `{ query, limit, skip, sort, select, expand }`, every key optional.
  *
  * @publicApi
  */
@@ -31,7 +32,7 @@ export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams
   if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');
   for (const key of Object.keys(body)) {
     if (!BODY_KEYS.has(key)) {
-      throw ModelRoutesException.invalidQuery(key, `Unknown search parameter '${key}'; use query, limit, skip, sort or select`);
+      throw ModelRoutesException.invalidQuery(key, `Unknown search parameter '${key}'; use query, limit, skip, sort, select or expand`);
     }
   }
   return {
@@ -42,7 +43,7 @@ export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams
 
 /**
  * Parses the query string of `GET /<plural>` and of the reverse reference GET route:
- * `?niceName=Acme&employees[gte]=10&sort=-employees,niceName&select=niceName&limit=5&skip=10`.
+ * `?niceName=Acme&employees[gte]=10&sort=-employees,niceName&select=niceName&limit=5&skip=10&expand=owner`.
  * Every other parameter is a condition on a schema field: `field=value` or `field[op]=value`
  * with `op` one of `QUERY_STRING_OPERATORS`, written without `$`. A condition given twice, in any
  * spelling (`niceName=a&niceName[eq]=b`), is refused. Errors name the same paths as the POST
@@ -127,11 +128,16 @@ function parsePaging(source: Record<string, unknown>, rules: SearchRules, fromSt
   const skip = source.skip === undefined ? 0 : toInteger(source.skip, 'skip', fromString);
   if (skip < 0) throw ModelRoutesException.invalidQuery('skip', 'skip must be 0 or more');
   if (skip > maxSkip) throw ModelRoutesException.invalidQuery('skip', `skip must be at most ${maxSkip}`);
+  const expand = source.expand === undefined ? undefined : parseExpand(source.expand, rules);
+  const select = source.select === undefined ? undefined : parseSelect(source.select, rules);
+  // An expanded field is asked for by name: it comes back whatever `select` says.
+  for (const { field } of expand ?? []) if (select && !select.includes(field)) select.push(field);
   return {
     limit: Math.min(requested, maxLimit),
     skip,
     ...(source.sort === undefined ? {} : { sort: parseSort(source.sort, rules) }),
-    ...(source.select === undefined ? {} : { select: parseSelect(source.select, rules) }),
+    ...(select && { select }),
+    ...(expand && { expand }),
   };
 }
 

@@ -33,6 +33,9 @@ import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js'
 export type PlainDocument<T = Record<string, unknown>> = T & { _id: Types.ObjectId };
 
 
+/** How many identifiers one `$in` query of `findByObjectIds` names at most. */
+const OBJECT_ID_CHUNK = 1000;
+
 /** How many times an element route writes again when other writes moved or changed its element in between. */
 const ELEMENT_ATTEMPTS = 8;
 
@@ -153,6 +156,18 @@ export class ModelRepository<T = Record<string, unknown>> {
   async findByObjectId(objectId: Types.ObjectId | string): Promise<PlainDocument<T> | null> {
     const doc = await this.reading(this.model.findOne({ _id: objectId })).maxTimeMS(this.maxTimeMS).lean().exec();
     return doc && this.tagged(doc);
+  }
+
+  /**
+   * The documents whose `_id` is one of `objectIds`, each as `findOne` answers it (hidden fields
+   * out, its entity tag attached), in no particular order: one query per `OBJECT_ID_CHUNK`
+   * identifiers, never one per document. What expanding a reference reads.
+   */
+  async findByObjectIds(objectIds: readonly unknown[]): Promise<Array<PlainDocument<T>>> {
+    const chunks: unknown[][] = [];
+    for (let start = 0; start < objectIds.length; start += OBJECT_ID_CHUNK) chunks.push(objectIds.slice(start, start + OBJECT_ID_CHUNK));
+    const found = await Promise.all(chunks.map((chunk) => this.reading(this.model.find({ _id: { $in: chunk } })).maxTimeMS(this.maxTimeMS).lean().exec()));
+    return found.flat().map((doc) => this.tagged(doc as object));
   }
 
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */

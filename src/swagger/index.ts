@@ -6,7 +6,7 @@ import { healthRegistrations } from '../health/health.registration.js';
 import { describeDto } from './openapi-dtos.js';
 import { decorateHealthRoutes } from './openapi-health.js';
 import { bodyDto, componentName, decorateRoutes } from './openapi-routes.js';
-import { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema } from './openapi-schemas.js';
+import { documentSchema, envelopeSchema, ERROR_SCHEMA, expandableSchema, type OpenApiSchema } from './openapi-schemas.js';
 import { documentSettings } from './openapi-settings.js';
 import { versionOperationIds } from './openapi-versions.js';
 import { servingOf } from '../versioning/served-routes.js';
@@ -68,8 +68,11 @@ function describeBodies(registration: ModelRoutesRegistration, generated: Map<st
  */
 export function componentSchemas(definitions: ModelRoutesRegistration['definitions']): Record<string, OpenApiSchema> {
   const schemas: Record<string, OpenApiSchema> = { [componentName.error]: ERROR_SCHEMA };
+  const documented = new Set(definitions.map((definition) => definition.name));
   for (const { name, ...definition } of definitions) {
-    schemas[componentName.document(name)] = documentSchema(definition, 'read');
+    schemas[componentName.document(name)] = expandableSchema(documentSchema(definition, 'read'), definition.references, (target) =>
+      documented.has(target) ? { $ref: `#/components/schemas/${componentName.document(target)}` } : undefined,
+    );
     schemas[componentName.list(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.document(name)}` });
   }
   return schemas;

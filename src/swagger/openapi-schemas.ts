@@ -119,6 +119,26 @@ function acceptTargetIds(schema: OpenApiSchema, references: NonNullable<Resource
   }
 }
 
+/**
+ * A document schema whose references declared `expand: true` are each an identifier or, when the
+ * request expands them, the referenced document (`null` where it names none); for a model that is
+ * not a resource (no schema of its own in the document), any object.
+ *
+ * @param schemaOf the schema (a `$ref`) of a referenced model's documents, if it has one
+ */
+export function expandableSchema(schema: OpenApiSchema, references: NonNullable<ResourceDefinition['references']>, schemaOf: (target: string) => OpenApiSchema | undefined): OpenApiSchema {
+  for (const { field, targetName, isArray, expand } of references) {
+    const property = expand ? (schema.properties as Record<string, OpenApiSchema>)[field] : undefined;
+    if (!property) continue;
+    const document = schemaOf(targetName) ?? { type: 'object', additionalProperties: true };
+    const expanded = (id: OpenApiSchema): OpenApiSchema => ({ oneOf: [id, document], description: `${id.description ?? 'An identifier'}; the ${targetName} itself with expand=${field}` });
+    if (isArray) property.items = expanded(property.items as OpenApiSchema);
+    // `null` where the referenced document is gone: the identifier's branch takes it.
+    else (schema.properties as Record<string, OpenApiSchema>)[field] = expanded({ ...property, nullable: true });
+  }
+  return schema;
+}
+
 /** `writeOnly: true` on the properties a client sends but never reads back. */
 function markWriteOnly(schema: OpenApiSchema, paths: ReadonlySet<string>): void {
   for (const path of paths) {
@@ -309,6 +329,8 @@ export function searchBodySchema(definition: Pick<ResolvedResource, 'schema' | '
         ],
       },
       select: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
+      // With the paths the app allows, where it allows some (`documentSettings`); absent otherwise.
+      expand: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
     },
   };
 }

@@ -5,13 +5,16 @@ import type { GeneratedRouteDefinition } from '../interfaces/route-definition.in
 import { routeAction } from '../metadata/route-actions.js';
 import { componentName, ifMatchText, limitParameterText, operationId, PRECONDITION_REQUIRED_TEXT } from './openapi-routes.js';
 import { searchLimitText } from './openapi-schemas.js';
+import { expandablePaths } from '../relations/expandable-paths.js';
 
 interface Parameter {
   name?: string;
   in?: string;
   required?: boolean;
   description?: string;
-  schema?: { default?: unknown; maximum?: unknown };
+  style?: string;
+  explode?: boolean;
+  schema?: { default?: unknown; maximum?: unknown; type?: string; items?: object };
 }
 
 interface Operation {
@@ -21,7 +24,7 @@ interface Operation {
   responses?: Record<string, object>;
 }
 
-type Properties = Record<string, { description?: string; maximum?: unknown }>;
+type Properties = Record<string, { description?: string; maximum?: unknown; oneOf?: object[] }>;
 
 /**
  * Writes the app's own settings into its document: the search limits of its search routes (their
@@ -33,12 +36,12 @@ type Properties = Record<string, { description?: string; maximum?: unknown }>;
  */
 export function documentSettings(document: OpenAPIObject, registrations: readonly ModelRoutesRegistration[]): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, { properties?: Properties }>;
-  const routes = new Map<string, { route: GeneratedRouteDefinition; owner: ResolvedResource; answers?: ResolvedResource }>();
+  const routes = new Map<string, { route: GeneratedRouteDefinition; owner: ResolvedResource; answers?: ResolvedResource; byName: ReadonlyMap<string, ResolvedResource> }>();
   for (const registration of registrations) {
     const byName = new Map(registration.definitions.map((definition) => [definition.name, definition]));
     for (const route of registration.routes) {
       const owner = route.action !== 'custom' && byName.get(route.reference?.source ?? route.resource);
-      if (route.action !== 'custom' && owner) routes.set(operationId(route, owner), { route, owner, answers: byName.get(route.resource) });
+      if (route.action !== 'custom' && owner) routes.set(operationId(route, owner), { route, owner, answers: byName.get(route.resource), byName });
     }
   }
   for (const item of Object.values(document.paths)) {
@@ -59,6 +62,9 @@ export function documentSettings(document: OpenAPIObject, registrations: readonl
       const body = row.body === 'search' ? operation.requestBody?.content?.['application/json']?.schema?.$ref?.split('/').pop() : undefined;
       const properties = body === undefined ? undefined : schemas[body]?.properties;
       if (search && properties?.limit && properties.skip) [properties.limit.description, properties.skip.maximum] = [searchLimitText(search), search.maxSkip];
+      const expandable = row.expand && found.answers ? expandablePaths(found.answers.name, (name) => found.byName.get(name)?.references, found.answers.search.maxExpandDepth) : [];
+      if (expandable.length) documentExpand(operation, row.body === 'search' ? properties : undefined, expandable);
+      else if (properties) delete properties.expand;
       if (row.conditional === 'write') {
         const required = found.owner.requireIfMatch;
         const ifMatch = operation.parameters?.find((candidate) => candidate.in === 'header' && candidate.name === 'If-Match');
@@ -69,4 +75,17 @@ export function documentSettings(document: OpenAPIObject, registrations: readonl
       }
     }
   }
+}
+
+/** The `expand` a route takes, with the paths it may name: a query parameter, or a member of its search body. */
+function documentExpand(operation: Operation, body: Properties | undefined, paths: string[]): void {
+  const list = { type: 'array', items: { type: 'string', enum: paths } };
+  const description = `References to answer as the documents they name, comma-separated: ${paths.join(', ')}.`;
+  if (body) {
+    body.expand = { oneOf: [list, { type: 'string', description }], description };
+    return;
+  }
+  const parameters = (operation.parameters ??= []);
+  if (parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'expand')) return;
+  parameters.push({ name: 'expand', in: 'query', required: false, style: 'form', explode: false, schema: list, description });
 }

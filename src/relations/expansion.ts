@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { attachEtag, etagOf } from '../concurrency/entity-tag.js';
+import type { CallExpansion } from '../call/route-call.js';
+import type { SearchResult } from '../interfaces/search-result.interface.js';
+import type { ExpandPath } from '../query/search-params.interface.js';
+import type { ModelRepository } from '../repository/model-repository.js';
+import type { RepositoryOf } from './relation-rules.js';
+
+type Doc = Record<string, unknown>;
+
+/**
+ * The references one request asked to expand (`?expand=owner,owner.company`), applied to its answer:
+ * each identifier replaced, in place, by the document it names, as its own model's routes answer it
+ * (hidden fields out, the request's serialization view applied), or by `null` where it names none
+ * (missing, or hidden from the request: the same); in an array of references, the documents found,
+ * in the array's order. One query per path per level for the whole answer (`findByObjectIds`),
+ * never one per document.
+ */
+export class Expansion implements CallExpansion {
+  /**
+   * @param paths what to expand, as parsed (`parseExpand`)
+   * @param repository the repository of the answered model
+   * @param groups the request's serialization groups
+   * @param repositoryOf every model's repository, for the targets
+   */
+  constructor(
+    readonly paths: readonly ExpandPath[],
+    private readonly repository: ModelRepository,
+    private readonly groups: readonly string[] | undefined,
+    private readonly repositoryOf: RepositoryOf,
+  ) {}
+
+  /**
+   * Expands the documents of an answer: one document, or a search envelope's. A document's entity
+   * tag becomes a weak one of its own and of every document expanded into it, so that it changes
+   * when any of them does (`If-None-Match` works; `If-Match` wants the tag of a read without `expand`).
+   */
+  async apply(answer: unknown, shape: 'document' | 'list'): Promise<void> {
+    const docs = (shape === 'list' ? ((answer as SearchResult<Doc> | undefined)?.result ?? []) : answer ? [answer] : []) as Doc[];
+    if (docs.length === 0) return;
+    await this.expand(docs, this.repository, this.paths);
+    if (shape === 'document') retag(docs[0], this.paths);
+  }
+
+  private async expand(docs: Doc[], repository: ModelRepository, paths: readonly ExpandPath[]): Promise<void> {
+    await Promise.all(paths.map((path) => this.expandPath(docs, repository, path)));
+  }
+
+  private async expandPath(docs: Doc[], repository: ModelRepository, path: ExpandPath): Promise<void> {
+    const reference = repository.definition.references.find((candidate) => candidate.field === path.field)!;
+    const ids = new Map<string, unknown>();
+    for (const doc of docs) for (const id of idsIn(doc[path.field])) ids.set(String(id), id);
+    const target = this.repositoryOf(reference.targetName);
+    const found = ids.size ? await target.findByObjectIds([...ids.values()]) : [];
+    const views = target.definition.serialization;
+    const view = views?.view(this.groups);
+    if (views && view && (view.hidden.size || view.transforms.length)) for (const doc of found) views.apply(doc, view);
+    if (path.children.length && found.length) await this.expand(found as Doc[], target, path.children);
+    const byId = new Map<string, Doc>(found.map((doc) => [String(doc._id), doc as Doc]));
+    for (const doc of docs) {
+      const value = doc[path.field];
+      if (Array.isArray(value)) doc[path.field] = value.flatMap((id) => byId.get(String(id)) ?? []);
+      else if (value !== undefined && value !== null) doc[path.field] = byId.get(String(value)) ?? null;
+    }
+  }
+}
+
+function idsIn(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.filter((id) => id !== null && id !== undefined);
+  return value === null || value === undefined ? [] : [value];
+}
+
+/** Gives `doc` a weak tag made of its own and those of the documents expanded into it. */
+function retag(doc: Doc, paths: readonly ExpandPath[]): void {
+  const own = etagOf(doc);
+  if (!own) return;
+  const tags = [own];
+  collectTags(doc, paths, tags);
+  attachEtag(doc, `W/"${createHash('sha256').update(tags.join(',')).digest('base64url').slice(0, 27)}"`);
+}
+
+function collectTags(doc: Doc, paths: readonly ExpandPath[], tags: string[]): void {
+  for (const path of paths) {
+    const value = doc[path.field];
+    for (const nested of Array.isArray(value) ? value : [value]) {
+      if (nested === null || typeof nested !== 'object') {
+        tags.push(`${path.path}:${String(nested)}`);
+        continue;
+      }
+      tags.push(etagOf(nested) ?? '');
+      collectTags(nested as Doc, path.children, tags);
+    }
+  }
+}
