@@ -10,63 +10,16 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DocumentBuilder } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
-import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { Person, Quiet, Shelf, Specimen, Wallet } from '../../fixtures/field-types-models.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 import { expectError } from '../../support/expect-error.js';
+import { bodyType, clientTypes, compile, COMPILE_TIMEOUT, queryType, typed } from '../../support/typed-client.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function fieldTypesSpec(): void {
   const engine = useEngine();
-
-  /** The TypeScript of a client's types, as `npx openapi-typescript` writes them. */
-  async function clientTypes(document: OpenAPIObject): Promise<string> {
-    return astToString(await openapiTS(structuredClone(document) as never));
-  }
-
-  /** A whole program type-checked with the lib files: seconds, more on a busy machine. */
-  const COMPILE_TIMEOUT = 120_000;
-
-  const COMPILER_OPTIONS: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    exactOptionalPropertyTypes: false,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2022.d.ts'],
-    types: [],
-  };
-
-  /** Compiles files held in memory (the lib files come from the disk): the diagnostics, one line each. */
-  function compile(files: Record<string, string>): string[] {
-    const host = ts.createCompilerHost(COMPILER_OPTIONS);
-    const memory = new Map(Object.entries(files).map(([name, text]) => [`/client/${name}`, text]));
-    const { getSourceFile, fileExists, readFile } = host;
-    host.getSourceFile = (name, language, ...rest) =>
-      memory.has(name) ? ts.createSourceFile(name, memory.get(name)!, language) : getSourceFile.call(host, name, language, ...rest);
-    host.fileExists = (name) => memory.has(name) || fileExists.call(host, name);
-    host.readFile = (name) => memory.get(name) ?? readFile.call(host, name);
-    const { directoryExists } = host;
-    host.directoryExists = (name) => name === '/client' || (directoryExists?.call(host, name) ?? false);
-    const program = ts.createProgram([...memory.keys()], COMPILER_OPTIONS, host);
-    return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
-      const line = where && diagnostic.file ? diagnostic.file.text.split('\n')[where.line].trim() : '';
-      return `${diagnostic.file?.fileName ?? ''}:${where ? where.line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}\n    ${line}`;
-    });
-  }
-
-  /** `const name: Type = value;` for a value sent as JSON. */
-  const typed = (name: string, type: string, value: unknown) => `export const ${name}: ${type} = ${JSON.stringify(value)};`;
-
-  /** The JSON body of a route's request, in the generated types. */
-  const body = (path: string, method: string) => `paths['${path}']['${method}']['requestBody'] extends { content: { 'application/json': infer B } } | undefined ? B : never`;
-  /** The query-string parameters of a route, in the generated types. */
-  const query = (path: string) => `NonNullable<paths['${path}']['get']['parameters']['query']>`;
 
   let t: TestApp;
   let document: OpenAPIObject;
@@ -294,13 +247,13 @@ export const createdAt: string | null | undefined = doc.createdAt;
     const client = () =>
       [
         "import type { components, paths } from './api';",
-        typed('created', body('/specimen', 'post'), create()),
-        typed('patched', body('/specimen/{specimen_id}', 'patch'), { tags: ['heavy'], measures: { daily: 6 } }),
-        ...searches().map((search, index) => typed(`search${index}`, query('/specimens'), search)),
+        typed('created', bodyType('/specimen', 'post'), create()),
+        typed('patched', bodyType('/specimen/{specimen_id}', 'patch'), { tags: ['heavy'], measures: { daily: 6 } }),
+        ...searches().map((search, index) => typed(`search${index}`, queryType('/specimens'), search)),
         // Files are uploaded to their own routes, at the document's id.
         typed('upload', "paths['/specimen/{specimen_id}/scan']['put']['parameters']['path']", { specimen_id: shelf }),
         typed('addPhoto', "paths['/specimen/{specimen_id}/photos']['post']['parameters']['path']", { specimen_id: shelf }),
-        ...searchBodies().map((search, index) => typed(`searchBody${index}`, body('/specimens', 'post'), search)),
+        ...searchBodies().map((search, index) => typed(`searchBody${index}`, bodyType('/specimens', 'post'), search)),
         READS,
       ].join('\n');
 
@@ -311,9 +264,9 @@ export const createdAt: string | null | undefined = doc.createdAt;
     it('refuses, at compile time, values of the wrong type in an enum array and in a Map', () => {
       const wrong = [
         "import type { paths } from './api';",
-        typed('enumArray', body('/specimen', 'post'), { name: 'x', tags: ['vip'] }),
-        typed('mapValue', body('/specimen', 'post'), { name: 'x', measures: { daily: 'lots' } }),
-        typed('searchValue', query('/specimens'), { tags: 'vip' }),
+        typed('enumArray', bodyType('/specimen', 'post'), { name: 'x', tags: ['vip'] }),
+        typed('mapValue', bodyType('/specimen', 'post'), { name: 'x', measures: { daily: 'lots' } }),
+        typed('searchValue', queryType('/specimens'), { tags: 'vip' }),
       ].join('\n');
       const diagnostics = compile({ 'api.ts': types, 'wrong.ts': wrong });
       expect(diagnostics.map((diagnostic) => /wrong\.ts:(\d+)/.exec(diagnostic)?.[1])).toEqual(['2', '3', '4']);
@@ -348,13 +301,13 @@ export const createdAt: string | null | undefined = doc.createdAt;
       const id = '6b0229b1c62bd98e28d0e9b2';
       const client = [
         "import type { components, paths } from './api';",
-        typed('user', body('/user', 'post'), { niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z' }),
-        typed('company', body('/company', 'post'), { niceName: 'Acme', owner: id, employees: 3, location: 'London' }),
-        typed('book', body('/book', 'post'), { slug: 'the-engine', title: 'The Engine', author: id }),
-        typed('users', query('/users'), { niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z', sort: '-birth', limit: 5 }),
-        typed('companies', query('/companies'), { niceName: 'Acme', owner: id, employees: 3, location: 'London' }),
-        typed('books', query('/books'), { slug: 'the-engine', title: 'The Engine', author: id }),
-        typed('companiesPost', body('/companies', 'post'), { query: { employees: { $gte: 3 } }, limit: 5 }),
+        typed('user', bodyType('/user', 'post'), { niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z' }),
+        typed('company', bodyType('/company', 'post'), { niceName: 'Acme', owner: id, employees: 3, location: 'London' }),
+        typed('book', bodyType('/book', 'post'), { slug: 'the-engine', title: 'The Engine', author: id }),
+        typed('users', queryType('/users'), { niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z', sort: '-birth', limit: 5 }),
+        typed('companies', queryType('/companies'), { niceName: 'Acme', owner: id, employees: 3, location: 'London' }),
+        typed('books', queryType('/books'), { slug: 'the-engine', title: 'The Engine', author: id }),
+        typed('companiesPost', bodyType('/companies', 'post'), { query: { employees: { $gte: 3 } }, limit: 5 }),
         "declare const doc: components['schemas']['Company'];",
         'export const logo: string | undefined = doc.logo?.contentType;',
         'export const owner: string | null | undefined = doc.owner;',
