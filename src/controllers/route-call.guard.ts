@@ -6,6 +6,7 @@ import { assertJsonBody } from './json-body.util.js';
 import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
+import { resolveRelationFilters } from '../relations/relation-filter.js';
 import { searchRulesOf } from '../relations/relation-rules.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
@@ -57,7 +58,8 @@ function admit(request: { [ROUTE_CALL]?: RouteCall }, call: RouteCall): true {
  * and pass the route's check; the search (the query string, or the body of a search route) is
  * parsed once, with the fields the request's serialization view allows, so that a field hidden
  * from its groups is refused as an unknown one. A write route's `If-Match` and `If-None-Match` are
- * read for the document its path names.
+ * read for the document its path names. A search's conditions across references are resolved
+ * to conditions on the references (`resolveRelationFilters`: one bounded query per condition).
  *
  * @param repositoryOf the repository of a model, with its settings as this app resolved them
  */
@@ -77,13 +79,16 @@ export function openRouteCall(
     assertJsonBody(request.headers);
     checked = plan.body.check(request.body, resource.definition);
   }
-  const finish = (checkedBody: unknown): RouteCall => {
-    const sent = row.searchQuery ? request.query : row.body === 'search' ? request.body : undefined;
-    let search: RouteCall['search'];
-    if (row.searchQuery || row.body === 'search') {
-      const rules = searchRulesOf(plan.answers === plan.resource ? resource : repositoryOf(plan.answers), groups, repositoryOf);
-      search = { sent, params: row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules) };
-    }
+  const finish = (checkedBody: unknown): RouteCall | Promise<RouteCall> => {
+    if (!row.searchQuery && row.body !== 'search') return opened(checkedBody);
+    const sent = row.searchQuery ? request.query : request.body;
+    const rules = searchRulesOf(plan.answers === plan.resource ? resource : repositoryOf(plan.answers), groups, repositoryOf);
+    const parsed = row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules);
+    // Conditions across references become conditions on the references here, once: handlers and the repository see an engine filter.
+    const params = resolveRelationFilters(parsed, rules, { repositoryOf, readPreference: plan.readPreference });
+    return params instanceof Promise ? params.then((resolved) => opened(checkedBody, { sent, params: resolved })) : opened(checkedBody, { sent, params });
+  };
+  const opened = (checkedBody: unknown, search?: RouteCall['search']): RouteCall => {
     const ifMatch = request.headers['if-match'];
     const ifNoneMatch = request.headers['if-none-match'];
     const conditionalWrite = row.conditional === 'write' && (ifMatch !== undefined || ifNoneMatch !== undefined);
