@@ -2,7 +2,7 @@ import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { isForbiddenKey, isPlainObject, isQueryablePath, normalizePath, holdsHiddenPath } from './field-path.util.js';
 import { QUERY_OPERATORS, type OperandKind } from './query-operators.js';
 import { checkRegexCost } from './regex-complexity.js';
-import { isQuantified, RELATION_QUANTIFIERS, relationCrossingOf } from './relation-path.util.js';
+import { isPositional, isQuantified, RELATION_QUANTIFIERS, relationCrossingOf } from './relation-path.util.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import type { RelationRules } from './search-params.interface.js';
 import type { SearchRules } from './search-params.interface.js';
@@ -59,6 +59,7 @@ function checkFilter(filter: unknown, path: string, depth: number, walk: Walk, b
     const crossing = isForbiddenKey(key) ? undefined : relationCrossingOf(field, walk.rules);
     if (crossing?.relation.filter) {
       if (base) throw insideElemMatch(at, crossing.relation);
+      if (isPositional(crossing)) throw ModelRoutesException.invalidQuery(at, `Unknown field '${walk.label}${field}'`);
       // `owner.niceName: <condition>` is `niceName: <condition>` on the owner's documents.
       checkFilter({ [crossing.rest]: value }, `${path}.${crossing.relation.field}`, depth, across(crossing.relation, walk, `${walk.label}${crossing.relation.field}.`), '');
       continue;

@@ -1,4 +1,4 @@
-import { isPlainObject, isQueryablePath } from './field-path.util.js';
+import { isPlainObject } from './field-path.util.js';
 import type { RelationRules, SearchRules } from './search-params.interface.js';
 
 /**
@@ -19,17 +19,20 @@ export interface RelationCrossing {
 
 /**
  * The reference `path` crosses (`owner` of `owner.niceName`), if its first segment is a reference
- * the rules let a search cross (declared `expand` or `filter`, within the depth) and the path is
- * not a field of the documents themselves. A position after the reference (`members.0.niceName`)
- * crosses nothing: a condition holds for some element, never for one at a position.
+ * the rules let a search cross (declared `expand` or `filter`, within the depth). The sub-paths of
+ * a reference are never fields of the documents themselves (an array of references is not a
+ * free-form array there). `members.0` is an element, not a crossing.
  */
 export function relationCrossingOf(path: string, rules: SearchRules): RelationCrossing | undefined {
   const dot = path.indexOf('.');
-  if (dot <= 0 || !rules.relation) return undefined;
-  const rest = path.slice(dot + 1);
-  if (/^\d+(\.|$)/.test(rest) || isQueryablePath(path, rules)) return undefined;
+  if (dot <= 0 || !rules.relation || /^\d+$/.test(path.slice(dot + 1))) return undefined;
   const relation = rules.relation(path.slice(0, dot));
-  return relation && { relation, rest };
+  return relation && { relation, rest: path.slice(dot + 1) };
+}
+
+/** A position after a reference (`members.0.niceName`): a condition across it holds for some element, never for one at a position. */
+export function isPositional(crossing: RelationCrossing): boolean {
+  return /^\d+\./.test(crossing.rest);
 }
 
 /** Whether a condition holds `$some`, `$none` or `$every`. */
