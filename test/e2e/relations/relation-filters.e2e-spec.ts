@@ -1,6 +1,6 @@
-import { Prop, Schema } from '@nestjs/mongoose';
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Expose } from 'class-transformer';
-import { Types } from 'mongoose';
+import { Types, type Query } from 'mongoose';
 import type { CommandStartedEvent } from 'mongodb';
 import { GeneratedResource } from '../../../src/index.js';
 import { Company, Entrepreneur, Team } from '../../fixtures/models.js';
@@ -32,8 +32,15 @@ export function relationFiltersSpec(): void {
     @Prop({ type: Types.ObjectId, ref: 'Guild' }) guild?: Types.ObjectId;
   }
 
-  /** `owner` filterable (the module's default), `boss` not; at most 2 referenced documents per condition. */
-  @GeneratedResource({ references: { boss: { filter: false } }, search: { maxRelationIds: 2 } })
+  /** The read preference each query of the patrons carried (an observation through a Mongoose hook, as in read-preference.e2e-spec.ts). */
+  const patronReads: string[] = [];
+  const PatronSchema = SchemaFactory.createForClass(Patron);
+  PatronSchema.pre('find', function (this: Query<unknown, unknown>) {
+    patronReads.push((this.getOptions().readPreference as { mode?: string } | undefined)?.mode ?? 'default');
+  });
+
+  /** `owner` filterable (the module's default), `boss` not; at most 2 referenced documents per condition; the POST search reads from the nearest member. */
+  @GeneratedResource({ references: { boss: { filter: false } }, search: { maxRelationIds: 2 }, routes: { searchPost: { readPreference: 'nearest' } } })
   @Schema()
   class Venture {
     @Prop({ required: true }) name!: string;
@@ -49,7 +56,7 @@ export function relationFiltersSpec(): void {
     t = await createTestApp(
       engine,
       {
-        resources: [Entrepreneur, Company, Team, Guild, Patron, Venture],
+        resources: [Entrepreneur, Company, Team, Guild, { resource: Patron, schema: PatronSchema }, Venture],
         references: { filter: true },
         serializationGroups: (request: { headers: Record<string, string | undefined> }) => (request.headers['x-role'] === 'admin' ? ['admin'] : []),
       },
@@ -207,6 +214,16 @@ export function relationFiltersSpec(): void {
       const some = await search('ventures', { owner: { $some: { niceName: { $regex: '^P' } } } });
       expectError(some, 400, 'MR_RELATION_FILTER_TOO_BROAD');
       expect(some.body.details[0].path).toBe('query.owner.$some');
+    });
+
+    it("reads the referenced documents where the route reads (its readPreference), with the referenced resource's maxTimeMS", async () => {
+      patronReads.length = 0;
+      commands.length = 0;
+      await search('ventures', { 'owner.niceName': 'Pia' }).expect(200);
+      await t.http().get('/ventures?owner.niceName=Pia').expect(200);
+      expect(patronReads).toEqual(['nearest', 'default']);
+      const finds = commands.filter((event) => event.commandName === 'find' && event.command.find === t.connection.model('Patron').collection.collectionName);
+      expect(finds.map((event) => event.command.maxTimeMS)).toEqual([5000, 5000]);
     });
 
     it('answers a condition that matches exactly maxRelationIds of them', async () => {
