@@ -154,6 +154,13 @@ export function relationFiltersSpec(): void {
       expect(names((await search('companies', { owner: { $none: { niceName: { $regex: '^A' } } } }).expect(200)).body)).toEqual(['Bolt', 'Core', 'Free']);
     });
 
+    it("works on the reverse routes, ANDed with the route's own condition on the same reference", async () => {
+      const post = await t.http().post(`/user/${ids.Bob}/teams/members`).send({ query: { 'members.niceName': 'Ada' } }).expect(200);
+      expect(names(post.body)).toEqual(['Crew']);
+      const get = await t.http().get(`/user/${ids.Bob}/teams/members?members.birth[gt]=1990-01-01`).expect(200);
+      expect(names(get.body)).toEqual([]);
+    });
+
     it('refuses a condition on the referenced documents inside $elemMatch, naming $some instead', async () => {
       const response = await search('teams', { members: { $elemMatch: { niceName: 'Ada' } } });
       expectError(response, 400, 'MR_INVALID_QUERY');
