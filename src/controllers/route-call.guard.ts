@@ -6,6 +6,7 @@ import { assertJsonBody } from './json-body.util.js';
 import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
+import { resolveRelationFilters } from '../relations/relation-filter.js';
 import { searchRulesOf } from '../relations/relation-rules.js';
 import { Expansion } from '../relations/expansion.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
@@ -62,7 +63,8 @@ function admit(request: { [ROUTE_CALL]?: RouteCall }, call: RouteCall): true {
  * and pass the route's check; the search (the query string, or the body of a search route) is
  * parsed once, with the fields the request's serialization view allows, so that a field hidden
  * from its groups is refused as an unknown one. A write route's `If-Match` and `If-None-Match` are
- * read for the document its path names.
+ * read for the document its path names. A search's conditions across references are resolved
+ * to conditions on the references (`resolveRelationFilters`: one bounded query per condition).
  *
  * @param repositoryOf the repository of a model, with its settings as this app resolved them
  */
@@ -82,14 +84,18 @@ export function openRouteCall(
     assertJsonBody(request.headers);
     checked = plan.body.check(request.body, resource.definition);
   }
-  const finish = (checkedBody: unknown): RouteCall => {
-    const sent = row.searchQuery ? request.query : row.body === 'search' ? request.body : undefined;
-    const answered = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
-    const rules = row.searchQuery || row.body === 'search' || row.expand ? searchRulesOf(answered, groups, repositoryOf) : undefined;
-    let search: RouteCall['search'];
-    if (rules && (row.searchQuery || row.body === 'search')) {
-      search = { sent, params: row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules) };
-    }
+  const answered = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
+  const finish = (checkedBody: unknown): RouteCall | Promise<RouteCall> => {
+    const searches = row.searchQuery || row.body === 'search';
+    const rules = searches || row.expand ? searchRulesOf(answered, groups, repositoryOf) : undefined;
+    if (!searches || !rules) return opened(checkedBody, rules);
+    const sent = row.searchQuery ? request.query : request.body;
+    const parsed = row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules);
+    // Conditions across references become conditions on the references here, once: handlers and the repository see an engine filter.
+    const params = resolveRelationFilters(parsed, rules, { repositoryOf, readPreference: plan.readPreference });
+    return params instanceof Promise ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved })) : opened(checkedBody, rules, { sent, params });
+  };
+  const opened = (checkedBody: unknown, rules: SearchRules | undefined, search?: RouteCall['search']): RouteCall => {
     const expand = expandOf(row, request, rules, search?.params);
     const expansion = expand && new Expansion(expand, answered, groups, repositoryOf);
     const ifMatch = request.headers['if-match'];

@@ -2,12 +2,20 @@ import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { isForbiddenKey, isPlainObject, isQueryablePath, normalizePath, holdsHiddenPath } from './field-path.util.js';
 import { QUERY_OPERATORS, type OperandKind } from './query-operators.js';
 import { checkRegexCost } from './regex-complexity.js';
+import { isPositional, isQuantified, RELATION_QUANTIFIERS, relationCrossingOf } from './relation-path.util.js';
+import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
+import type { RelationRules } from './search-params.interface.js';
 import type { SearchRules } from './search-params.interface.js';
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../utils/text.util.js';
 
 interface Walk {
+  /** The rules of the documents the conditions at hand are on (a referenced model's, across a reference). */
   rules: SearchRules;
-  nodes: number;
+  /** How errors name a field of those documents: `owner.` across `owner.niceName`, else empty. */
+  label: string;
+  /** The depth and size bounds of the whole query: the searched resource's. */
+  bounds: Pick<ResolvedSearchOptions, 'maxQueryDepth' | 'maxQueryNodes'>;
+  count: { nodes: number };
 }
 
 /**
@@ -18,11 +26,17 @@ interface Walk {
  * oracle on the hidden value). Returns the filter unchanged when it is safe; otherwise throws a 400
  * naming the offending path (`query.$or.0.$where`). Values are cast later, by Mongoose.
  *
+ * Where `rules.relation` lets a search cross a reference declared `filter: true`, a condition on
+ * the referenced documents' fields (`owner.niceName`, `owner.company.name`; `members.niceName`:
+ * some element) and `{ members: { $some | $none | $every: <filter> } }` are checked under the
+ * referenced model's rules (`relation.target`: its hidden fields and view, regex settings, enums),
+ * as its own search would check them. They are not MongoDB: `resolveRelationFilters` rewrites them.
+ *
  * @publicApi
  */
 export function sanitizeFilter(filter: unknown, rules: SearchRules, path = 'query'): Record<string, unknown> {
   if (filter === undefined || filter === null) return {};
-  checkFilter(filter, path, 1, { rules, nodes: 0 }, '');
+  checkFilter(filter, path, 1, { rules, label: '', bounds: rules.search, count: { nodes: 0 } }, '');
   return filter as Record<string, unknown>;
 }
 
@@ -42,11 +56,54 @@ function checkFilter(filter: unknown, path: string, depth: number, walk: Walk, b
       continue;
     }
     const field = base ? `${base}.${key}` : key;
+    const crossing = isForbiddenKey(key) ? undefined : relationCrossingOf(field, walk.rules);
+    if (crossing?.relation.filter) {
+      if (base) throw insideElemMatch(at, crossing.relation);
+      if (isPositional(crossing)) throw ModelRoutesException.invalidQuery(at, `Unknown field '${walk.label}${field}'`);
+      // `owner.niceName: <condition>` is `niceName: <condition>` on the owner's documents.
+      checkFilter({ [crossing.rest]: value }, `${path}.${crossing.relation.field}`, depth, across(crossing.relation, walk, `${walk.label}${crossing.relation.field}.`), '');
+      continue;
+    }
     if (isForbiddenKey(key) || !isQueryablePath(field, walk.rules)) {
-      throw ModelRoutesException.invalidQuery(at, `Unknown field '${field}'`);
+      throw ModelRoutesException.invalidQuery(at, `Unknown field '${walk.label}${field}'`);
+    }
+    const relation = !base && isQuantified(value) ? walk.rules.relation?.(field) : undefined;
+    if (relation?.filter) {
+      checkQuantified(value as Record<string, unknown>, at, depth + 1, relation, walk);
+      continue;
     }
     checkCondition(value, at, field, depth + 1, walk);
   }
+}
+
+/** The walk of a filter on the documents `relation` names: their rules, the same bounds and count. */
+function across(relation: RelationRules, walk: Walk, label: string): Walk {
+  return { rules: relation.target, label, bounds: walk.bounds, count: walk.count };
+}
+
+/** `{ members: { $some: {...}, $none: {...} } }`: each operand a filter on the referenced documents. */
+function checkQuantified(condition: Record<string, unknown>, path: string, depth: number, relation: RelationRules, walk: Walk): void {
+  const keys = Object.keys(condition);
+  enter(path, depth, walk, keys.length);
+  const other = keys.find((key) => !RELATION_QUANTIFIERS.has(key));
+  if (other !== undefined) {
+    throw ModelRoutesException.invalidQuery(
+      `${path}.${other}`,
+      `$some, $none and $every cannot be mixed with other conditions on '${walk.label}${relation.field}'; put each in its own condition under $and`,
+    );
+  }
+  for (const [quantifier, filter] of Object.entries(condition)) {
+    const at = `${path}.${quantifier}`;
+    if (!isPlainObject(filter)) throw ModelRoutesException.invalidQuery(at, `${quantifier} takes a filter on the documents '${walk.label}${relation.field}' names`);
+    checkFilter(filter, at, depth + 1, across(relation, walk, ''), '');
+  }
+}
+
+function insideElemMatch(path: string, relation: RelationRules): ModelRoutesException {
+  return ModelRoutesException.invalidQuery(
+    path,
+    `Conditions on the documents '${relation.field}' names cannot go inside $elemMatch; write { "${relation.field}": { "$some": { ... } } } instead`,
+  );
 }
 
 /** What a field is compared with: a literal value, or an object of operators. */
@@ -197,12 +254,12 @@ function checkLiteral(value: unknown, path: string, depth: number, walk: Walk): 
 }
 
 function enter(path: string, depth: number, walk: Walk, size: number): void {
-  const { maxQueryDepth, maxQueryNodes } = walk.rules.search;
+  const { maxQueryDepth, maxQueryNodes } = walk.bounds;
   if (depth > maxQueryDepth) {
     throw ModelRoutesException.invalidQuery(path, `The query is nested deeper than ${maxQueryDepth} levels`);
   }
-  walk.nodes += size;
-  if (walk.nodes > maxQueryNodes) {
+  walk.count.nodes += size;
+  if (walk.count.nodes > maxQueryNodes) {
     throw ModelRoutesException.invalidQuery(path, `The query has more than ${maxQueryNodes} keys and items`);
   }
 }

@@ -4,6 +4,7 @@ import { parseExpand } from './expand.parser.js';
 import { sanitizeFilter } from './filter.sanitizer.js';
 import { holdsHiddenPath, isForbiddenKey, isPlainObject, isQueryablePath } from './field-path.util.js';
 import { QUERY_OPERATORS, QUERY_STRING_OPERATORS } from './query-operators.js';
+import { RELATION_QUANTIFIERS, relationCrossingOf } from './relation-path.util.js';
 import type { SearchParams, SearchRules } from './search-params.interface.js';
 
 const BODY_KEYS = new Set(['query', 'limit', 'skip', 'sort', 'select', 'expand']);
@@ -68,6 +69,9 @@ export function parseSearchQueryString(query: Record<string, unknown> | undefine
     for (const [op, operand] of conditionsOf(key, operator, value)) {
       const name = `$${op}`;
       const at = `query.${field}.${name}`;
+      if (RELATION_QUANTIFIERS.has(name)) {
+        throw ModelRoutesException.invalidQuery(at, `${field}[${op}] is not available in a query string: write ${field}.<field>=... (some referenced document matches), or send { "query": { "${field}": { "${name}": { ... } } } } to the POST search`);
+      }
       if (!QUERY_STRING_OPERATORS.has(name)) {
         const hint = /^[a-z]\w*$/i.test(op) && !(name in QUERY_OPERATORS) ? `; for a sub-field, write ${field}.${op}=...` : '';
         throw ModelRoutesException.invalidQuery(at, `Operator ${op} is not allowed in a query string${hint}`);
@@ -158,6 +162,8 @@ function parseSort(value: unknown, rules: SearchRules): Record<string, 1 | -1> {
   if (entries.length === 0) throw ModelRoutesException.invalidQuery('sort', 'sort must be an object like {"field": -1} or a string like "-field"');
   const sort: Record<string, 1 | -1> = {};
   for (const [field, direction] of entries) {
+    // Sorting by the referenced documents' fields would need them all: refused, whatever the field.
+    if (relationCrossingOf(field, rules)) throw ModelRoutesException.invalidQuery(`sort.${field}`, `Sorting by a referenced field ('${field}') is not supported`);
     assertQueryable(field, 'sort', rules);
     // Ordering by a field that holds a hidden one would order by the hidden value.
     if (holdsHiddenPath(field, rules.fields.hidden)) {

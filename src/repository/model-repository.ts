@@ -5,6 +5,7 @@ import { ConditionalWrites, preconditionOf, type Precondition, type WriteOptions
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
+import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import { checkFerretDbFilter } from '../query/engine-limits.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
@@ -14,7 +15,7 @@ import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from '
 import { castPathId } from './document-path.util.js';
 import { assertNoCycles } from '../references/reference-cycles.js';
 import { resolveReferences } from '../references/reference-resolver.js';
-import { searchError, timeLimitAmong } from './search-error.util.js';
+import { searchError, timeLimitAmong, type SearchPlace } from './search-error.util.js';
 import { serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
 import type { FileRef } from '../files/file-ref.js';
@@ -510,6 +511,30 @@ export class ModelRepository<T = Record<string, unknown>> {
       throw searchError(error, filter) ?? error;
     }
     checkFerretDbFilter(filter);
+  }
+
+  /**
+   * The `_id`s of at most `limit` documents that match `filter` (or, `outside: true`, that do not),
+   * in one query reading where `readPreference` says, with the resource's `maxTimeMS`: how a
+   * search's condition across a reference finds the documents it names (`resolveRelationFilters`).
+   * `filter` is a checked client filter: a value the schema cannot cast is a 400 `MR_INVALID_VALUE`
+   * naming its place `at` (`query.owner.birth.$lt`), as `search` names it.
+   */
+  async matchingObjectIds(
+    filter: Record<string, unknown>,
+    limit: number,
+    { readPreference, outside = false, at }: { readPreference?: ReadPreferenceMode; outside?: boolean; at?: SearchPlace } = {},
+  ): Promise<Types.ObjectId[]> {
+    try {
+      // Cast first, so that a value the schema refuses is named as the client wrote it, not inside `$nor`.
+      this.model.find(filter).cast();
+    } catch (error) {
+      throw searchError(error, filter, at) ?? error;
+    }
+    if ((await serverEngine(this.model.db)) === 'ferretdb') checkFerretDbFilter(filter, at?.path);
+    const query = this.model.find(outside ? { $nor: [filter] } : filter, { _id: 1 }).limit(limit).batchSize(limit).maxTimeMS(this.maxTimeMS).lean();
+    const found = await (readPreference ? query.read(readPreference) : query).exec();
+    return found.map((doc) => (doc as unknown as { _id: Types.ObjectId })._id);
   }
 
   /** Of these `_id`s, those that name no document (dangling references). */

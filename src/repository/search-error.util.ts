@@ -10,14 +10,24 @@ import { normalizePath } from '../query/field-path.util.js';
  * Below a sub-document or an array of them, Mongoose names only the sub-schema's own path (`date`
  * for `vaccinations.date`): the condition is found in the filter by that tail and by the value.
  */
-export function searchError(error: unknown, filter: Record<string, unknown>): ModelRoutesException | undefined {
+export function searchError(error: unknown, filter: Record<string, unknown>, at: SearchPlace = { path: 'query', label: '' }): ModelRoutesException | undefined {
   const failure = (error ?? {}) as { name?: string; path?: string; kind?: string; value?: unknown };
   if (failure.name !== 'CastError') return undefined;
-  const found = locate(filter, failure.path ?? '', failure.value);
+  const found = locate(filter, failure.path ?? '', failure.value, at.path);
   const field = found?.field ?? failure.path ?? '';
-  const path = found?.path ?? `query.${field}`;
+  const path = found?.path ?? `${at.path}.${field}`;
   const message = `${describe(failure.value)} cannot be converted to ${failure.kind ?? 'the type of the field'}`;
-  return new ModelRoutesException('MR_INVALID_VALUE', `Invalid value for '${field}': ${message}`, [{ path, message }]);
+  return new ModelRoutesException('MR_INVALID_VALUE', `Invalid value for '${at.label}${field}': ${message}`, [{ path, message }]);
+}
+
+/**
+ * Where a filter sits in the client's search: `query` for the search's own; for the filter a
+ * condition across a reference holds (`owner.birth`), `query.owner` and the label `owner.`.
+ */
+export interface SearchPlace {
+  path: string;
+  /** Put before a field's name in messages: `owner.`. */
+  label: string;
 }
 
 /** MongoDB's MaxTimeMSExpired: the server gave up on an operation after its `maxTimeMS`. */
@@ -48,7 +58,7 @@ interface Place {
  * below a sub-document, its tail) whose operand is `cast`; failing that, the first on that field.
  * Conditions inside `$and`/`$or`/`$nor` and `$elemMatch` (relative to the array) are searched too.
  */
-function locate(filter: unknown, failed: string, cast: unknown): Place | undefined {
+function locate(filter: unknown, failed: string, cast: unknown, root: string): Place | undefined {
   const places: Array<Place & { exact: boolean; valued: boolean }> = [];
   const visit = (value: unknown, path: string, base: string): void => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return;
@@ -70,7 +80,7 @@ function locate(filter: unknown, failed: string, cast: unknown): Place | undefin
       }
     }
   };
-  visit(filter, 'query', '');
+  visit(filter, root, '');
   const best = places.find((place) => place.valued && place.exact) ?? places.find((place) => place.valued) ?? places.find((place) => place.exact) ?? places[0];
   return best && { path: best.path, field: best.field };
 }
