@@ -6,7 +6,7 @@ import { healthRegistrations } from '../health/health.registration.js';
 import { describeDto } from './openapi-dtos.js';
 import { decorateHealthRoutes } from './openapi-health.js';
 import { bodyDto, componentName, decorateRoutes } from './openapi-routes.js';
-import { documentSchema, envelopeSchema, ERROR_SCHEMA, expandableSchema, type OpenApiSchema } from './openapi-schemas.js';
+import { documentSchema, envelopeSchema, ERROR_SCHEMA, expandableSchema, selectableSchema, type OpenApiSchema } from './openapi-schemas.js';
 import { documentSettings } from './openapi-settings.js';
 import { versionOperationIds } from './openapi-versions.js';
 import { servingOf } from '../versioning/served-routes.js';
@@ -70,10 +70,12 @@ export function componentSchemas(definitions: ModelRoutesRegistration['definitio
   const schemas: Record<string, OpenApiSchema> = { [componentName.error]: ERROR_SCHEMA };
   const documented = new Set(definitions.map((definition) => definition.name));
   for (const { name, ...definition } of definitions) {
-    schemas[componentName.document(name)] = expandableSchema(documentSchema(definition, 'read'), definition.references, (target) =>
+    const document = expandableSchema(documentSchema(definition, 'read'), definition.references, (target) =>
       documented.has(target) ? { $ref: `#/components/schemas/${componentName.document(target)}` } : undefined,
     );
-    schemas[componentName.list(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.document(name)}` });
+    schemas[componentName.document(name)] = document;
+    schemas[componentName.selected(name)] = selectableSchema(document);
+    schemas[componentName.list(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.selected(name)}` });
   }
   return schemas;
 }

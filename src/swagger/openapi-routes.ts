@@ -14,6 +14,8 @@ import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample
 export const componentName = {
   document: (name: string) => name,
   list: (name: string) => `${name}List`,
+  /** A document of a search's answer: any field may be absent (`select`), so none is required but `_id`. */
+  selected: (name: string) => `${name}Selected`,
   error: 'ModelRoutesError',
 };
 
@@ -242,9 +244,10 @@ function conditionalStatuses(row: RouteActionRow, owner: ResolvedResource): Meth
 function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedResource, byName: Definitions): MethodDecorator[] {
   const known = byName.has(route.resource);
   const document = known ? ref(componentName.document(route.resource)) : { type: 'object' };
+  const selected = known ? ref(componentName.selected(route.resource)) : document;
   const list = route.action === 'list'
-    ? envelopeSchema(document, { missing: true })
-    : known ? ref(componentName.list(route.resource)) : envelopeSchema(document);
+    ? envelopeSchema(selected, { missing: true })
+    : known ? ref(componentName.list(route.resource)) : envelopeSchema(selected);
   const element = route.element && objectAt(documentSchema(owner, 'read'), route.element.field);
   const schema = row.answers.shape === 'list' ? list : row.answers.shape === 'element' ? (element ?? { type: 'object' }) : document;
   const state = row.status === 201 ? 'created ' : row.answers.of === 'target' ? 'referenced ' : route.method === 'GET' ? '' : route.method === 'DELETE' ? 'deleted ' : 'updated ';

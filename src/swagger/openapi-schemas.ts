@@ -139,6 +139,26 @@ export function expandableSchema(schema: OpenApiSchema, references: NonNullable<
   return schema;
 }
 
+/**
+ * A document schema as a search answers it: `select` may leave out any field, at any depth, so
+ * nothing is required but `_id` (a copy; the document's own schema keeps its `required`).
+ */
+export function selectableSchema(schema: OpenApiSchema): OpenApiSchema {
+  const copy = withoutRequired(structuredClone(schema));
+  if ((copy.properties as Record<string, unknown> | undefined)?._id) copy.required = ['_id'];
+  return copy;
+}
+
+function withoutRequired(node: unknown): OpenApiSchema {
+  if (Array.isArray(node)) node.forEach(withoutRequired);
+  else if (node && typeof node === 'object') {
+    // The keyword, an array; a property named `required` is an object, and stays.
+    if (Array.isArray((node as OpenApiSchema).required)) delete (node as OpenApiSchema).required;
+    Object.values(node).forEach(withoutRequired);
+  }
+  return node as OpenApiSchema;
+}
+
 /** `writeOnly: true` on the properties a client sends but never reads back. */
 function markWriteOnly(schema: OpenApiSchema, paths: ReadonlySet<string>): void {
   for (const path of paths) {
