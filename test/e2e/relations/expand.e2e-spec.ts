@@ -8,6 +8,7 @@ import { Company, Entrepreneur, Team } from '../../fixtures/models.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 import { expectError } from '../../support/expect-error.js';
+import { bodyType, clientTypes, compile, COMPILE_TIMEOUT, queryType, typed } from '../../support/typed-client.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function expandSpec(): void {
@@ -193,6 +194,23 @@ export function expandSpec(): void {
       expect(document.components.schemas.Band.properties.crew.items.oneOf[1]).toEqual({ $ref: '#/components/schemas/Roadie' });
       expect(document.components.schemas.Band.properties.driver).not.toHaveProperty('oneOf');
     });
+
+    it('gives a generated client (openapi-typescript) types that take expand and read an expanded reference, and refuse a path not declared', async () => {
+      const types = await clientTypes(createModelRoutesDocument(t.app, new DocumentBuilder().build()) as never);
+      const client = [
+        "import type { components, paths } from './api';",
+        typed('one', queryType('/band/{band_id}'), { expand: ['manager', 'manager.home'] }),
+        typed('page', queryType('/bands'), { expand: ['crew.home'], limit: 5 }),
+        typed('search', bodyType('/bands', 'post'), { expand: ['manager'], query: { name: 'Loud' } }),
+        "declare const band: components['schemas']['Band'];",
+        'const manager = band.manager;',
+        "export const name: string | undefined = typeof manager === 'object' && manager !== null ? manager.name : undefined;",
+        'export const crew: string[] = (band.crew ?? []).map((member) => (typeof member === \'string\' ? member : member.name));',
+      ].join('\n');
+      expect(compile({ 'api.ts': types, 'client.ts': client })).toEqual([]);
+      const wrong = ["import type { paths } from './api';", typed('driver', queryType('/bands'), { expand: ['driver'] })].join('\n');
+      expect(compile({ 'api.ts': types, 'wrong.ts': wrong }).join('\n')).toMatch(/"driver"/);
+    }, COMPILE_TIMEOUT);
   });
 
   describe('entity tags', () => {
