@@ -73,6 +73,31 @@ function completeReferences(definitions: ResourceDefinition[], defaults: Referen
       const own = definition.referenceRoutes?.[reference.field];
       reference.expand = own?.expand ?? defaults?.expand ?? false;
       reference.filter = own?.filter ?? defaults?.filter ?? false;
+      const reverse = own?.expandReverse ?? defaults?.expandReverse;
+      if (reverse !== undefined) reference.expandReverse = reverse;
+    }
+  }
+  completeReverseExpansions(definitions);
+}
+
+/**
+ * Gives each resource the reverse expansions other resources declared on their references to it
+ * (`expandReverse`), refusing a name that is a field of its schema or used twice, and one on a
+ * reference to a model that is not a resource (nothing would expand it).
+ */
+function completeReverseExpansions(definitions: ResourceDefinition[]): void {
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  for (const definition of definitions) delete definition.reverseExpansions;
+  for (const source of definitions) {
+    for (const { field, targetName, expandReverse: name } of source.references) {
+      if (name === undefined) continue;
+      const invalid = (why: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${source.name}.${field}: expandReverse '${name}' ${why}.`);
+      const target = byName.get(targetName);
+      if (!target) throw invalid(`references ${targetName}, which is not a resource: nothing would expand it`);
+      if (target.schema.path(name) || target.schema.virtualpath(name) || name.startsWith('_')) throw invalid(`is a field of ${targetName} (or starts with _); choose another name`);
+      const taken = target.reverseExpansions?.find((other) => other.name === name);
+      if (taken) throw invalid(`is already ${taken.source}.${taken.field}'s name for the ${targetName} documents; choose another name`);
+      (target.reverseExpansions ??= []).push({ name, source: source.name, field });
     }
   }
 }

@@ -23,8 +23,20 @@ export interface ReferenceDefinition {
   expand?: boolean;
   /** Whether searches may hold conditions on its target's fields (`references: { owner: { filter } }`); never inside sub-documents. */
   filter?: boolean;
+  /** The name under which its targets may expand the documents that reference them (`references: { owner: { expandReverse } }`). */
+  expandReverse?: string;
   /** A self-reference declared `@Prop({ ..., acyclic: true })`: writes that would close a cycle are refused. */
   acyclic?: { maxDepth: number };
+}
+
+/** The documents of `source` whose reference `field` names a document: what `expandReverse` names. */
+export interface ReverseExpansionDefinition {
+  /** The name clients expand (`companies`). */
+  name: string;
+  /** The referencing resource (`Company`). */
+  source: string;
+  /** Its reference field (`owner`). */
+  field: string;
 }
 
 /**
@@ -72,6 +84,11 @@ export interface ResourceDefinition {
    * responses, per group set; absent when they change nothing (`@Exclude()`d paths are in `fields.hidden`).
    */
   serialization?: SerializationViews;
+  /**
+   * The documents that reference this resource, as it may expand them (`?expand=companies`): one per
+   * reference field of another resource that declared `expandReverse`.
+   */
+  reverseExpansions?: ReverseExpansionDefinition[];
   /** `@GeneratedResource({ version })`, else `forRoot({ version })`: the version of its routes that give none. */
   version?: RouteVersion;
   /** `@GeneratedResource({ routes })`. */

@@ -20,7 +20,12 @@ const BOOLEAN_SETTING = { valid: (value: unknown) => typeof value === 'boolean',
 
 /** Keys of a field's route options that are settings of the field, not routes, and how each is checked. */
 const FIELD_SETTINGS: Partial<Record<RouteScope, Record<string, { valid(value: unknown): boolean; expected: string }>>> = {
-  reference: { checkExists: BOOLEAN_SETTING, expand: BOOLEAN_SETTING, filter: BOOLEAN_SETTING },
+  reference: {
+    checkExists: BOOLEAN_SETTING,
+    expand: BOOLEAN_SETTING,
+    filter: BOOLEAN_SETTING,
+    expandReverse: { valid: (value) => typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(value), expected: 'a name of letters, digits and _' },
+  },
   element: { maxElements: { valid: (value) => Number.isSafeInteger(value) && (value as number) >= 1, expected: 'an integer of at least 1' } },
 };
 

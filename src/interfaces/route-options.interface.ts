@@ -89,6 +89,15 @@ export type ReferenceRoutesOptions = { [K in ReferenceActionName]?: RouteOptions
    * `expand`. Default false.
    */
   filter?: boolean;
+  /**
+   * A name under which the referenced documents may list the documents that reference them, for
+   * `expand`: `expandReverse: 'companies'` on `Company.owner` lets `GET /user/:user_id?expand=companies`
+   * answer each user with its companies (at most `search.defaultLimit` per user, or a search body's
+   * `{ "path": "companies", "limit": 5, "sort": "-employees" }`), read under this resource's rules, in
+   * one query for a whole page. Not a field of the referenced schema; unique among its names. The
+   * same access decision as `expand`. Default: none.
+   */
+  expandReverse?: string;
 };
 
 /**

@@ -34,7 +34,8 @@ export interface SearchOptions {
   maxExpandPaths?: number;
   /**
    * Most documents the condition on a referenced field may match (`{ "owner.niceName": ... }`): a
-   * condition that matches more is a 400 `MR_RELATION_FILTER_TOO_BROAD` naming it, never a cut.
+   * condition that matches more is a 400 `MR_RELATION_FILTER_TOO_BROAD` naming it, never a cut. Also
+   * the most documents an expanded reverse path reads for one answer (`MR_EXPAND_TOO_BROAD`).
    * Default 1000.
    */
   maxRelationIds?: number;

@@ -30,6 +30,12 @@ export interface ExpandPath {
   /** The path from the answered document (`owner.company`), as errors name it. */
   path: string;
   children: ExpandPath[];
+  /** A reverse path (`companies`): the documents of `source` whose reference `field` names the document. */
+  reverse?: { source: string; field: string };
+  /** A reverse path's documents per document: at most this many... */
+  limit?: number;
+  /** ...in this order (`_id` breaks ties). */
+  sort?: Record<string, 1 | -1>;
 }
 
 /**
@@ -44,8 +50,10 @@ export interface RelationRules {
   expand: boolean;
   /** Declared `filter: true`. */
   filter: boolean;
-  /** The referenced model's name. */
+  /** The referenced model's name (of a reverse path: the referencing one's). */
   targetName: string;
+  /** A reverse path (`expandReverse`): the referencing resource and its reference field; expand only. */
+  reverse?: { source: string; field: string };
   /** The referenced model's search rules for this request (its hidden fields and view; its own relations, one level less deep). */
   target: SearchRules;
 }

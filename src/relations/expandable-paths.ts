@@ -1,14 +1,24 @@
-import type { ReferenceDefinition } from '../definitions/resource-definition.interface.js';
+import type { ReferenceDefinition, ReverseExpansionDefinition } from '../definitions/resource-definition.interface.js';
+
+/** What `expandablePaths` reads of a model: its references, and the reverse paths others declared to it. */
+export interface ExpandableModel {
+  references: readonly ReferenceDefinition[];
+  reverseExpansions?: readonly ReverseExpansionDefinition[];
+}
 
 /**
- * Every path a client may expand from a model's documents (`owner`, `owner.company`), to the depth
- * given: each hop a reference declared `expand: true` by the model it starts from. For the docs.
+ * Every path a client may expand from a model's documents (`owner`, `owner.company`, `companies`),
+ * to the depth given: each hop a reference declared `expand: true` by the model it starts from, or a
+ * reverse path declared with `expandReverse`. For the docs.
  *
- * @param referencesOf a model's references, by its name (none for a model that is not a resource)
+ * @param modelOf a model's definition, by its name (none for a model that is not a resource)
  */
-export function expandablePaths(model: string, referencesOf: (model: string) => readonly ReferenceDefinition[] | undefined, depth: number): string[] {
-  if (depth <= 0) return [];
-  return (referencesOf(model) ?? [])
-    .filter((reference) => reference.expand)
-    .flatMap((reference) => [reference.field, ...expandablePaths(reference.targetName, referencesOf, depth - 1).map((path) => `${reference.field}.${path}`)]);
+export function expandablePaths(model: string, modelOf: (model: string) => ExpandableModel | undefined, depth: number): string[] {
+  const definition = depth > 0 ? modelOf(model) : undefined;
+  if (!definition) return [];
+  const hops = [
+    ...definition.references.filter((reference) => reference.expand).map((reference) => [reference.field, reference.targetName] as const),
+    ...(definition.reverseExpansions ?? []).map((reverse) => [reverse.name, reverse.source] as const),
+  ];
+  return hops.flatMap(([field, target]) => [field, ...expandablePaths(target, modelOf, depth - 1).map((path) => `${field}.${path}`)]);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { attachEtag, etagOf } from '../concurrency/entity-tag.js';
 import type { CallExpansion } from '../call/route-call.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { ExpandPath } from '../query/search-params.interface.js';
 import type { ModelRepository } from '../repository/model-repository.js';
@@ -47,15 +48,13 @@ export class Expansion implements CallExpansion {
   }
 
   private async expandPath(docs: Doc[], repository: ModelRepository, path: ExpandPath): Promise<void> {
+    if (path.reverse) return this.expandReverse(docs, path, path.reverse);
     const reference = repository.definition.references.find((candidate) => candidate.field === path.field)!;
     const ids = new Map<string, unknown>();
     for (const doc of docs) for (const id of idsIn(doc[path.field])) ids.set(String(id), id);
     const target = this.repositoryOf(reference.targetName);
     const found = ids.size ? await target.findByObjectIds([...ids.values()]) : [];
-    const views = target.definition.serialization;
-    const view = views?.view(this.groups);
-    if (views && view && (view.hidden.size || view.transforms.length)) for (const doc of found) views.apply(doc, view);
-    if (path.children.length && found.length) await this.expand(found as Doc[], target, path.children);
+    await this.prepare(found as Doc[], target, path);
     const byId = new Map<string, Doc>(found.map((doc) => [String(doc._id), doc as Doc]));
     for (const doc of docs) {
       const value = doc[path.field];
@@ -63,6 +62,46 @@ export class Expansion implements CallExpansion {
       else if (value !== undefined && value !== null) doc[path.field] = byId.get(String(value)) ?? null;
     }
   }
+
+  /**
+   * The documents of the reverse path's resource that reference each of `docs`, in one query: in
+   * the path's order, at most its `limit` per document (default: the resource's `defaultLimit`).
+   * The query reads at most `maxRelationIds` documents for the whole answer; where that is not
+   * enough to know each document's first ones, a 400 `MR_EXPAND_TOO_BROAD`, never a cut.
+   */
+  private async expandReverse(docs: Doc[], path: ExpandPath, reverse: NonNullable<ExpandPath['reverse']>): Promise<void> {
+    const source = this.repositoryOf(reverse.source);
+    const limit = path.limit ?? source.definition.search.defaultLimit;
+    const bound = readBound(this.repository);
+    const found = (await source.findReferencing(reverse.field, docs.map((doc) => doc._id), path.sort, bound + 1)) as Doc[];
+    const pages = new Map<string, Doc[]>(docs.map((doc) => [String(doc._id), []]));
+    for (const child of found.slice(0, bound)) {
+      for (const id of idsIn(child[reverse.field])) {
+        const page = pages.get(String(id));
+        if (page && page.length < limit) page.push(child);
+      }
+    }
+    if (found.length > bound && [...pages.values()].some((page) => page.length < limit)) {
+      throw new ModelRoutesException('MR_EXPAND_TOO_BROAD', `Expanding '${path.path}' would read more than ${bound} ${reverse.source} documents (search.maxRelationIds); ask for fewer documents, or page through the reverse route`, [
+        { path: `expand.${path.path}`, message: `reads more than ${bound} documents` },
+      ]);
+    }
+    await this.prepare(found.slice(0, bound), source, path);
+    for (const doc of docs) doc[path.field] = pages.get(String(doc._id)) ?? [];
+  }
+
+  /** Expanded documents as their own routes answer them to this request: its view of their model, then their own expansions. */
+  private async prepare(found: Doc[], repository: ModelRepository, path: ExpandPath): Promise<void> {
+    const views = repository.definition.serialization;
+    const view = views?.view(this.groups);
+    if (views && view && (view.hidden.size || view.transforms.length)) for (const doc of found) views.apply(doc, view);
+    if (path.children.length && found.length) await this.expand(found, repository, path.children);
+  }
+}
+
+/** The most documents one reverse path reads for a whole answer: past it, a 400 rather than a cut (`search.maxRelationIds`). */
+function readBound(repository: ModelRepository): number {
+  return repository.definition.search.maxRelationIds;
 }
 
 function idsIn(value: unknown): unknown[] {

@@ -24,8 +24,23 @@ function rulesAt(repository: ModelRepository, groups: readonly string[] | undefi
   const view = definition.serialization?.view(groups);
   const rules: SearchRules = { fields: view?.hidden.size ? view.fields : definition.fields, search: definition.search };
   const crossable = depthLeft > 0 ? definition.references.filter((reference) => reference.expand || reference.filter) : [];
-  if (crossable.length === 0) return rules;
+  const reverse = depthLeft > 0 ? (definition.reverseExpansions ?? []) : [];
+  if (crossable.length === 0 && reverse.length === 0) return rules;
   const known = new Map<string, RelationRules | undefined>();
+  const reverseRelation = (name: string): RelationRules | undefined => {
+    const expansion = reverse.find((candidate) => candidate.name === name);
+    if (!expansion) return undefined;
+    const source = repositoryOf(expansion.source);
+    return {
+      field: name,
+      isArray: true,
+      expand: true,
+      filter: false,
+      targetName: expansion.source,
+      reverse: { source: expansion.source, field: expansion.field },
+      target: rulesAt(source, groups, repositoryOf, depthLeft - 1),
+    };
+  };
   rules.relation = (field) => {
     if (known.has(field)) return known.get(field);
     const reference = crossable.find((candidate) => candidate.field === field);
@@ -41,8 +56,8 @@ function rulesAt(repository: ModelRepository, groups: readonly string[] | undefi
             target: rulesAt(repositoryOf(reference.targetName), groups, repositoryOf, depthLeft - 1),
           }
         : undefined;
-    known.set(field, relation);
-    return relation;
+    known.set(field, relation ?? reverseRelation(field));
+    return known.get(field);
   };
   return rules;
 }

@@ -171,6 +171,22 @@ export class ModelRepository<T = Record<string, unknown>> {
     return found.flat().map((doc) => this.tagged(doc as object));
   }
 
+  /**
+   * The documents whose reference `field` names one of `objectIds`, each as `findOne` answers it,
+   * in `sort` order (`_id` breaks ties; default `_id`): one query, at most `limit` documents. What
+   * expanding a reverse path reads.
+   */
+  async findReferencing(field: string, objectIds: readonly unknown[], sort: Record<string, 1 | -1> | undefined, limit: number): Promise<Array<PlainDocument<T>>> {
+    const order = { ...sort, ...(sort?._id ? {} : { _id: 1 as const }) };
+    const docs = await this.reading(this.model.find({ [field]: { $in: objectIds } }))
+      .sort(order)
+      .limit(limit)
+      .maxTimeMS(this.maxTimeMS)
+      .lean()
+      .exec();
+    return docs.map((doc) => this.tagged(doc as object));
+  }
+
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */
   async create(data: Record<string, unknown>): Promise<PlainDocument<T>> {
     const values = withoutNulls(data, this.definition.fields);

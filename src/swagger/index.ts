@@ -70,7 +70,7 @@ export function componentSchemas(definitions: ModelRoutesRegistration['definitio
   const schemas: Record<string, OpenApiSchema> = { [componentName.error]: ERROR_SCHEMA };
   const documented = new Set(definitions.map((definition) => definition.name));
   for (const { name, ...definition } of definitions) {
-    const document = expandableSchema(documentSchema(definition, 'read'), definition.references, (target) =>
+    const document = expandableSchema(documentSchema(definition, 'read'), definition, (target) =>
       documented.has(target) ? { $ref: `#/components/schemas/${componentName.document(target)}` } : undefined,
     );
     schemas[componentName.document(name)] = document;

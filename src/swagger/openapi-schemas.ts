@@ -122,11 +122,24 @@ function acceptTargetIds(schema: OpenApiSchema, references: NonNullable<Resource
 /**
  * A document schema whose references declared `expand: true` are each an identifier or, when the
  * request expands them, the referenced document (`null` where it names none); for a model that is
- * not a resource (no schema of its own in the document), any object.
+ * not a resource (no schema of its own in the document), any object. A reverse path declared to it
+ * (`expandReverse`) is an array of the referencing documents, present only when expanded.
  *
  * @param schemaOf the schema (a `$ref`) of a referenced model's documents, if it has one
  */
-export function expandableSchema(schema: OpenApiSchema, references: NonNullable<ResourceDefinition['references']>, schemaOf: (target: string) => OpenApiSchema | undefined): OpenApiSchema {
+export function expandableSchema(
+  schema: OpenApiSchema,
+  { references, reverseExpansions }: Pick<ResourceDefinition, 'references' | 'reverseExpansions'>,
+  schemaOf: (target: string) => OpenApiSchema | undefined,
+): OpenApiSchema {
+  const properties = schema.properties as Record<string, OpenApiSchema>;
+  for (const { name, source, field } of reverseExpansions ?? []) {
+    properties[name] = {
+      type: 'array',
+      items: schemaOf(source) ?? { type: 'object', additionalProperties: true },
+      description: `With expand=${name} only: the ${source} documents whose ${field} is this one (a page of them, see expand)`,
+    };
+  }
   for (const { field, targetName, isArray, expand } of references) {
     const property = expand ? (schema.properties as Record<string, OpenApiSchema>)[field] : undefined;
     if (!property) continue;

@@ -62,7 +62,7 @@ export function documentSettings(document: OpenAPIObject, registrations: readonl
       const body = row.body === 'search' ? operation.requestBody?.content?.['application/json']?.schema?.$ref?.split('/').pop() : undefined;
       const properties = body === undefined ? undefined : schemas[body]?.properties;
       if (search && properties?.limit && properties.skip) [properties.limit.description, properties.skip.maximum] = [searchLimitText(search), search.maxSkip];
-      const expandable = row.expand && found.answers ? expandablePaths(found.answers.name, (name) => found.byName.get(name)?.references, found.answers.search.maxExpandDepth) : [];
+      const expandable = row.expand && found.answers ? expandablePaths(found.answers.name, (name) => found.byName.get(name), found.answers.search.maxExpandDepth) : [];
       if (expandable.length) documentExpand(operation, row.body === 'search' ? properties : undefined, expandable);
       else if (properties) delete properties.expand;
       if (row.conditional === 'write') {

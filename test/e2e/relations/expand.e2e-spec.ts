@@ -19,7 +19,7 @@ export function expandSpec(): void {
   let finds: string[] = [];
 
   /** Two hops (Band → Roadie → Venue), a hidden field, and a reference that is not declared. */
-  @GeneratedResource({ references: { home: { expand: true } } })
+  @GeneratedResource({ references: { home: { expand: true } }, search: { maxRelationIds: 5 } })
   @Schema()
   class Roadie {
     @Prop({ required: true }) name!: string;
@@ -33,7 +33,7 @@ export function expandSpec(): void {
     @Prop({ required: true }) city!: string;
   }
 
-  @GeneratedResource({ references: { crew: { expand: true }, manager: { expand: true }, driver: { expand: false } } })
+  @GeneratedResource({ references: { crew: { expand: true, expandReverse: 'bands' }, manager: { expand: true }, driver: { expand: false } } })
   @Schema()
   class Band {
     @Prop({ required: true }) name!: string;
@@ -120,6 +120,58 @@ export function expandSpec(): void {
     });
   });
 
+  describe('a reverse path (expandReverse)', () => {
+    /** Three more bands with Ray in their crew, and Sam in none. */
+    let sam: string;
+    beforeAll(async () => {
+      for (const name of ['Alpha', 'Omega', 'Zed']) await t.http().post('/band').send({ name, crew: [roadie] }).expect(201);
+      sam = (await t.connection.model('Roadie').create({ name: 'Sam' }))._id.toString();
+    });
+    afterAll(() => t.connection.model('Band').deleteMany({ name: { $in: ['Alpha', 'Omega', 'Zed'] } }));
+
+    it('lists, in place, the documents that reference each one, a page each, in one query', async () => {
+      const { body } = await t.http().get(`/roadie/${roadie}?expand=bands`).expect(200);
+      expect(body.bands.map((band: { name: string }) => band.name)).toEqual(['Loud', 'Alpha', 'Omega', 'Zed']);
+      expect(body.bands[0]).toEqual((await t.http().get(`/band/${band}`).expect(200)).body);
+      finds = [];
+      const page = (await t.http().post('/roadies').send({ query: { _id: { $in: [roadie, sam] } }, sort: { name: 1 }, expand: [{ path: 'bands', limit: 2, sort: '-name' }] }).expect(200)).body;
+      expect(page.result.map((one: { name: string; bands: Array<{ name: string }> }) => [one.name, one.bands.map((item) => item.name)])).toEqual([
+        ['Ray', ['Zed', 'Omega']],
+        ['Sam', []],
+      ]);
+      expect(finds.filter((collection) => collection === 'bands')).toHaveLength(1);
+    });
+
+    it('expands further from the documents it lists (bands.manager)', async () => {
+      const { body } = await t.http().get(`/roadie/${roadie}?expand=bands.manager`).expect(200);
+      expect(body.bands[0].manager).toMatchObject({ _id: roadie, name: 'Ray' });
+    });
+
+    it('refuses, naming the path and the bound, an answer that would read more documents than maxRelationIds; never cuts it', async () => {
+      // Six bands for Ray, none for Sam: Sam's first twenty could be anywhere after the first five read.
+      for (const name of ['Echo', 'Foxtrot']) await t.http().post('/band').send({ name, crew: [roadie] }).expect(201);
+      const response = await t.http().post('/roadies').send({ query: { _id: { $in: [roadie, sam] } }, expand: ['bands'] });
+      expectError(response, 400, 'MR_EXPAND_TOO_BROAD');
+      expect(response.body.details).toEqual([{ path: 'expand.bands', message: 'reads more than 5 documents' }]);
+      // A page each that the documents read fill: answered.
+      const { body } = await t.http().post('/roadies').send({ query: { _id: roadie }, expand: [{ path: 'bands', limit: 2 }] }).expect(200);
+      expect(body.result[0].bands).toHaveLength(2);
+      await t.connection.model('Band').deleteMany({ name: { $in: ['Echo', 'Foxtrot'] } });
+    });
+
+    it('takes limit and sort on a reverse path only, checked as a search of its documents', async () => {
+      const refused = async (expand: unknown, path: string) => {
+        const response = await t.http().post('/roadies').send({ expand });
+        expectError(response, 400, 'MR_INVALID_QUERY');
+        expect(response.body.details[0].path).toBe(path);
+      };
+      await refused([{ path: 'home', limit: 2 }], 'expand.home');
+      await refused([{ path: 'bands', limit: 0 }], 'expand.bands.limit');
+      await refused([{ path: 'bands', sort: { nope: 1 } }], 'expand.bands.sort.nope');
+      await refused([{ path: 'bands', skip: 1 }], 'expand');
+    });
+  });
+
   describe("under the target's rules", () => {
     it("never answers the target's hidden fields", async () => {
       const { body } = await t.http().get(`/band/${band}?expand=manager`).expect(200);
@@ -181,18 +233,20 @@ export function expandSpec(): void {
   describe('in the OpenAPI document', () => {
     it('documents expand with the paths a route may name, and expandable references as an identifier or the document', () => {
       const document = createModelRoutesDocument(t.app, new DocumentBuilder().build()) as any;
-      const paths = ['manager', 'manager.home', 'crew', 'crew.home'];
+      const paths = ['manager', 'manager.home', 'manager.bands', 'crew', 'crew.home', 'crew.bands'];
       const parameter = (path: string, method: string) => document.paths[path][method].parameters.find((candidate: { name: string }) => candidate.name === 'expand');
       for (const [path, method] of [['/band/{band_id}', 'get'], ['/bands', 'get']]) {
         expect(parameter(path, method)).toMatchObject({ in: 'query', required: false, style: 'form', explode: false, schema: { type: 'array', items: { enum: paths } } });
       }
-      expect(parameter('/band/{band_id}/manager', 'get').schema.items.enum).toEqual(['home']);
+      expect(parameter('/band/{band_id}/manager', 'get').schema.items.enum).toEqual(['home', 'bands', 'bands.manager', 'bands.crew']);
       expect(parameter('/band/{band_id}', 'put')).toBeUndefined();
       const body = document.paths['/bands'].post.requestBody.content['application/json'].schema.$ref.split('/').pop();
       expect(document.components.schemas[body].properties.expand.oneOf[0].items.enum).toEqual(paths);
       expect(document.components.schemas.Band.properties.manager.oneOf[1]).toEqual({ $ref: '#/components/schemas/Roadie' });
       expect(document.components.schemas.Band.properties.crew.items.oneOf[1]).toEqual({ $ref: '#/components/schemas/Roadie' });
       expect(document.components.schemas.Band.properties.driver).not.toHaveProperty('oneOf');
+      expect(document.components.schemas.Roadie.properties.bands).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Band' } });
+      expect(parameter('/roadie/{roadie_id}', 'get').schema.items.enum).toEqual(['home', 'bands', 'bands.manager', 'bands.crew']);
     });
 
     it('gives a generated client (openapi-typescript) types that take expand and read an expanded reference, and refuse a path not declared', async () => {

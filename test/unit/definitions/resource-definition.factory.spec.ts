@@ -346,6 +346,32 @@ export function resourceDefinitionFactorySpec(): void {
       expect(unchecked.references.map((reference) => reference.checkExists)).toEqual([false, false]);
     });
 
+    it('gives the referenced resource the reverse paths declared to it, and refuses a name that is a field, taken, or aims at no resource', () => {
+      @GeneratedResource()
+      @Schema()
+      class Harbor {
+        @Prop() name?: string;
+      }
+      const vessel = (reverse: string, ref = 'Harbor', visited = `${reverse}Too`) => {
+        @GeneratedResource({ references: { home: { expandReverse: reverse }, visited: { expandReverse: visited } } })
+        @Schema()
+        class Vessel {
+          @Prop({ type: Types.ObjectId, ref }) home?: Types.ObjectId;
+          @Prop({ type: [{ type: Types.ObjectId, ref }] }) visited?: Types.ObjectId[];
+        }
+        return Vessel;
+      };
+      const [harbor] = createResourceDefinitions({ resources: [Harbor, vessel('vessels')] });
+      expect(harbor.reverseExpansions).toEqual([
+        { name: 'vessels', source: 'Vessel', field: 'home' },
+        { name: 'vesselsToo', source: 'Vessel', field: 'visited' },
+      ]);
+      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('name')] })).message).toMatch(/expandReverse 'name' is a field of Harbor/);
+      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('x', 'Harbor', 'x')] })).message).toMatch(/expandReverse 'x' is already Vessel.home's name/);
+      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('ok', 'Entrepreneur')] })).message).toMatch(/references Entrepreneur, which is not a resource/);
+      expect(() => createResourceDefinitions({ resources: [Harbor, vessel('not a name')] })).toThrow(/expandReverse must be a name of letters, digits and _/);
+    });
+
     it.each(['checkExists', 'expand', 'filter'])('refuses a %s that is not a boolean', (setting) => {
       expect(() => createResourceDefinitions({ resources: [Company], references: { [setting]: 'no' as never } })).toThrow(new RegExp(`${setting} must be true or false`));
     });
