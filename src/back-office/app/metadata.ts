@@ -111,6 +111,12 @@ export interface FieldMetadata {
   fields?: FieldMetadata[];
   /** `reference` and `references`: the referenced resource's name... */
   target?: string;
+  /**
+   * `reference` and `references`: the field is declared `expand: true` (and the resource's
+   * `maxExpandDepth` is not 0), so the page reads the referenced documents with `?expand=` in its
+   * own request instead of one search per target resource.
+   */
+  expandable?: true;
   /** ...and the field's enabled routes; `file` and `files`: the file routes; an array of sub-documents (`json`): its element routes. */
   routes?: Array<ReferenceRoute | FileRoute | ElementRoute>;
   /** `file` and `files`: accepted media types, the size limit in bytes, and whether images can be resized (`?w=`). */
