@@ -11,7 +11,7 @@ export interface FieldContext {
   isResource(name: string): boolean;
   /** The enabled routes of a reference, file or sub-document array field of this resource. */
   fieldRoutes(field: string): Array<ReferenceRoute | FileRoute | ElementRoute>;
-  /** Whether a client may expand this reference of the resource (declared `expand: true`, and a `maxExpandDepth` above 0). */
+  /** Whether a client may expand this reference of the resource (declared `expand: true`). */
   isExpandable(reference: ReferenceDefinition): boolean;
 }
 

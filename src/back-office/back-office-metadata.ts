@@ -71,7 +71,7 @@ function resourceMetadata(definition: ResolvedResource, registration: Pick<Model
   const fields = resourceFields(definition, {
     isResource: (name) => names.has(name),
     fieldRoutes: (field) => fieldRoutes(registration.routes, definition.name, field),
-    isExpandable: (reference) => reference.expand === true && definition.search.maxExpandDepth > 0,
+    isExpandable: (reference) => reference.expand === true,
   });
   return {
     name: definition.name,

@@ -112,9 +112,8 @@ export interface FieldMetadata {
   /** `reference` and `references`: the referenced resource's name... */
   target?: string;
   /**
-   * `reference` and `references`: the field is declared `expand: true` (and the resource's
-   * `maxExpandDepth` is not 0), so the page reads the referenced documents with `?expand=` in its
-   * own request instead of one search per target resource.
+   * `reference` and `references`: the field is declared `expand: true`, so the page reads the
+   * referenced documents with `?expand=` in its own request instead of one search per target resource.
    */
   expandable?: true;
   /** ...and the field's enabled routes; `file` and `files`: the file routes; an array of sub-documents (`json`): its element routes. */
