@@ -7,9 +7,13 @@
 import { ApiError, type Doc } from './api-wire.js';
 import type { FieldMetadata } from './metadata.js';
 
-/** The fields among `fields` the page asks to expand: references (or arrays of them) the metadata says are `expandable`. */
-export function expandPaths(fields: readonly FieldMetadata[]): string[] {
-  return fields.filter((field) => field.expandable && (field.type === 'reference' || field.type === 'references')).map((field) => field.path);
+/**
+ * The fields among `fields` the page asks to expand: references (or arrays of them) the metadata
+ * says are `expandable`, the first `max` of them (the resource's `maxExpandPaths`; the page looks
+ * the others up).
+ */
+export function expandPaths(fields: readonly FieldMetadata[], max = Infinity): string[] {
+  return fields.filter((field) => field.expandable && (field.type === 'reference' || field.type === 'references')).map((field) => field.path).slice(0, max);
 }
 
 /** The identifier a reference value names: the value itself, or an expanded document's `_id`; `undefined` for none (or a document gone). */
@@ -50,7 +54,7 @@ export function collectExpanded(fields: readonly FieldMetadata[], documents: rea
  * then shown without its name.
  */
 export function expandedReferences(fields: readonly FieldMetadata[], own: Doc, expanded: Doc): { found: Map<string, Doc>; missing: Set<string> } {
-  const expandedFields = fields.filter((field) => expandPaths([field]).length && field.path in expanded);
+  const expandedFields = fields.filter((field) => field.expandable && field.path in expanded);
   const found = collectExpanded(expandedFields, [expanded], new Map());
   const missing = new Set<string>();
   for (const field of expandedFields) for (const id of referenceIds(own[field.path])) if (!found.has(id)) missing.add(id);

@@ -54,7 +54,7 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   await context.pages.run(
     async () => {
       // One request where the shown references are expandable; one search per other target resource.
-      const spec = { filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE, expand: expandPaths(columns) };
+      const spec = { filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE, expand: expandPaths(columns, resource.maxExpandPaths) };
       const { envelope, expanded } = await searchExpanding(search, spec);
       return { envelope, expanded, referenced: await referencedDocuments(context, columns, envelope.result) };
     },

@@ -65,6 +65,8 @@ export interface ResourceMetadata {
   labelField: string;
   /** Whether writes need `If-Match`. */
   requireIfMatch: boolean;
+  /** When a field is `expandable`: the most paths one request may expand (`search.maxExpandPaths`); the page looks the others up. */
+  maxExpandPaths?: number;
   /** Its enabled generated routes. */
   routes: ResourceRoute[];
   /** Its fields, nested objects holding theirs; hidden fields are not here. */

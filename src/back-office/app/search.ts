@@ -105,7 +105,7 @@ export interface ReadDocument extends Tagged {
  */
 export async function readDocument(context: AppContext, resource: ResourceMetadata, id: string): Promise<ReadDocument> {
   const fields = flatten(resource.fields);
-  const expand = expandPaths(fields);
+  const expand = expandPaths(fields, resource.maxExpandPaths);
   const [own, expanded] = await Promise.all([
     context.api.one(resource, id),
     expand.length ? context.api.call('findOne', { resource, id }, { query: new URLSearchParams({ expand: expand.join(',') }) }).catch(() => undefined) : undefined,

@@ -125,6 +125,8 @@ export function backOfficeMetadataSpec(): void {
       const gizmo = metadata({ resources: [Widget, Gizmo] }).resources[1].fields;
       expect(gizmo.find((field) => field.path === 'widget')).toMatchObject({ type: 'reference', expandable: true });
       expect(gizmo.find((field) => field.path === 'spares')).not.toHaveProperty('expandable');
+      // How many of them one request may expand, for a resource with expandable fields only.
+      expect(metadata({ resources: [Widget, Gizmo], search: { maxExpandPaths: 3 } }).resources.map((resource) => resource.maxExpandPaths)).toEqual([undefined, 3]);
     });
 
     it('keeps a write-only field a client may write, and leaves out one it may not (also readonly): the page could neither show nor send it', () => {

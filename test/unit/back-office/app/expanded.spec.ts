@@ -13,6 +13,7 @@ export function expandedSpec(): void {
     it('asks to expand the reference fields the metadata says are expandable, and no other', () => {
       expect(expandPaths([name, captain, author, crew])).toEqual(['captain', 'crew']);
       expect(expandPaths([name, author])).toEqual([]);
+      expect(expandPaths([name, captain, author, crew], 1)).toEqual(['captain']);
       expect(expandPaths([{ path: 'code', type: 'string', expandable: true }])).toEqual([]);
     });
 
