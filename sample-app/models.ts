@@ -20,11 +20,13 @@ export class Entrepreneur {
  * The spec's referencing model, served at `/company/:company_id` and `/companies`.
  * Deleting a company, and uploading or deleting its logo, needs the API key (header `x-api-key`). A user who owns a company cannot be
  * deleted (`onDelete: 'restrict'`: a 409 `MR_REFERENCED`). Its logo: `PUT|GET|DELETE
- * /company/:company_id/logo`, resized on request (`?w=200&h=200&format=webp`).
+ * /company/:company_id/logo`, resized on request (`?w=200&h=200&format=webp`). Its owner can be
+ * expanded (`GET /companies?expand=owner`): the back office lists companies with their owners' names
+ * in one request.
  */
 const apiKey = { guards: [ApiKeyGuard], decorators: [ApiSecurity('api-key')] };
 
-@GeneratedResource({ routes: { delete: apiKey }, files: { logo: { upload: apiKey, deleteFile: apiKey } } })
+@GeneratedResource({ routes: { delete: apiKey }, files: { logo: { upload: apiKey, deleteFile: apiKey } }, references: { owner: { expand: true } } })
 @Schema()
 export class Company {
   @Prop({ required: true }) niceName!: string;
@@ -34,8 +36,8 @@ export class Company {
   @FileProp({ maxSize: '2MB', accept: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'], variants: true }) logo?: FileRef;
 }
 
-/** A resource identified by a slug: `/book/the-analytical-engine`, `/user/:user_id/books/author`. */
-@GeneratedResource({ id: 'slug' })
+/** A resource identified by a slug: `/book/the-analytical-engine`, `/user/:user_id/books/author`; its author can be expanded. */
+@GeneratedResource({ id: 'slug', references: { author: { expand: true } } })
 @Schema({ timestamps: true })
 export class Book {
   @Prop({ required: true, match: /^[a-z0-9-]+$/ }) slug!: string;

@@ -11,6 +11,8 @@ export interface FieldContext {
   isResource(name: string): boolean;
   /** The enabled routes of a reference, file or sub-document array field of this resource. */
   fieldRoutes(field: string): Array<ReferenceRoute | FileRoute | ElementRoute>;
+  /** Whether a client may expand this reference of the resource (declared `expand: true`). */
+  isExpandable(reference: ReferenceDefinition): boolean;
 }
 
 type ItemType = NonNullable<FieldMetadata['items']>;
@@ -103,7 +105,12 @@ function typeOf(
   context: FieldContext,
 ): Omit<FieldMetadata, 'path'> {
   if (reference && context.isResource(reference.targetName)) {
-    return { type: reference.isArray ? 'references' : 'reference', target: reference.targetName, routes: context.fieldRoutes(path) };
+    return {
+      type: reference.isArray ? 'references' : 'reference',
+      target: reference.targetName,
+      routes: context.fieldRoutes(path),
+      ...(context.isExpandable(reference) && { expandable: true as const }),
+    };
   }
   const sub = (type as SchemaType & { schema?: Schema }).schema;
   const element = (type as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;

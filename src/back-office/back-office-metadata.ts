@@ -71,6 +71,7 @@ function resourceMetadata(definition: ResolvedResource, registration: Pick<Model
   const fields = resourceFields(definition, {
     isResource: (name) => names.has(name),
     fieldRoutes: (field) => fieldRoutes(registration.routes, definition.name, field),
+    isExpandable: (reference) => reference.expand === true,
   });
   return {
     name: definition.name,
@@ -79,6 +80,7 @@ function resourceMetadata(definition: ResolvedResource, registration: Pick<Model
     idField: definition.idField,
     labelField: labelField(fields, definition.idField),
     requireIfMatch: definition.requireIfMatch,
+    ...(definition.references.some((reference) => reference.expand) && { maxExpandPaths: definition.search.maxExpandPaths }),
     routes: resourceRoutes(definition, registration.routes),
     fields,
     referencedBy: registration.definitions.flatMap((source) => {

@@ -8,7 +8,7 @@ import { setAt } from './field-values.js';
 import { createFileField } from './files.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import type { Doc } from './api-wire.js';
-import { referencedDocuments } from './search.js';
+import { readDocument, referencedDocuments, type ReadDocument } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 
 /** A document's page (`#/company/<id>`), or the create form (`#/company/new`) when `id` is undefined. */
@@ -17,7 +17,7 @@ export async function renderDocument(context: AppContext, main: HTMLElement, res
   const alerts = h('div', { class: 'alerts' });
   replace(main, breadcrumb(resource), heading, alerts);
   if (id === undefined) return new DocumentPage(context, main, resource, undefined, heading, alerts).render();
-  await context.pages.run(() => context.api.one(resource, id), {
+  await context.pages.run(() => readDocument(context, resource, id), {
     done: (loaded) => new DocumentPage(context, main, resource, loaded, heading, alerts).render(),
     failed: (error) => replace(alerts, context.loadFailed(error, `open this ${singularName(resource).toLowerCase()}`)),
   });
@@ -29,19 +29,30 @@ function breadcrumb(resource: ResourceMetadata): HTMLElement {
 
 class DocumentPage {
   private document?: Doc;
+  /** The document's own tag (a read without `expand`): what every write sends as `If-Match`. */
   private etag?: string;
   private controls: FieldControl[] = [];
+  /** The documents its references point to, by identifier: kept from render to render, added to by the pickers. */
+  private referenced = new Map<string, Doc>();
+  /** Identifiers known to name no document (the read with `expand` found none). */
+  private missing = new Set<string>();
 
   constructor(
     private readonly context: AppContext,
     private readonly main: HTMLElement,
     private readonly resource: ResourceMetadata,
-    loaded: Tagged | undefined,
+    loaded: ReadDocument | undefined,
     private readonly heading: HTMLElement,
     private readonly alerts: HTMLElement,
   ) {
-    this.document = loaded?.body;
-    this.etag = loaded?.etag;
+    this.loaded(loaded);
+  }
+
+  private loaded(read: ReadDocument | undefined): void {
+    this.document = read?.body;
+    this.etag = read?.etag;
+    this.referenced = read?.referenced ?? new Map();
+    this.missing = read?.missing ?? new Set();
   }
 
   private get noun(): string {
@@ -51,7 +62,8 @@ class DocumentPage {
   async render(): Promise<void> {
     const { resource, document } = this;
     const canSave = document ? resource.routes.some((route) => route === 'patch' || route === 'update') : resource.routes.includes('create');
-    const scope: FormScope = { context: this.context, document, referenced: document ? await referencedDocuments(this.context, flatten(resource.fields), [document]) : new Map(), relate: (field, id, add) => this.relate(field, id, add) };
+    const referenced = document ? await referencedDocuments(this.context, flatten(resource.fields), [document], this.referenced, this.missing) : this.referenced;
+    const scope: FormScope = { context: this.context, document, referenced, relate: (field, id, add) => this.relate(field, id, add) };
     const { elements, controls } = createControls(resource.fields, scope);
     this.controls = canSave ? controls : [];
     if (document) replace(this.heading, `${singularName(resource)}: ${documentLabel(resource, document)}`);
@@ -214,10 +226,9 @@ class DocumentPage {
     const own = String(valueAt(this.document, this.resource.idField));
     replace(this.alerts);
     // The page's latest load wins: of two reloads, the later one's version stays.
-    await this.context.pages.run(() => this.context.api.one(this.resource, own), {
+    await this.context.pages.run(() => readDocument(this.context, this.resource, own), {
       done: async (loaded) => {
-        this.document = loaded.body;
-        this.etag = loaded.etag;
+        this.loaded(loaded);
         await this.render();
         this.context.announce(`Reloaded: this is the current version of the ${this.noun}.`);
         this.heading.focus();

@@ -4,6 +4,7 @@ import { h, replace, uid } from './dom.js';
 import type { FieldMetadata } from './metadata.js';
 import { fromInput, toInput } from './field-values.js';
 import type { Doc } from './api-wire.js';
+import { referenceId, referenceIds } from './expanded.js';
 import { createPicker } from './picker.js';
 import { documentLabel, fieldLabel, valueAt } from './text.js';
 
@@ -25,7 +26,7 @@ export interface FormScope {
   context: AppContext;
   /** The document being edited; absent in a create form. */
   document?: Doc;
-  /** Labels of the referenced documents, by identifier (read once by the form). */
+  /** Labels of the referenced documents, by identifier (read once by the form; a picker adds the document picked). */
   referenced: Map<string, Doc>;
   /** The relationship routes of an array of references act at once on an existing document: the form gives them to the control. */
   relate?(field: FieldMetadata, id: string, add: boolean): Promise<Doc | undefined>;
@@ -146,11 +147,14 @@ export function documentLink(scope: Pick<FormScope, 'context'>, targetName: stri
   return h('a', { href: `#/${target.path}/${encodeURIComponent(String(valueAt(document, target.idField)))}` }, text ?? documentLabel(target, document));
 }
 
-/** One reference: a picker on the target's search, and a link to the document it points to. */
+/**
+ * One reference: a picker on the target's search, and a link to the document it points to. The
+ * value is an identifier (or, read with `expand`, the document); the write sends the identifier.
+ */
 function referenceControl(field: FieldMetadata, scope: FormScope, initial: unknown): FieldControl {
   const target = scope.context.resourceNamed(field.target!)!;
   const id = uid('field');
-  const start = initial ? String(initial) : '';
+  const start = referenceId(initial) ?? '';
   let value = start;
   const link = h('span', { class: 'reference-link' });
   const showLink = (document?: Doc) => replace(link, document ? documentLink(scope, target.name, document, `Open ${fieldLabel(field).toLowerCase()}: ${documentLabel(target, document)}`) : '');
@@ -160,6 +164,7 @@ function referenceControl(field: FieldMetadata, scope: FormScope, initial: unkno
     initial: known ? documentLabel(target, known) : start,
     onPick: (document) => {
       value = idOf(document);
+      scope.referenced.set(value, document);
       showLink(document);
     },
     onClear: () => {
@@ -182,7 +187,7 @@ function referenceControl(field: FieldMetadata, scope: FormScope, initial: unkno
 /** An array of references: the documents it holds, each removable, and a picker to add one. */
 function referencesControl(field: FieldMetadata, scope: FormScope, initial: unknown): FieldControl {
   const target = scope.context.resourceNamed(field.target!)!;
-  const start = Array.isArray(initial) ? initial.map(String) : [];
+  const start = Array.isArray(initial) ? referenceIds(initial) : [];
   let ids = [...start];
   // On an existing document with the relationship routes, each add and remove is a request of its own.
   const immediate = Boolean(scope.document && scope.relate && field.routes?.includes('add') && field.routes.includes('remove'));

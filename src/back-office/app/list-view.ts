@@ -6,7 +6,8 @@ import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import type { Doc } from './api-wire.js';
 import { createPicker } from './picker.js';
-import { referencedDocuments, resourceSearch, reverseSearch, type Searcher } from './search.js';
+import { expandPaths, referenceId } from './expanded.js';
+import { referencedDocuments, resourceSearch, reverseSearch, searchExpanding, type Searcher } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 
 const PAGE_SIZE = 20;
@@ -44,17 +45,28 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
     replace(alerts, h('p', {}, `${pluralName(resource)} cannot be listed here: their search routes are disabled.`));
     return;
   }
-  main.append(filterForm(context, resource, columns, params, here));
+  // The names of the documents the reference filters hold: from the page's answer when it has them.
+  let pageReferenced!: (referenced: Map<string, Doc>) => void;
+  const loaded = new Promise<Map<string, Doc>>((resolve) => (pageReferenced = resolve));
+  main.append(filterForm(context, resource, columns, params, here, loaded));
   const sort = params.get('sort') ?? '';
   const skip = Math.max(0, Number(params.get('skip') ?? 0) || 0);
   await context.pages.run(
     async () => {
-      const envelope = await search({ filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE });
-      return { envelope, referenced: await referencedDocuments(context, columns, envelope.result) };
+      // One request where the shown references are expandable; one search per other target resource.
+      const spec = { filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE, expand: expandPaths(columns, resource.maxExpandPaths) };
+      const { envelope, expanded } = await searchExpanding(search, spec);
+      return { envelope, expanded, referenced: await referencedDocuments(context, columns, envelope.result) };
     },
     {
-      done: ({ envelope, referenced }) => main.append(table(context, resource, columns, envelope, referenced, params, here), pager(envelope, params, here)),
-      failed: (error) => replace(alerts, context.loadFailed(error, `list ${resource.plural}`)),
+      done: ({ envelope, expanded, referenced }) => {
+        pageReferenced(referenced);
+        main.append(table(context, resource, columns, envelope, { referenced, expanded }, params, here), pager(envelope, params, here));
+      },
+      failed: (error) => {
+        pageReferenced(new Map());
+        replace(alerts, context.loadFailed(error, `list ${resource.plural}`));
+      },
     },
   );
 }
@@ -75,9 +87,9 @@ async function describeReverse(context: AppContext, heading: HTMLElement, resour
   }
 }
 
-function filterForm(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], params: URLSearchParams, here: string): HTMLElement {
+function filterForm(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], params: URLSearchParams, here: string, loaded: Promise<Map<string, Doc>>): HTMLElement {
   const values = new Map<string, string>();
-  const inputs = columns.map((field) => filterInput(context, field, params, values));
+  const inputs = columns.map((field) => filterInput(context, field, params, values, loaded));
   const apply = (event: Event) => {
     event.preventDefault();
     const next = new URLSearchParams();
@@ -101,7 +113,7 @@ function filterForm(context: AppContext, resource: ResourceMetadata, columns: Fi
 }
 
 /** One filter, typed by its field: a fragment for text, a range for numbers and dates, a select for enums and booleans, a picker for references. */
-function filterInput(context: AppContext, field: FieldMetadata, params: URLSearchParams, values: Map<string, string>): HTMLElement {
+function filterInput(context: AppContext, field: FieldMetadata, params: URLSearchParams, values: Map<string, string>, loaded: Promise<Map<string, Doc>>): HTMLElement {
   const label = fieldLabel(field);
   const bind = (name: string, control: HTMLInputElement | HTMLSelectElement) => {
     control.value = params.get(name) ?? '';
@@ -139,19 +151,29 @@ function filterInput(context: AppContext, field: FieldMetadata, params: URLSearc
       onClear: () => values.set(field.path, ''),
     });
     // The page's parameters hold an identifier: the input shows the document's name once it is found.
-    if (chosen) void showPicked(context, field, target, chosen, picker.querySelector('input')!);
+    if (chosen) void showPicked(context, field, target, chosen, picker.querySelector('input')!, loaded);
     return labelled(label, picker, id);
   }
   return labelled(field.type === 'string' ? `${label} contains` : label, bind(field.path, h('input', { id, type: 'search' })), id);
 }
 
-/** Puts the name of the document `id` of the reference `field` in a filter's picker, unless the user typed meanwhile. */
-async function showPicked(context: AppContext, field: FieldMetadata, target: ResourceMetadata, id: string, input: HTMLInputElement): Promise<void> {
-  const document = (await referencedDocuments(context, [field], [{ [field.path]: id }])).get(id);
+/**
+ * Puts the name of the document `id` of the reference `field` in a filter's picker, unless the user
+ * typed meanwhile: the page's answer has it when a row references it (all do, unless none matched),
+ * else one search.
+ */
+async function showPicked(context: AppContext, field: FieldMetadata, target: ResourceMetadata, id: string, input: HTMLInputElement, loaded: Promise<Map<string, Doc>>): Promise<void> {
+  const document = (await loaded).get(id) ?? (await referencedDocuments(context, [field], [{ [field.path]: id }])).get(id);
   if (document && input.value === id) input.value = documentLabel(target, document);
 }
 
-function table(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], envelope: Envelope, referenced: Map<string, Doc>, params: URLSearchParams, here: string): HTMLElement {
+/** The documents the page's references name, by identifier, and the reference fields that came expanded. */
+interface Referenced {
+  referenced: Map<string, Doc>;
+  expanded: string[];
+}
+
+function table(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], envelope: Envelope, { referenced, expanded }: Referenced, params: URLSearchParams, here: string): HTMLElement {
   const sort = params.get('sort') ?? '';
   const header = columns.map((field) => {
     const direction = sort === field.path ? 'ascending' : sort === `-${field.path}` ? 'descending' : 'none';
@@ -176,9 +198,12 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
           return h('th', { scope: 'row' }, resource.routes.includes('findOne') ? documentLink({ context }, resource.name, document, text) : text);
         }
         if (field.type === 'reference' && value) {
-          const target = referenced.get(String(value));
-          return h('td', {}, target ? documentLink({ context }, field.target!, target) : String(value));
+          const id = referenceId(value) ?? '';
+          const target = referenced.get(id);
+          return h('td', {}, target ? documentLink({ context }, field.target!, target) : id);
         }
+        // Expanded, a reference whose document is gone (or not readable) is `null`: no identifier left to show.
+        if (field.type === 'reference' && value === null && expanded.includes(field.path)) return h('td', { class: 'muted' }, 'Missing');
         return h('td', { class: field.type === 'number' ? 'number' : undefined }, formatValue(field, value));
       }),
     ),

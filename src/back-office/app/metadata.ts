@@ -65,6 +65,8 @@ export interface ResourceMetadata {
   labelField: string;
   /** Whether writes need `If-Match`. */
   requireIfMatch: boolean;
+  /** When a field is `expandable`: the most paths one request may expand (`search.maxExpandPaths`); the page looks the others up. */
+  maxExpandPaths?: number;
   /** Its enabled generated routes. */
   routes: ResourceRoute[];
   /** Its fields, nested objects holding theirs; hidden fields are not here. */
@@ -111,6 +113,11 @@ export interface FieldMetadata {
   fields?: FieldMetadata[];
   /** `reference` and `references`: the referenced resource's name... */
   target?: string;
+  /**
+   * `reference` and `references`: the field is declared `expand: true`, so the page reads the
+   * referenced documents with `?expand=` in its own request instead of one search per target resource.
+   */
+  expandable?: true;
   /** ...and the field's enabled routes; `file` and `files`: the file routes; an array of sub-documents (`json`): its element routes. */
   routes?: Array<ReferenceRoute | FileRoute | ElementRoute>;
   /** `file` and `files`: accepted media types, the size limit in bytes, and whether images can be resized (`?w=`). */

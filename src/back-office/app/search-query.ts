@@ -13,6 +13,8 @@ export interface SearchSpec {
   sort?: string;
   limit?: number;
   skip?: number;
+  /** The reference fields to answer as the documents they name (`expand=owner,lead`). */
+  expand?: string[];
 }
 
 /** `{ filter: { employees: { $gte: 10 } }, sort: '-employees' }` → `employees[gte]=10&sort=-employees`. */
@@ -31,12 +33,19 @@ export function toQueryString(spec: SearchSpec): URLSearchParams {
   if (spec.sort) query.set('sort', spec.sort);
   if (spec.limit !== undefined) query.set('limit', String(spec.limit));
   if (spec.skip) query.set('skip', String(spec.skip));
+  if (spec.expand?.length) query.set('expand', spec.expand.join(','));
   return query;
 }
 
-/** The same search as the body of a `POST` search route (`{ query, sort, limit, skip }`). */
+/** The same search as the body of a `POST` search route (`{ query, sort, limit, skip, expand }`). */
 export function toBody(spec: SearchSpec): Record<string, unknown> {
-  return { query: spec.filter, ...(spec.sort && { sort: spec.sort }), ...(spec.limit !== undefined && { limit: spec.limit }), ...(spec.skip && { skip: spec.skip }) };
+  return {
+    query: spec.filter,
+    ...(spec.sort && { sort: spec.sort }),
+    ...(spec.limit !== undefined && { limit: spec.limit }),
+    ...(spec.skip && { skip: spec.skip }),
+    ...(spec.expand?.length && { expand: spec.expand }),
+  };
 }
 
 /** A fragment typed by a user, matched literally and case-insensitively. */

@@ -1,3 +1,4 @@
+import { referenceId, referenceIds } from './expanded.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 
 /** `niceName` → `Nice name`, `address.city` → `City`, `companies` → `Companies`. */
@@ -54,7 +55,10 @@ export function formatValue(field: FieldMetadata, value: unknown): string {
       return value ? 'Yes' : 'No';
     case 'number':
       return typeof value === 'number' ? value.toLocaleString('en') : String(value);
+    case 'reference':
+      return referenceId(value) ?? '';
     case 'references':
+      return Array.isArray(value) ? referenceIds(value).join(', ') : String(value);
     case 'array':
       return Array.isArray(value) ? value.map(String).join(', ') : String(value);
     case 'file':

@@ -158,6 +158,16 @@ export function backOfficeBrowserSpec(): void {
       await checkAccessibility(page, 'reverse list');
     });
 
+    it("loads the company list with one request to the API: the owners come expanded (it was two: the companies, then their owners)", async () => {
+      const start = log.requests.length;
+      await open('/company?sort=niceName', 'Companies');
+      await page.locator('main[aria-busy=false]').waitFor();
+      const api = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+      process.stdout.write(`[back office] requests of the sample's company list page load: ${api.length}\n`);
+      expect(api.map((request) => request.path)).toEqual(['/companies?sort=niceName&limit=20&expand=owner']);
+      await page.getByRole('row', { name: /Hopper Labs/ }).getByRole('link', { name: 'Grace Hopper' }).waitFor();
+    });
+
     it('edits a company, sending If-Match', async () => {
       const { _id } = await company('Hopper Labs');
       await open(`/company/${_id}`, 'Company: Hopper Labs');

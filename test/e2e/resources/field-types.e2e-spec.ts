@@ -310,7 +310,9 @@ export const createdAt: string | null | undefined = doc.createdAt;
         typed('companiesPost', bodyType('/companies', 'post'), { query: { employees: { $gte: 3 } }, limit: 5 }),
         "declare const doc: components['schemas']['Company'];",
         'export const logo: string | undefined = doc.logo?.contentType;',
-        'export const owner: string | null | undefined = doc.owner;',
+        // The sample's owner is expandable (issue 25): an identifier, or the Entrepreneur itself with ?expand=owner.
+        "export const owner: string | components['schemas']['Entrepreneur'] | null | undefined = doc.owner;",
+        "export const ownerName: string | undefined = typeof doc.owner === 'object' && doc.owner ? doc.owner.niceName : undefined;",
       ].join('\n');
       expect(compile({ 'api.ts': types, 'client.ts': client })).toEqual([]);
     }, COMPILE_TIMEOUT);

@@ -112,6 +112,23 @@ export function backOfficeMetadataSpec(): void {
       expect(gadget.referencedBy).toEqual([]);
     });
 
+    it('says which reference fields are expandable: those declared expand (per field, or forRoot\'s default)', () => {
+      const reference = (options: ModelRoutesModuleOptions) => metadata(options).resources[1].fields.find((field) => field.path === 'widget');
+      expect(reference({ resources: [Widget, Gadget] })).not.toHaveProperty('expandable');
+      expect(reference({ resources: [Widget, Gadget], references: { expand: true } })).toMatchObject({ type: 'reference', expandable: true });
+      @GeneratedResource({ references: { widget: { expand: true } } })
+      @Schema()
+      class Gizmo {
+        @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Widget' }) widget?: Types.ObjectId;
+        @Prop({ type: [{ type: MongooseSchema.Types.ObjectId, ref: 'Widget' }] }) spares?: Types.ObjectId[];
+      }
+      const gizmo = metadata({ resources: [Widget, Gizmo] }).resources[1].fields;
+      expect(gizmo.find((field) => field.path === 'widget')).toMatchObject({ type: 'reference', expandable: true });
+      expect(gizmo.find((field) => field.path === 'spares')).not.toHaveProperty('expandable');
+      // How many of them one request may expand, for a resource with expandable fields only.
+      expect(metadata({ resources: [Widget, Gizmo], search: { maxExpandPaths: 3 } }).resources.map((resource) => resource.maxExpandPaths)).toEqual([undefined, 3]);
+    });
+
     it('keeps a write-only field a client may write, and leaves out one it may not (also readonly): the page could neither show nor send it', () => {
       const [vault] = metadata({ resources: [Vault] }).resources;
       expect(vault.fields).toEqual([{ path: '_id', type: 'objectId', readOnly: true }, { path: 'secret', type: 'string', writeOnly: true }]);

@@ -21,6 +21,13 @@ export function searchQuerySpec(): void {
       expect(toBody({ filter: {}, skip: 0 })).toEqual({ query: {} });
     });
 
+    it('asks for expanded references as expand=a,b in a query string and as a list in a body; none when there are none', () => {
+      expect([...toQueryString({ filter: { lead: 'x' }, limit: 20, expand: ['captain', 'base'] })]).toEqual([['lead', 'x'], ['limit', '20'], ['expand', 'captain,base']]);
+      expect(toQueryString({ filter: {}, expand: [] }).toString()).toBe('');
+      expect(toBody({ filter: {}, expand: ['captain', 'base'] })).toEqual({ query: {}, expand: ['captain', 'base'] });
+      expect(toBody({ filter: {}, expand: [] })).toEqual({ query: {} });
+    });
+
     it('matches a typed fragment literally and case-insensitively: every regex character escaped', () => {
       expect(containing('a.b*c')).toEqual({ $regex: 'a\\.b\\*c', $options: 'i' });
       const { $regex } = containing('(x)+?[y]{2}^$|\\') as { $regex: string };

@@ -61,6 +61,10 @@ export function textSpec(): void {
       [field('number'), 1234567.5, '1,234,567.5'],
       [field('number'), '12', '12'],
       [field('references'), ['a', 'b'], 'a, b'],
+      // Read with expand, references hold documents: their identifiers show.
+      [field('references'), [{ _id: 'a', name: 'Ada' }, 'b'], 'a, b'],
+      [field('reference'), 'a', 'a'],
+      [field('reference'), { _id: 'a', name: 'Ada' }, 'a'],
       [field('array'), [1, 2], '1, 2'],
       [field('array'), 'x', 'x'],
       [field('file'), { name: 'logo.png', size: 3 }, 'logo.png'],
