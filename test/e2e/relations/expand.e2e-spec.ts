@@ -1,7 +1,9 @@
 import { Prop, Schema } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import { DocumentBuilder } from '@nestjs/swagger';
+import type { Response } from 'supertest';
 import { GeneratedResource } from '../../../src/index.js';
+import { ROUTE_ACTIONS } from '../../../src/metadata/route-actions.js';
 import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { Agency, Agent } from '../../fixtures/serialization-models.js';
 import { Company, Entrepreneur, Team } from '../../fixtures/models.js';
@@ -9,6 +11,15 @@ import { createTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 import { expectError } from '../../support/expect-error.js';
 import { bodyType, clientTypes, compile, COMPILE_TIMEOUT, queryType, typed } from '../../support/typed-client.js';
+
+/** The route actions whose rows take `expand`. */
+type ExpandingAction = { [K in keyof typeof ROUTE_ACTIONS]: (typeof ROUTE_ACTIONS)[K] extends { expand: true } ? K : never }[keyof typeof ROUTE_ACTIONS];
+
+function actionsTakingExpand(): string[] {
+  return Object.entries(ROUTE_ACTIONS)
+    .filter(([, row]) => (row as { expand?: true }).expand)
+    .map(([name]) => name);
+}
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function expandSpec(): void {
@@ -177,6 +188,26 @@ export function expandSpec(): void {
       const { body } = await t.http().get(`/band/${band}?expand=manager`).expect(200);
       expect(body.manager).toEqual({ _id: roadie, name: 'Ray', home: venue });
       expect(JSON.stringify(body)).not.toContain('1234');
+    });
+
+    /** Every route action that takes expand (a new one fails to compile until it is here), each answering an expanded Roadie. */
+    const EXPANDING: Record<ExpandingAction, () => Promise<Response>> = {
+      findOne: () => t.http().get(`/band/${band}?expand=manager`),
+      search: () => t.http().get('/bands?expand=manager'),
+      searchPost: () => t.http().post('/bands').send({ expand: ['manager'] }),
+      find: () => t.http().get(`/band/${band}/manager?expand=bands.manager`),
+      list: () => t.http().get(`/band/${band}/crew?expand=bands.manager`),
+      reverse: () => t.http().get(`/roadie/${roadie}/bands/manager?expand=manager`),
+      reversePost: () => t.http().post(`/roadie/${roadie}/bands/manager`).send({ expand: 'manager' }),
+    };
+
+    it.each(Object.keys(EXPANDING) as ExpandingAction[])("never answers the target's hidden fields through %s", async (action) => {
+      expect(actionsTakingExpand()).toEqual(Object.keys(EXPANDING));
+      const response = await EXPANDING[action]();
+      expect(response.status).toBe(200);
+      // The manager was expanded (a Roadie object), and holds no pin.
+      expect(JSON.stringify(response.body)).toMatch(/"manager":\{"_id":"[0-9a-f]{24}","name":"Ray"/);
+      expect(JSON.stringify(response.body)).not.toContain('1234');
     });
 
     it("applies the target's serialization view of the request's groups", async () => {
