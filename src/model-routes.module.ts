@@ -1,5 +1,6 @@
 import { Inject, Logger, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { formatRouteTable, type ModelRoutesRegistration } from './explorer/model-routes.explorer.js';
+import { relationAccessWarnings } from './explorer/relation-access.js';
 import { MODEL_ROUTES_REGISTRATION } from './constants.js';
 import type { ModelRoutesExtras, ModelRoutesModuleOptions } from './interfaces/model-routes-options.interface.js';
 import { ASYNC_OPTIONS_TYPE, ConfigurableModelRoutesModule } from './module/model-routes.module-definition.js';
@@ -59,9 +60,11 @@ export class ModelRoutesModule extends ConfigurableModule implements OnModuleIni
     return super.forRootAsync(options);
   }
 
-  /** Logs the routes once, as one readable table, when the module starts. */
+  /** Logs the routes once, as one readable table, when the module starts; and the references that reach documents past their own guards. */
   onModuleInit(): void {
     const { routes } = this.registration;
-    new Logger('ModelRoutes').log(`${routes.length} routes:\n${formatRouteTable(routes)}`);
+    const logger = new Logger('ModelRoutes');
+    logger.log(`${routes.length} routes:\n${formatRouteTable(routes)}`);
+    for (const warning of relationAccessWarnings(this.registration)) logger.warn(warning);
   }
 }
