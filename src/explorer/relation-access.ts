@@ -1,8 +1,10 @@
-import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import type { Type } from '@nestjs/common';
 import type { RouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction } from '../metadata/route-actions.js';
 import type { ModelRoutesRegistration } from './model-routes.explorer.js';
+
+/** Where `@UseGuards()` (and the route options' `guards`) leave a handler's guards: `@nestjs/common`'s `GUARDS_METADATA`, not exported from its entry. */
+const GUARDS_METADATA = '__guards__';
 
 /**
  * The references through which a route answers (or searches) documents of another resource
