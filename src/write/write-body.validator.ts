@@ -28,7 +28,8 @@ export interface WriteRules {
  *   the same message (no oracle), unless declared `writeOnly`; so are operator keys (`$set`),
  *   dotted keys, `__proto__`-like keys and `_bsontype` (BSON type markers);
  * - nested objects and sub-documents take an object or `null`; arrays of sub-documents take an
- *   array of objects or `null` (a 400 `MR_VALIDATION_FAILED` at the path otherwise);
+ *   array of objects or `null` (a 400 `MR_VALIDATION_FAILED` at the path otherwise), whose
+ *   elements' `_id`s, where given, are all different;
  * - below a Mixed or Map field any key is data, minus the keys above;
  * - nesting is bounded (arrays count), numbers are finite (`1e400` parses as Infinity), and
  *   strings holding U+0000 are refused (PostgreSQL's JSONB cannot store it), and strings are made well-formed (a lone surrogate becomes U+FFFD, as the database would store
@@ -76,8 +77,15 @@ function checkValue(value: unknown, path: string, field: string, rules: WriteRul
   }
   if (fields.documentArrays.has(field)) {
     if (!Array.isArray(value)) throw ModelRoutesException.validationFailed(path, 'must be an array of objects');
+    // An element's `_id` is how its element routes name it: two elements with one `_id` would be one to them.
+    const ids = new Map<string, number>();
     return value.map((item, index) => {
       if (!isPlainObject(item)) throw ModelRoutesException.validationFailed(`${path}.${index}`, 'must be an object');
+      if (item._id !== undefined && item._id !== null) {
+        const first = ids.get(String(item._id));
+        if (first !== undefined) throw ModelRoutesException.validationFailed(`${path}.${index}._id`, `repeats the _id of element ${first}: each element has its own`);
+        ids.set(String(item._id), index);
+      }
       return checkObject(item, `${path}.${index}`, field, rules, depth + 1);
     });
   }

@@ -249,6 +249,19 @@ export function elementRoutesSpec(): void {
     });
   });
 
+  describe('a whole-document write of the array', () => {
+    it('refuses two elements with one _id (the element routes would see one), naming the second, and writes nothing', async () => {
+      const before = (await t.http().get(`/pet/${pet}`).expect(200)).body;
+      const [first] = before.vaccinations;
+      const response = await t.http().patch(`/pet/${pet}`).send({ vaccinations: [{ _id: first._id, name: 'A' }, { name: 'B' }, { _id: first._id, name: 'C' }] });
+      expectError(response, 400, 'MR_VALIDATION_FAILED');
+      expect(response.body.details).toEqual([{ path: 'vaccinations.2._id', message: 'repeats the _id of element 0: each element has its own' }]);
+      expect((await t.http().get(`/pet/${pet}`).expect(200)).body).toEqual(before);
+      // Each element sent back with its own _id (the array as read) is a write like any other.
+      await t.http().patch(`/pet/${pet}`).send({ vaccinations: before.vaccinations.map(({ _id, name }: { _id: string; name: string }) => ({ _id, name })) }).expect(200);
+    });
+  });
+
   describe('which arrays have element routes', () => {
     it('none for an array whose elements have no _id (`_id: false`)', async () => {
       expectNoRoute(await t.http().post(`/pet/${pet}/weights`).send({ kg: 3 }));
