@@ -1,3 +1,4 @@
+import { article } from '../utils/naming.util.js';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
@@ -63,7 +64,7 @@ export async function readUpload(request: UploadRequest, { maxSize, bodyTimeout 
   const stream = requestStream(request);
   if (stream.readableEnded && request.body !== undefined) {
     // A body parser of the app (JSON, a form) read it into an object: the file's bytes are gone.
-    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `a ${type || 'body'} body is parsed by the app before the route: send the file as multipart/form-data, or as its own type`);
+    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `${type ? `${article(type)} ${type} body` : 'a body without a type'} is parsed by the app before the route: send the file as multipart/form-data, or as its own type`);
   }
   // The client left while the route was still reading the document (nothing would ever end the reading).
   if (stream.destroyed && !stream.readableEnded) throw interrupted(where);

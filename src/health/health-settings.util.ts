@@ -36,5 +36,5 @@ function routePath(option: string, value: string): string {
 }
 
 function invalid(message: string): ModelRoutesConfigError {
-  return new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesHealthModule.forRoot(): ${message}`);
+  return new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesHealthModule: ${message}`);
 }

@@ -137,7 +137,7 @@ export function expandableSchema(
     properties[name] = {
       type: 'array',
       items: schemaOf(source) ?? { type: 'object', additionalProperties: true },
-      description: `With expand=${name} only: the ${source} documents whose ${field} is this one (a page of them, see expand)`,
+      description: `With expand=${name} only: the ${source} documents whose ${field} names this one (a page of them, see expand)`,
     };
   }
   for (const { field, targetName, isArray, expand } of references) {

@@ -19,7 +19,7 @@ export function healthSettingsUtilSpec(): void {
 
     it.each(['', '/', ':id', 'status/*', 'a//b', 'health?x=1', 'santé', '..', 'status/./ready'])('refuses the path %j, naming the option', (path) => {
       expect(() => healthSettings({ readyPath: path })).toThrow(ModelRoutesConfigError);
-      expect(() => healthSettings({ readyPath: path })).toThrow(/ModelRoutesHealthModule\.forRoot\(\): readyPath is .*\[MR_CONFIG_INVALID_OPTION\]$/);
+      expect(() => healthSettings({ readyPath: path })).toThrow(/ModelRoutesHealthModule: readyPath is .*\[MR_CONFIG_INVALID_OPTION\]$/);
     });
 
     it('refuses one path for both routes', () => {
