@@ -1,8 +1,12 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Page } from 'playwright-core';
 import { AppModule } from '../../../sample-app/app.module.js';
 import { configureSampleApp } from '../../../sample-app/app.setup.js';
-import type { RouteDefinition } from '../../../src/index.js';
+import { BackOfficeModule } from '../../../src/back-office/index.js';
+import { ModelRoutesModule, type RouteDefinition } from '../../../src/index.js';
+import { Base, Mission, Pilot, Report } from '../../fixtures/back-office-expand-models.js';
 import { openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../../support/back-office-session.js';
 import { checkAccessibility, describeBrowser, type PageProblems, type RecordedRequest, type RequestLog } from '../../support/browser.js';
 import { useEngine } from '../../support/engine.js';
@@ -103,6 +107,81 @@ export function backOfficeFilterBrowserSpec(): void {
       });
       // Difference Works is Ada's (born 1815); Cobol Systems is no "works".
       await expect(rowNames()).resolves.toEqual(['Bombe Works']);
+    });
+
+    it('met no uncaught error, CSP violation or console error on the way', () => {
+      expect(problems.list).toEqual([]);
+    });
+
+    it('made no request but to the generated routes and its own page, assets and metadata', () => {
+      expect(log.outsideRoutes(table, { allowedPrefixes: ['/admin'] })).toEqual([]);
+    });
+  });
+
+  describeBrowser('the back office filters across references: in a POST search body, and through an array of references (in a browser, fixture models)', () => {
+    let session: BackOfficeSession;
+    let page: Page;
+    let log: RequestLog;
+    let problems: PageProblems;
+    let table: RouteDefinition[];
+    const ids: Record<string, string> = {};
+    const http = () => session.http();
+
+    beforeAll(async () => {
+      @Module({
+        imports: [
+          MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName('back_office_filter_fixture') }),
+          ModelRoutesModule.forRoot({ resources: [Pilot, Base, Mission, Report] }),
+          BackOfficeModule.forRoot({ path: '/admin', title: 'Filter office' }),
+        ],
+      })
+      class FilterModule {}
+      session = await startBackOfficeSession(await Test.createTestingModule({ imports: [FilterModule] }).compile());
+      ({ page, log, problems, table } = session);
+      for (const name of ['Ada Lovelace', 'Barbara Liskov', 'Carl Sagan']) ids[name] = (await http().post('/pilot').send({ name }).expect(201)).body._id;
+      const missions = [
+        { name: 'Apollo', captain: ids['Ada Lovelace'], crew: [ids['Barbara Liskov'], ids['Carl Sagan']] },
+        { name: 'Gemini', captain: ids['Barbara Liskov'], crew: [ids['Ada Lovelace']] },
+        { name: 'Mercury', captain: ids['Carl Sagan'], crew: [] },
+      ];
+      for (const mission of missions) ids[mission.name] = (await http().post('/mission').send(mission).expect(201)).body._id;
+      for (const [title, mission, author] of [['Launch', 'Apollo', 'Carl Sagan'], ['Landing', 'Gemini', 'Ada Lovelace'], ['Orbit', 'Mercury', 'Carl Sagan']]) {
+        await http().post('/report').send({ title, mission: ids[mission], author: ids[author] }).expect(201);
+      }
+    }, 60000);
+
+    afterAll(() => session?.close());
+
+    it("filters a list searched through POST by its author's name: the condition in the one search's body, kept in the page's URL", async () => {
+      await openBackOffice(session, '/report?sort=title', 'Reports');
+      await page.locator('main[aria-busy=false]').waitFor();
+      await page.getByLabel('Name of author contains').fill('sagan');
+      const start = log.requests.length;
+      const search = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/reports');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/author\.name=sagan/);
+      await page.getByRole('row', { name: /Orbit/ }).waitFor();
+      expect((await search).postDataJSON()).toEqual({ query: { 'author.name': { $regex: 'sagan', $options: 'i' } }, sort: 'title', limit: 20, expand: ['mission'] });
+      await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Launch', 'Orbit']);
+      // The page's search, then the one lookup of the authors' names (author is not expandable): never one per row.
+      await page.locator('main[aria-busy=false]').waitFor();
+      const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+      expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual(['POST /reports', 'GET /pilots']);
+    });
+
+    it('filters through an array of references: the missions with some crew member of that name (the dotted form)', async () => {
+      await openBackOffice(session, '/mission?sort=name', 'Missions');
+      await page.locator('main[aria-busy=false]').waitFor();
+      await page.getByLabel('Name of crew contains').fill('LISKOV');
+      const start = log.requests.length;
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/crew\.name=LISKOV/);
+      await page.getByRole('row', { name: /Apollo/ }).waitFor();
+      await page.locator('main[aria-busy=false]').waitFor();
+      const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+      expect(requests.map((request) => request.path)).toEqual(['/missions?crew.name%5Bregex%5D=LISKOV&crew.name%5Boptions%5D=i&sort=name&limit=20&expand=captain%2Cbase']);
+      await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Apollo']);
+      await checkAccessibility(page, 'missions filtered by a crew member');
     });
 
     it('met no uncaught error, CSP violation or console error on the way', () => {
