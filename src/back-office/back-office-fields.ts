@@ -13,6 +13,8 @@ export interface FieldContext {
   fieldRoutes(field: string): Array<ReferenceRoute | FileRoute | ElementRoute>;
   /** Whether a client may expand this reference of the resource (declared `expand: true`). */
   isExpandable(reference: ReferenceDefinition): boolean;
+  /** For a reference declared `filter: true`: the fields of its target a search may hold conditions on through it (see `filterFieldsOf`). */
+  filterFields(reference: ReferenceDefinition): string[] | undefined;
 }
 
 type ItemType = NonNullable<FieldMetadata['items']>;
@@ -110,6 +112,7 @@ function typeOf(
       target: reference.targetName,
       routes: context.fieldRoutes(path),
       ...(context.isExpandable(reference) && { expandable: true as const }),
+      ...filterable(context.filterFields(reference)),
     };
   }
   const sub = (type as SchemaType & { schema?: Schema }).schema;
@@ -124,6 +127,23 @@ function typeOf(
   }
   const scalar = SCALARS[type.instance] as FieldType | undefined;
   return { type: scalar ?? 'json' };
+}
+
+function filterable(filterFields: string[] | undefined): Partial<FieldMetadata> {
+  return filterFields ? { filterable: true, filterFields } : {};
+}
+
+/** The kinds of field a list's filter panel has an input for: a fragment, a range or a select. */
+const FILTER_TYPES: ReadonlySet<FieldType> = new Set(['string', 'number', 'date', 'boolean']);
+
+/**
+ * The fields of a resource that a search across a reference to it may hold conditions on, as the
+ * back office filters them (`owner.niceName`): its top-level text, number, date and boolean
+ * fields, of `fields` as `resourceFields` made them (so never a hidden one), neither `_id` nor a
+ * write-only field.
+ */
+export function filterFieldsOf(fields: readonly FieldMetadata[]): string[] {
+  return fields.filter((field) => FILTER_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id').map((field) => field.path);
 }
 
 /** `required`, `enum` and the bounds the schema declares (for an array, those of its items). */

@@ -7,7 +7,7 @@ import { VersioningType, type VersioningOptions } from '@nestjs/common';
 import { servedRoutes, servingOf, type Serving } from '../versioning/served-routes.js';
 import type { BackOfficeMetadata, ElementRoute, ServedRouteMetadata, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
 import type { ResolvedBackOfficeOptions } from './back-office-options.interface.js';
-import { declaredRank, resourceFields } from './back-office-fields.js';
+import { declaredRank, filterFieldsOf, resourceFields, type FieldContext } from './back-office-fields.js';
 
 const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost'> = ['reverse', 'reversePost'];
 type FieldRoute = ReferenceRoute | FileRoute | ElementRoute;
@@ -68,10 +68,18 @@ export function normalizePrefix(prefix: string | undefined): string {
 
 function resourceMetadata(definition: ResolvedResource, registration: Pick<ModelRoutesRegistration, 'definitions' | 'routes'>): ResourceMetadata {
   const names = new Set(registration.definitions.map((candidate) => candidate.name));
-  const fields = resourceFields(definition, {
+  const context = (of: ResolvedResource): Omit<FieldContext, 'filterFields'> => ({
     isResource: (name) => names.has(name),
-    fieldRoutes: (field) => fieldRoutes(registration.routes, definition.name, field),
+    fieldRoutes: (field) => fieldRoutes(registration.routes, of.name, field),
     isExpandable: (reference) => reference.expand === true,
+  });
+  const fields = resourceFields(definition, {
+    ...context(definition),
+    // The target's fields as its own page has them (no hidden field); its own references' filters are not followed.
+    filterFields: (reference) => {
+      const target = reference.filter ? registration.definitions.find((candidate) => candidate.name === reference.targetName) : undefined;
+      return target && filterFieldsOf(resourceFields(target, { ...context(target), filterFields: () => undefined }));
+    },
   });
   return {
     name: definition.name,

@@ -5,6 +5,7 @@
  */
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import { containing, type Condition } from './search-query.js';
+import { fieldLabel } from './text.js';
 
 const COLUMN_TYPES = new Set(['string', 'number', 'boolean', 'date', 'reference', 'objectId']);
 const MAX_COLUMNS = 6;
@@ -20,6 +21,38 @@ export function listColumns(resource: ResourceMetadata): FieldMetadata[] {
   const label = candidates.find((field) => field.path === resource.labelField);
   const rest = candidates.filter((field) => field !== label);
   return [...(label ? [label] : []), ...rest].slice(0, MAX_COLUMNS);
+}
+
+/** One filter of a list's panel: the field it filters on, and the words of its input's label. */
+export interface ListFilter {
+  /** A column of the list, or, across a reference, the target's field at its dotted path (`owner.niceName`). */
+  field: FieldMetadata;
+  /** `Employees`; across a reference, `Nice name of owner`. */
+  label: string;
+}
+
+/**
+ * The filters of a list's panel: one per column, then, for each reference field declared
+ * filterable, one per field of the target that its own list filters on and the metadata allows
+ * (`filterFields`): text, numbers, dates, enums and booleans, at the dotted path a search takes
+ * (`owner.niceName`; through an array of references, a condition on some element).
+ */
+export function listFilters(resource: ResourceMetadata, columns: FieldMetadata[], resourceNamed: (name: string) => ResourceMetadata | undefined): ListFilter[] {
+  const own = columns.map((field) => ({ field, label: fieldLabel(field) }));
+  const across = resource.fields.flatMap((reference) => {
+    const target = reference.filterable && reference.target ? resourceNamed(reference.target) : undefined;
+    if (!target || (reference.type !== 'reference' && reference.type !== 'references')) return [];
+    const allowed = new Set(reference.filterFields ?? []);
+    return listColumns(target)
+      .filter((field) => allowed.has(field.path))
+      .map((field) => ({ field: { ...field, path: `${reference.path}.${field.path}` }, label: `${fieldLabel(field)} of ${fieldLabel(reference).toLowerCase()}` }));
+  });
+  return [...own, ...across];
+}
+
+/** The page parameters that hold `field`'s filter: its value, or the two ends of its range. */
+export function filterParams(field: FieldMetadata): string[] {
+  return field.type === 'number' || field.type === 'date' ? [`${field.path}.min`, `${field.path}.max`] : [field.path];
 }
 
 /** The search filter the page's parameters give: a fragment, a range, a value or a reference per field. */

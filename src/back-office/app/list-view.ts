@@ -1,7 +1,7 @@
 import type { Envelope } from './api.js';
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
-import { filterOf, listColumns } from './field-rules.js';
+import { filterOf, filterParams, listColumns, listFilters, type ListFilter } from './field-rules.js';
 import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import type { Doc } from './api-wire.js';
@@ -30,6 +30,7 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   const alerts = h('div', { class: 'alerts' });
   const here = reverse ? `#/${reverse.target.path}/${encodeURIComponent(reverse.id)}/${resource.plural}/${reverse.field}` : `#/${resource.path}`;
   const columns = listColumns(resource);
+  const filters = listFilters(resource, columns, (name) => context.resourceNamed(name));
   replace(
     main,
     h(
@@ -48,13 +49,13 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   // The names of the documents the reference filters hold: from the page's answer when it has them.
   let pageReferenced!: (referenced: Map<string, Doc>) => void;
   const loaded = new Promise<Map<string, Doc>>((resolve) => (pageReferenced = resolve));
-  main.append(filterForm(context, resource, columns, params, here, loaded));
+  main.append(filterForm(context, resource, filters, params, here, loaded));
   const sort = params.get('sort') ?? '';
   const skip = Math.max(0, Number(params.get('skip') ?? 0) || 0);
   await context.pages.run(
     async () => {
       // One request where the shown references are expandable; one search per other target resource.
-      const spec = { filter: filterOf(columns, params), sort: sort || undefined, skip, limit: PAGE_SIZE, expand: expandPaths(columns, resource.maxExpandPaths) };
+      const spec = { filter: filterOf(filters.map(({ field }) => field), params), sort: sort || undefined, skip, limit: PAGE_SIZE, expand: expandPaths(columns, resource.maxExpandPaths) };
       const { envelope, expanded } = await searchExpanding(search, spec);
       return { envelope, expanded, referenced: await referencedDocuments(context, columns, envelope.result) };
     },
@@ -87,9 +88,9 @@ async function describeReverse(context: AppContext, heading: HTMLElement, resour
   }
 }
 
-function filterForm(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], params: URLSearchParams, here: string, loaded: Promise<Map<string, Doc>>): HTMLElement {
+function filterForm(context: AppContext, resource: ResourceMetadata, filters: ListFilter[], params: URLSearchParams, here: string, loaded: Promise<Map<string, Doc>>): HTMLElement {
   const values = new Map<string, string>();
-  const inputs = columns.map((field) => filterInput(context, field, params, values, loaded));
+  const inputs = filters.map((filter) => filterInput(context, filter, params, values, loaded));
   const apply = (event: Event) => {
     event.preventDefault();
     const next = new URLSearchParams();
@@ -98,7 +99,7 @@ function filterForm(context: AppContext, resource: ResourceMetadata, columns: Fi
     for (const [name, value] of values) if (value) next.set(name, value);
     location.hash = `${here}?${next}`;
   };
-  const active = columns.some((field) => params.has(field.path) || params.has(`${field.path}.min`) || params.has(`${field.path}.max`));
+  const active = filters.some(({ field }) => filterParams(field).some((name) => params.has(name)));
   return h(
     'details',
     { class: 'filters', open: active || window.innerWidth > 700 },
@@ -113,8 +114,7 @@ function filterForm(context: AppContext, resource: ResourceMetadata, columns: Fi
 }
 
 /** One filter, typed by its field: a fragment for text, a range for numbers and dates, a select for enums and booleans, a picker for references. */
-function filterInput(context: AppContext, field: FieldMetadata, params: URLSearchParams, values: Map<string, string>, loaded: Promise<Map<string, Doc>>): HTMLElement {
-  const label = fieldLabel(field);
+function filterInput(context: AppContext, { field, label }: ListFilter, params: URLSearchParams, values: Map<string, string>, loaded: Promise<Map<string, Doc>>): HTMLElement {
   const bind = (name: string, control: HTMLInputElement | HTMLSelectElement) => {
     control.value = params.get(name) ?? '';
     values.set(name, control.value);

@@ -118,6 +118,17 @@ export interface FieldMetadata {
    * referenced documents with `?expand=` in its own request instead of one search per target resource.
    */
   expandable?: true;
+  /**
+   * `reference` and `references`: the field is declared `filter: true`, so a search may hold
+   * conditions on the referenced documents' fields (`owner.niceName`); on an array of references,
+   * a condition holds for some element.
+   */
+  filterable?: true;
+  /**
+   * With `filterable`: the referenced resource's fields such a condition may use, top-level text,
+   * number, date and boolean fields (enums among them) of its `fields`, so never a hidden one.
+   */
+  filterFields?: string[];
   /** ...and the field's enabled routes; `file` and `files`: the file routes; an array of sub-documents (`json`): its element routes. */
   routes?: Array<ReferenceRoute | FileRoute | ElementRoute>;
   /** `file` and `files`: accepted media types, the size limit in bytes, and whether images can be resized (`?w=`). */

@@ -129,6 +129,24 @@ export function backOfficeMetadataSpec(): void {
       expect(metadata({ resources: [Widget, Gizmo], search: { maxExpandPaths: 3 } }).resources.map((resource) => resource.maxExpandPaths)).toEqual([undefined, 3]);
     });
 
+    it("says which reference fields are filterable (declared filter) and which of the target's fields a filter may use: never a hidden or write-only one", () => {
+      const reference = (options: ModelRoutesModuleOptions) => metadata(options).resources[1].fields.find((field) => field.path === 'widget');
+      expect(reference({ resources: [Widget, Gadget] })).not.toHaveProperty('filterable');
+      expect(reference({ resources: [Widget, Gadget] })).not.toHaveProperty('filterFields');
+      // Widget's top-level text, number, date and boolean fields: `pin` is write-only, `internal` hidden, the rest not filtered by a panel input.
+      expect(reference({ resources: [Widget, Gadget], references: { filter: true } })).toMatchObject({ type: 'reference', filterable: true, filterFields: ['serial', 'rank'] });
+      @GeneratedResource({ references: { spares: { filter: true } } })
+      @Schema()
+      class Gizmo {
+        @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Gadget' }) widget?: Types.ObjectId;
+        @Prop({ type: [{ type: MongooseSchema.Types.ObjectId, ref: 'Gadget' }] }) spares?: Types.ObjectId[];
+      }
+      const gizmo = metadata({ resources: [Widget, Gadget, Gizmo] }).resources[2].fields;
+      expect(gizmo.find((field) => field.path === 'widget')).not.toHaveProperty('filterable');
+      // An array of references too; the target's own reference (Gadget.widget) is not followed: no second hop.
+      expect(gizmo.find((field) => field.path === 'spares')).toMatchObject({ type: 'references', filterable: true, filterFields: ['code', 'note'] });
+    });
+
     it('keeps a write-only field a client may write, and leaves out one it may not (also readonly): the page could neither show nor send it', () => {
       const [vault] = metadata({ resources: [Vault] }).resources;
       expect(vault.fields).toEqual([{ path: '_id', type: 'objectId', readOnly: true }, { path: 'secret', type: 'string', writeOnly: true }]);

@@ -1,0 +1,195 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { Test } from '@nestjs/testing';
+import type { Page } from 'playwright-core';
+import { AppModule } from '../../../sample-app/app.module.js';
+import { configureSampleApp } from '../../../sample-app/app.setup.js';
+import { BackOfficeModule } from '../../../src/back-office/index.js';
+import { ModelRoutesModule, type RouteDefinition } from '../../../src/index.js';
+import { Base, Mission, Pilot, Report } from '../../fixtures/back-office-expand-models.js';
+import { openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../../support/back-office-session.js';
+import { checkAccessibility, describeBrowser, type PageProblems, type RecordedRequest, type RequestLog } from '../../support/browser.js';
+import { useEngine } from '../../support/engine.js';
+
+/** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
+export function backOfficeFilterBrowserSpec(): void {
+  /**
+   * Issue 25: the list page's filter panel offers filters across a reference declared
+   * `filter: true` (the sample app's `Company.owner`): on the owner's fields, sent as `owner.niceName`
+   * conditions in the page's own search (one request per page load), kept in the page's URL.
+   */
+  const engine = useEngine();
+
+  describeBrowser('the back office filters across references (in a browser, sample app)', () => {
+    let session: BackOfficeSession;
+    let page: Page;
+    let log: RequestLog;
+    let problems: PageProblems;
+    let table: RouteDefinition[];
+    const http = () => session.http();
+
+    beforeAll(async () => {
+      const moduleRef = await Test.createTestingModule({ imports: [AppModule.forDatabase(engine.get().uri, engine.dbName('back_office_filter'))] }).compile();
+      session = await startBackOfficeSession(moduleRef, configureSampleApp);
+      ({ page, log, problems, table } = session);
+      // The seed: Ada Lovelace (born 1815), owner of Analytical Engines and Difference Works. Three more owners, one company each.
+      for (const [niceName, birth, company] of [['Grace Hopper', '1906-12-09', 'Cobol Systems'], ['Alan Turing', '1912-06-23', 'Bombe Works'], ['Barbara Liskov', '1939-11-07', 'Clu Labs']]) {
+        const owner = (await http().post('/user').send({ niceName, birth }).expect(201)).body;
+        await http().post('/company').send({ niceName: company, owner: owner._id, employees: 5 }).expect(201);
+      }
+    }, 60000);
+
+    afterAll(() => session?.close());
+
+    /** The API requests (not the back office's own page, assets and metadata) made since `start`, once the page has loaded. */
+    async function apiRequestsSince(start: number): Promise<RecordedRequest[]> {
+      await page.locator('main[aria-busy=false]').waitFor();
+      return log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+    }
+
+    const rowNames = () => page.locator('tbody tr th').allTextContents();
+
+    it("says in its metadata that Company.owner is filterable, on the owner's visible fields", async () => {
+      const { body } = await http().get('/admin/metadata').expect(200);
+      const company = body.resources.find((resource: { name: string }) => resource.name === 'Company');
+      expect(company.fields.find((field: { path: string }) => field.path === 'owner')).toMatchObject({ type: 'reference', target: 'Entrepreneur', filterable: true, filterFields: ['niceName', 'birth'] });
+    });
+
+    it("filters the companies by their owner's name: one search with the owner.niceName condition, the right rows", async () => {
+      await openBackOffice(session, '/company?sort=niceName', 'Companies');
+      await page.locator('main[aria-busy=false]').waitFor();
+      await page.getByLabel('Nice name of owner contains').fill('LOVE');
+      const start = log.requests.length;
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/owner\.niceName=LOVE/);
+      await page.getByRole('row', { name: /Analytical Engines/ }).waitFor();
+      const requests = await apiRequestsSince(start);
+      process.stdout.write(`[back office] requests of one list page load filtered by the owner's name: ${requests.length}\n`);
+      expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /companies?owner.niceName%5Bregex%5D=LOVE&owner.niceName%5Boptions%5D=i&sort=niceName&limit=20&expand=owner']);
+      await expect(rowNames()).resolves.toEqual(['Analytical Engines', 'Difference Works']);
+      await expect(page.getByRole('row', { name: /Difference Works/ }).getByRole('link', { name: 'Ada Lovelace' }).count()).resolves.toBe(1);
+      await checkAccessibility(page, 'companies filtered by their owner');
+    });
+
+    it('shows the same filter and rows after a reload, with one search again', async () => {
+      const start = log.requests.length;
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Companies' }).waitFor();
+      await page.getByRole('row', { name: /Analytical Engines/ }).waitFor();
+      const requests = await apiRequestsSince(start);
+      expect(requests.map((request) => request.path)).toEqual(['/companies?owner.niceName%5Bregex%5D=LOVE&owner.niceName%5Boptions%5D=i&sort=niceName&limit=20&expand=owner']);
+      await expect(page.getByLabel('Nice name of owner contains').inputValue()).resolves.toBe('LOVE');
+      await expect(rowNames()).resolves.toEqual(['Analytical Engines', 'Difference Works']);
+      await expect(page.locator('details.filters').getAttribute('open')).resolves.not.toBeNull();
+    });
+
+    it("filters by a range of the owner's birth, beside a filter of the companies' own", async () => {
+      await page.getByLabel('Nice name of owner contains').fill('');
+      const birth = page.getByRole('group', { name: 'Birth of owner' });
+      await birth.getByLabel('From').fill('1900-01-01');
+      await birth.getByLabel('To').fill('1920-12-31');
+      await page.getByLabel('Nice name contains', { exact: true }).fill('works');
+      const start = log.requests.length;
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/owner\.birth\.max=1920-12-31/);
+      await page.getByRole('row', { name: /Bombe Works/ }).waitFor();
+      const requests = await apiRequestsSince(start);
+      expect(requests).toHaveLength(1);
+      const query = new URL(requests[0].path, 'http://x').searchParams;
+      expect(Object.fromEntries(query)).toEqual({
+        'niceName[regex]': 'works',
+        'niceName[options]': 'i',
+        'owner.birth[gte]': '1900-01-01',
+        'owner.birth[lte]': '1920-12-31T23:59:59.999Z',
+        sort: 'niceName',
+        limit: '20',
+        expand: 'owner',
+      });
+      // Difference Works is Ada's (born 1815); Cobol Systems is no "works".
+      await expect(rowNames()).resolves.toEqual(['Bombe Works']);
+    });
+
+    it('met no uncaught error, CSP violation or console error on the way', () => {
+      expect(problems.list).toEqual([]);
+    });
+
+    it('made no request but to the generated routes and its own page, assets and metadata', () => {
+      expect(log.outsideRoutes(table, { allowedPrefixes: ['/admin'] })).toEqual([]);
+    });
+  });
+
+  describeBrowser('the back office filters across references: in a POST search body, and through an array of references (in a browser, fixture models)', () => {
+    let session: BackOfficeSession;
+    let page: Page;
+    let log: RequestLog;
+    let problems: PageProblems;
+    let table: RouteDefinition[];
+    const ids: Record<string, string> = {};
+    const http = () => session.http();
+
+    beforeAll(async () => {
+      @Module({
+        imports: [
+          MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName('back_office_filter_fixture') }),
+          ModelRoutesModule.forRoot({ resources: [Pilot, Base, Mission, Report] }),
+          BackOfficeModule.forRoot({ path: '/admin', title: 'Filter office' }),
+        ],
+      })
+      class FilterModule {}
+      session = await startBackOfficeSession(await Test.createTestingModule({ imports: [FilterModule] }).compile());
+      ({ page, log, problems, table } = session);
+      for (const name of ['Ada Lovelace', 'Barbara Liskov', 'Carl Sagan']) ids[name] = (await http().post('/pilot').send({ name }).expect(201)).body._id;
+      const missions = [
+        { name: 'Apollo', captain: ids['Ada Lovelace'], crew: [ids['Barbara Liskov'], ids['Carl Sagan']] },
+        { name: 'Gemini', captain: ids['Barbara Liskov'], crew: [ids['Ada Lovelace']] },
+        { name: 'Mercury', captain: ids['Carl Sagan'], crew: [] },
+      ];
+      for (const mission of missions) ids[mission.name] = (await http().post('/mission').send(mission).expect(201)).body._id;
+      for (const [title, mission, author] of [['Launch', 'Apollo', 'Carl Sagan'], ['Landing', 'Gemini', 'Ada Lovelace'], ['Orbit', 'Mercury', 'Carl Sagan']]) {
+        await http().post('/report').send({ title, mission: ids[mission], author: ids[author] }).expect(201);
+      }
+    }, 60000);
+
+    afterAll(() => session?.close());
+
+    it("filters a list searched through POST by its author's name: the condition in the one search's body, kept in the page's URL", async () => {
+      await openBackOffice(session, '/report?sort=title', 'Reports');
+      await page.locator('main[aria-busy=false]').waitFor();
+      await page.getByLabel('Name of author contains').fill('sagan');
+      const start = log.requests.length;
+      const search = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/reports');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/author\.name=sagan/);
+      await page.getByRole('row', { name: /Orbit/ }).waitFor();
+      expect((await search).postDataJSON()).toEqual({ query: { 'author.name': { $regex: 'sagan', $options: 'i' } }, sort: 'title', limit: 20, expand: ['mission'] });
+      await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Launch', 'Orbit']);
+      // The page's search, then the one lookup of the authors' names (author is not expandable): never one per row.
+      await page.locator('main[aria-busy=false]').waitFor();
+      const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+      expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual(['POST /reports', 'GET /pilots']);
+    });
+
+    it('filters through an array of references: the missions with some crew member of that name (the dotted form)', async () => {
+      await openBackOffice(session, '/mission?sort=name', 'Missions');
+      await page.locator('main[aria-busy=false]').waitFor();
+      await page.getByLabel('Name of crew contains').fill('LISKOV');
+      const start = log.requests.length;
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/crew\.name=LISKOV/);
+      await page.getByRole('row', { name: /Apollo/ }).waitFor();
+      await page.locator('main[aria-busy=false]').waitFor();
+      const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+      expect(requests.map((request) => request.path)).toEqual(['/missions?crew.name%5Bregex%5D=LISKOV&crew.name%5Boptions%5D=i&sort=name&limit=20&expand=captain%2Cbase']);
+      await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Apollo']);
+      await checkAccessibility(page, 'missions filtered by a crew member');
+    });
+
+    it('met no uncaught error, CSP violation or console error on the way', () => {
+      expect(problems.list).toEqual([]);
+    });
+
+    it('made no request but to the generated routes and its own page, assets and metadata', () => {
+      expect(log.outsideRoutes(table, { allowedPrefixes: ['/admin'] })).toEqual([]);
+    });
+  });
+}
