@@ -51,7 +51,8 @@ try {
   const data = await seed(engine.uri, dbName, scaleOnly ? 10 : plan.users, scaleOnly ? 10 : plan.companies, VENTURES);
   const ids = pick(data);
   const results: Results = new Map();
-  const commands = scaleOnly ? new Map() : await countAllCommands(ids);
+  // --quick measures nothing, so its first round's Express servers count the commands themselves (no extra processes in CI).
+  const commands: CommandCounts = scaleOnly || quick ? new Map() : await countAllCommands(ids);
   for (let round = 1; round <= (scaleOnly ? 0 : plan.rounds); round++) {
     for (const server of SERVERS) {
       // One process per app setup: the scenarios that need a global ValidationPipe get their own.
@@ -59,8 +60,11 @@ try {
         const served = scenariosFor(server, scenarios, quick).filter((scenario) => scenario.setup === setup);
         if (served.length === 0) continue;
         await reset(engine.uri, dbName);
-        const child = await startServer(server, engine.uri, dbName, setup);
+        const counting = quick && round === 1 && setup === undefined && serverApp(server).adapter === 'express';
+        const commandsPort = counting ? await freePort() : 0;
+        const child = await startServer(server, engine.uri, dbName, setup, counting ? { BENCH_COMMANDS_PORT: String(commandsPort) } : {});
         try {
+          if (counting) await countServerCommands(server, child.port, commandsPort, served, ids, commands);
           for (const scenario of served) {
             const build = scenario.request[serverApp(server).app]!;
             const row = results.get(scenario.name) ?? {};
@@ -128,24 +132,29 @@ async function scale(uri: string): Promise<void> {
 async function countAllCommands(ids: Ids): Promise<CommandCounts> {
   const counts: CommandCounts = new Map();
   for (const server of SERVERS.filter((name) => serverApp(name).adapter === 'express')) {
-    const { app } = serverApp(server);
     await reset(engine.uri, dbName);
     const commandsPort = await freePort();
     const child = await startServer(server, engine.uri, dbName, undefined, { BENCH_COMMANDS_PORT: String(commandsPort) });
     try {
-      for (const scenario of scenariosFor(server, scenarios, quick).filter((candidate) => !candidate.setup)) {
-        const build = scenario.request[app]!;
-        const what = `${server} ${scenario.name}`;
-        await countCommands(child.port, commandsPort, build(ids), what);
-        const names = await countCommands(child.port, commandsPort, build(ids), what);
-        counts.set(scenario.name, { ...counts.get(scenario.name), [app]: names });
-        process.stderr.write(`commands ${server.padEnd(19)} ${scenario.name.padEnd(32)} ${names.join(', ')}\n`);
-      }
+      await countServerCommands(server, child.port, commandsPort, scenariosFor(server, scenarios, quick).filter((candidate) => !candidate.setup), ids, counts);
     } finally {
       await stopServer(child.process);
     }
   }
   return counts;
+}
+
+/** One request of warm-up, then one counted, of each scenario on a server started with `BENCH_COMMANDS_PORT=<commandsPort>`; added to `counts`. */
+async function countServerCommands(server: ServerName, port: number, commandsPort: number, served: Scenario[], ids: Ids, counts: CommandCounts): Promise<void> {
+  const { app } = serverApp(server);
+  for (const scenario of served) {
+    const build = scenario.request[app]!;
+    const what = `${server} ${scenario.name}`;
+    await countCommands(port, commandsPort, build(ids), what);
+    const names = await countCommands(port, commandsPort, build(ids), what);
+    counts.set(scenario.name, { ...counts.get(scenario.name), [app]: names });
+    process.stderr.write(`commands ${server.padEnd(19)} ${scenario.name.padEnd(32)} ${names.join(', ')}\n`);
+  }
 }
 
 /** The app setups the scenarios need, in the order they first appear (`undefined`: the plain apps). */
@@ -166,7 +175,7 @@ function print(results: Results, commands: CommandCounts): void {
     '',
     ...fastifyTable(scenarios, results),
     '',
-    'Database commands per request (one request after one of warm-up, each server alone with the driver\'s command monitoring on, outside the timed rounds; on Express, Fastify sends the same):',
+    `Database commands per request (one request after one of warm-up, counted by the driver's command monitoring in the server, ${quick ? "--quick: in the first round's servers" : 'each server alone, outside the timed rounds'}; on Express, Fastify sends the same):`,
     '',
     ...commandsTable(scenarios, commands),
   ];
