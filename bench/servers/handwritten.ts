@@ -183,7 +183,7 @@ class CompanyService {
     const { own, owner } = splitOwnerConditions(query);
     const filter = checkFilter(own);
     if (Object.keys(owner).length === 0) return this.search(filter, limit, skip);
-    const users = await this.users.find(checkFilter(owner, 0, USER_FIELDS)).select('_id').limit(MAX_OWNERS + 1).lean();
+    const users = await this.users.find(checkFilter(owner, 0, USER_FIELDS)).select('_id').limit(MAX_OWNERS + 1).batchSize(MAX_OWNERS + 1).lean();
     if (users.length > MAX_OWNERS) throw new BadRequestException(`the condition on the owner matches more than ${MAX_OWNERS} users`);
     const owned = { owner: { $in: users.map((user) => user._id) } };
     return this.search('owner' in filter ? { $and: [owned, filter] } : { ...filter, ...owned }, limit, skip);
