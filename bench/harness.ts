@@ -67,6 +67,22 @@ function toRequest(call: BenchRequest) {
 }
 
 /**
+ * The database commands one request costs a server started with `BENCH_COMMANDS_PORT=<commandsPort>`
+ * (see `bench/servers/serve.ts`), by name in the order started: the names the server recorded
+ * between before and after the request. Sent alone, so no other request's commands are counted; an
+ * answer other than 2xx is an error, as in a measure.
+ */
+export async function countCommands(port: number, commandsPort: number, call: BenchRequest, what: string): Promise<string[]> {
+  const recorded = async () => (await (await fetch(`http://127.0.0.1:${commandsPort}/`)).json()) as string[];
+  const before = (await recorded()).length;
+  const { path, ...request } = toRequest(call);
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, request);
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`benchmark ${what}: commands not counted (answered ${response.status})`);
+  return (await recorded()).slice(before);
+}
+
+/**
  * Starts a server of the rotation in its own process and waits for its READY line. `env` is added
  * to its environment (the profile sets `BENCH_PROFILE` there).
  */

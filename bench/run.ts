@@ -2,10 +2,10 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
-import { measure, pick, run, startServer, stopServer } from './harness.js';
-import { SCENARIOS, SERVERS, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, type Scenario, type ServerName } from './scenarios.js';
+import { countCommands, freePort, measure, pick, run, startServer, stopServer } from './harness.js';
+import { SCENARIOS, SERVERS, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, type Ids, type Scenario, type ServerName } from './scenarios.js';
 import type { Measure } from './measure.js';
-import { expressTable, fastifyTable, type Results } from './table.js';
+import { commandsTable, expressTable, fastifyTable, type CommandCounts, type Results } from './table.js';
 import { reset, seed } from './seed.js';
 
 /**
@@ -51,6 +51,8 @@ try {
   const data = await seed(engine.uri, dbName, scaleOnly ? 10 : plan.users, scaleOnly ? 10 : plan.companies, VENTURES);
   const ids = pick(data);
   const results: Results = new Map();
+  // --quick measures nothing, so its first round's Express servers count the commands themselves (no extra processes in CI).
+  const commands: CommandCounts = scaleOnly || quick ? new Map() : await countAllCommands(ids);
   for (let round = 1; round <= (scaleOnly ? 0 : plan.rounds); round++) {
     for (const server of SERVERS) {
       // One process per app setup: the scenarios that need a global ValidationPipe get their own.
@@ -58,8 +60,11 @@ try {
         const served = scenariosFor(server, scenarios, quick).filter((scenario) => scenario.setup === setup);
         if (served.length === 0) continue;
         await reset(engine.uri, dbName);
-        const child = await startServer(server, engine.uri, dbName, setup);
+        const counting = quick && round === 1 && setup === undefined && serverApp(server).adapter === 'express';
+        const commandsPort = counting ? await freePort() : 0;
+        const child = await startServer(server, engine.uri, dbName, setup, counting ? { BENCH_COMMANDS_PORT: String(commandsPort) } : {});
         try {
+          if (counting) await countServerCommands(server, child.port, commandsPort, served, ids, commands);
           for (const scenario of served) {
             const build = scenario.request[serverApp(server).app]!;
             const row = results.get(scenario.name) ?? {};
@@ -74,7 +79,7 @@ try {
       }
     }
   }
-  if (!scaleOnly) print(results);
+  if (!scaleOnly) print(results, commands);
   if (only.length === 0) await scale(engine.uri);
 } finally {
   await engine.stop();
@@ -118,12 +123,46 @@ async function scale(uri: string): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * The database commands of one request of each scenario that runs on the plain apps, per app on
+ * Express: each server in its own process with the driver's command monitoring on
+ * (`BENCH_COMMANDS_PORT`), one request of warm-up, then one request counted. Outside the timed
+ * rounds, whose servers run without monitoring.
+ */
+async function countAllCommands(ids: Ids): Promise<CommandCounts> {
+  const counts: CommandCounts = new Map();
+  for (const server of SERVERS.filter((name) => serverApp(name).adapter === 'express')) {
+    await reset(engine.uri, dbName);
+    const commandsPort = await freePort();
+    const child = await startServer(server, engine.uri, dbName, undefined, { BENCH_COMMANDS_PORT: String(commandsPort) });
+    try {
+      await countServerCommands(server, child.port, commandsPort, scenariosFor(server, scenarios, quick).filter((candidate) => !candidate.setup), ids, counts);
+    } finally {
+      await stopServer(child.process);
+    }
+  }
+  return counts;
+}
+
+/** One request of warm-up, then one counted, of each scenario on a server started with `BENCH_COMMANDS_PORT=<commandsPort>`; added to `counts`. */
+async function countServerCommands(server: ServerName, port: number, commandsPort: number, served: Scenario[], ids: Ids, counts: CommandCounts): Promise<void> {
+  const { app } = serverApp(server);
+  for (const scenario of served) {
+    const build = scenario.request[app]!;
+    const what = `${server} ${scenario.name}`;
+    await countCommands(port, commandsPort, build(ids), what);
+    const names = await countCommands(port, commandsPort, build(ids), what);
+    counts.set(scenario.name, { ...counts.get(scenario.name), [app]: names });
+    process.stderr.write(`commands ${server.padEnd(19)} ${scenario.name.padEnd(32)} ${names.join(', ')}\n`);
+  }
+}
+
 /** The app setups the scenarios need, in the order they first appear (`undefined`: the plain apps). */
 function setups(list: Scenario[]): Array<Scenario['setup']> {
   return [...new Set(list.map((scenario) => scenario.setup))];
 }
 
-function print(results: Results): void {
+function print(results: Results, commands: CommandCounts): void {
   const lines = [
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
     `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${plan.rounds} rounds (servers alternating; median, with the range of the rounds)${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
@@ -135,6 +174,10 @@ function print(results: Results): void {
     `Fastify (the two Nest apps on @nestjs/platform-fastify${quick ? '; --quick runs a few scenarios there' : ''}):`,
     '',
     ...fastifyTable(scenarios, results),
+    '',
+    `Database commands per request (one request after one of warm-up, counted by the driver's command monitoring in the server, ${quick ? "--quick: in the first round's servers" : 'each server alone, outside the timed rounds'}; on Express, Fastify sends the same):`,
+    '',
+    ...commandsTable(scenarios, commands),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,8 +1,11 @@
 import { median, type Measure } from './measure.js';
-import type { Scenario, ServerName } from './scenarios.js';
+import type { AppName, Scenario, ServerName } from './scenarios.js';
 
 /** The measures of each scenario (by name), per server: one per round. */
 export type Results = Map<string, Partial<Record<ServerName, Measure[]>>>;
+
+/** The database commands of one request of each scenario (by name), per app on Express, by name in the order started. */
+export type CommandCounts = Map<string, Partial<Record<AppName, string[]>>>;
 
 /** The median round's requests/s with the range of the rounds and its latency, or `not run`. */
 export function cell(measures: Measure[] | undefined, absent = 'no equivalent'): string {
@@ -46,6 +49,25 @@ export function fastifyTable(scenarios: Scenario[], results: Results): string[] 
     lines.push(
       `| ${scenario.name} | ${cell(row['generated-fastify'], 'not run')} | ${cell(row['handwritten-fastify'], 'not run')} | ${ratio(row['generated-fastify'], row['handwritten-fastify'])} | ${ratio(row['generated-fastify'], row.generated)} |`,
     );
+  }
+  return lines;
+}
+
+/** A request's commands: their number, then how many of each name (`4 (2 aggregate, 2 find)`); `–` when not counted. */
+export function commandsCell(names: string[] | undefined): string {
+  if (!names) return '–';
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const parts = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, count]) => `${count} ${name}`);
+  return parts.length ? `${names.length} (${parts.join(', ')})` : '0';
+}
+
+/** The database commands per request of each counted scenario, one column per app (counted on Express: the platform sends the same ones). */
+export function commandsTable(scenarios: Scenario[], counts: CommandCounts): string[] {
+  const lines = ['| scenario | generated | hand-written | express-restify-mongoose |', '|---|---|---|---|'];
+  for (const scenario of scenarios) {
+    const row = counts.get(scenario.name);
+    if (row) lines.push(`| ${scenario.name} | ${commandsCell(row.generated)} | ${commandsCell(row.handwritten)} | ${commandsCell(row.peer)} |`);
   }
   return lines;
 }

@@ -22,9 +22,9 @@ import {
 import { InjectModel, MongooseModule, SchemaFactory } from '@nestjs/mongoose';
 import { Type } from 'class-transformer';
 import { IsMongoId, IsNumber, IsOptional, IsString } from 'class-validator';
-import { isValidObjectId, type Model } from 'mongoose';
+import { isValidObjectId, type Model, type PopulateOptions } from 'mongoose';
 import { Company, Entrepreneur, Venture } from '../models.js';
-import { companySchema, createNestApp, groupsOf, listen, settings } from './serve.js';
+import { companySchema, connectionOptions, createNestApp, groupsOf, listen, settings } from './serve.js';
 
 /**
  * What a careful user would write by hand instead of the library, for the same routes: the same
@@ -34,6 +34,9 @@ import { companySchema, createNestApp, groupsOf, listen, settings } from './serv
 const OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$options', '$and', '$or', '$nor', '$not', '$elemMatch', '$all', '$size']);
 const COMPANY_FIELDS = new Set(['_id', 'niceName', 'owner', 'employees', 'location']);
 const WRITABLE = new Set(['niceName', 'owner', 'employees', 'location']);
+const USER_FIELDS = new Set(['_id', 'niceName', 'birth']);
+/** The most users a condition on the owner may match, as the library's `search.maxRelationIds`: past it a 400, never a cut. */
+const MAX_OWNERS = 1000;
 const VENTURE_FIELDS = new Set(['_id', 'niceName', 'employees', 'location']);
 const VENTURE_ADMIN_FIELDS = new Set([...VENTURE_FIELDS, 'revenue']);
 
@@ -70,14 +73,14 @@ class GroupsSerializerInterceptor extends ClassSerializerInterceptor {
   }
 }
 
-/** The search the routes share: counts issued concurrently with the find, lean reads, the envelope. */
-async function searchPage<T>(model: Model<T>, filter: Record<string, unknown>, limit: unknown, skip: unknown) {
+/**
+ * The search the routes share: counts issued concurrently with the find, lean reads, the envelope;
+ * with `populate`, Mongoose's populate of the page (one more `find` for the whole page).
+ */
+async function searchPage<T>(model: Model<T>, filter: Record<string, unknown>, limit: unknown, skip: unknown, populate?: PopulateOptions) {
   const page = paging(limit, skip);
-  const [count, match, result] = await Promise.all([
-    collectionSize(model),
-    model.countDocuments(filter),
-    model.find(filter).select('-__v').skip(page.skip).limit(page.limit).lean(),
-  ]);
+  const find = model.find(filter).select('-__v').skip(page.skip).limit(page.limit);
+  const [count, match, result] = await Promise.all([collectionSize(model), model.countDocuments(filter), (populate ? find.populate(populate) : find).lean()]);
   return { status: { count, search_count: result.length, match_count: match, limit: page.limit, skip: page.skip }, result };
 }
 
@@ -94,6 +97,27 @@ async function collectionSize<T>(model: Model<T>): Promise<number> {
 function ownedBy(id: string, filter: Record<string, unknown>): Record<string, unknown> {
   const owner = objectId(id);
   return 'owner' in filter ? { $and: [{ owner }, filter] } : { owner, ...filter };
+}
+
+/**
+ * `?expand=owner` as a careful user writes it: Mongoose's `populate`, without the version key (the
+ * owner's hidden fields, `select: false` in its schema, stay out by Mongoose's default); anything
+ * else named is refused.
+ */
+function ownerPopulate(expand: unknown): PopulateOptions | undefined {
+  if (expand === undefined) return undefined;
+  if (expand !== 'owner') throw new BadRequestException('only owner can be expanded');
+  return { path: 'owner', select: '-__v' };
+}
+
+/** A filter's top-level conditions on the owner's fields (`owner.niceName`), apart from the company's own (`checkFilter` then refuses what is not an object). */
+function splitOwnerConditions(filter: unknown): { own: unknown; owner: Record<string, unknown> } {
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) return { own: filter, owner: {} };
+  const entries = Object.entries(filter);
+  return {
+    own: Object.fromEntries(entries.filter(([key]) => !key.startsWith('owner.'))),
+    owner: Object.fromEntries(entries.filter(([key]) => key.startsWith('owner.')).map(([key, value]) => [key.slice('owner.'.length), value])),
+  };
 }
 
 function paging(limit: unknown, skip: unknown): { limit: number; skip: number } {
@@ -146,8 +170,23 @@ class CompanyService {
     return plain;
   }
 
-  search(filter: Record<string, unknown>, limit: unknown, skip: unknown) {
-    return searchPage(this.companies, filter, limit, skip);
+  search(filter: Record<string, unknown>, limit: unknown, skip: unknown, expand?: unknown) {
+    return searchPage(this.companies, filter, limit, skip, ownerPopulate(expand));
+  }
+
+  /**
+   * A search that may hold conditions on the owner's fields, in the two steps a careful user writes:
+   * the matching users' ids (at most `MAX_OWNERS`, else a 400), then the companies with
+   * `owner: { $in: ids }` beside the search's own conditions.
+   */
+  async searchAcrossOwner(query: unknown, limit: unknown, skip: unknown) {
+    const { own, owner } = splitOwnerConditions(query);
+    const filter = checkFilter(own);
+    if (Object.keys(owner).length === 0) return this.search(filter, limit, skip);
+    const users = await this.users.find(checkFilter(owner, 0, USER_FIELDS)).select('_id').limit(MAX_OWNERS + 1).batchSize(MAX_OWNERS + 1).lean();
+    if (users.length > MAX_OWNERS) throw new BadRequestException(`the condition on the owner matches more than ${MAX_OWNERS} users`);
+    const owned = { owner: { $in: users.map((user) => user._id) } };
+    return this.search('owner' in filter ? { $and: [owned, filter] } : { ...filter, ...owned }, limit, skip);
   }
 
   /** A written owner must name a user, as the library checks it: one lookup by `_id`. */
@@ -184,12 +223,12 @@ class CompanyController {
   }
 
   @Get('companies') searchGet(@Query() query: Record<string, string>) {
-    const { limit, skip, ...filter } = query;
-    return this.service.search(checkFilter(filter), limit, skip);
+    const { limit, skip, expand, ...filter } = query;
+    return this.service.search(checkFilter(filter), limit, skip, expand);
   }
 
   @Post('companies') @HttpCode(200) searchPost(@Body() body: { query?: unknown; limit?: unknown; skip?: unknown }) {
-    return this.service.search(checkFilter(body.query), body.limit, body.skip);
+    return this.service.searchAcrossOwner(body.query, body.limit, body.skip);
   }
 
   @Get('company/:id/owner') owner(@Param('id') id: string) {
@@ -225,7 +264,7 @@ class VentureController {
 
 @Module({
   imports: [
-    MongooseModule.forRoot(settings.uri, { dbName: settings.dbName }),
+    MongooseModule.forRoot(settings.uri, connectionOptions()),
     MongooseModule.forFeature([
       { name: 'Entrepreneur', schema: SchemaFactory.createForClass(Entrepreneur) },
       { name: 'Company', schema: companySchema() },

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { getConnectionToken, SchemaFactory } from '@nestjs/mongoose';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import mongoose, { Schema, type Connection } from 'mongoose';
 import { Company } from '../models.js';
@@ -16,7 +17,27 @@ export const settings = {
   pipes: process.env.BENCH_PIPES === '1',
   /** The Nest servers' HTTP platform: `BENCH_ADAPTER=fastify`, or Express (the default). */
   adapter: process.env.BENCH_ADAPTER === 'fastify' ? ('fastify' as const) : ('express' as const),
+  /** `BENCH_COMMANDS_PORT=<port>`: count the database commands, answered on that port (see `serveCommandCount`). */
+  commandsPort: Number(process.env.BENCH_COMMANDS_PORT ?? 0),
 };
+
+/** The Mongoose connection's options of every server: the database, and the driver's command monitoring when commands are counted. */
+export function connectionOptions(): { dbName: string; monitorCommands: boolean } {
+  return { dbName: settings.dbName, monitorCommands: settings.commandsPort > 0 };
+}
+
+/**
+ * With `BENCH_COMMANDS_PORT`: every command the driver starts (`commandStarted`, which the
+ * driver's own monitoring and handshakes do not emit) is recorded by name, and a plain HTTP server
+ * on that port answers the names recorded so far as a JSON array. The harness reads it before and
+ * after one request (`countCommands` in `bench/harness.ts`).
+ */
+function serveCommandCount(connection: Connection): Promise<void> {
+  const names: string[] = [];
+  connection.getClient().on('commandStarted', (event) => names.push(event.commandName));
+  const server = createServer((_request, response) => response.end(JSON.stringify(names)));
+  return new Promise((resolve) => server.listen(settings.commandsPort, '127.0.0.1', resolve));
+}
 
 /**
  * Fastify's limits set to Express's, as in the library's tests (`test/support/app.ts`): bodies up to
@@ -92,6 +113,7 @@ export async function listen(app: INestApplication | { listen(port: number, host
   process.on('SIGUSR2', () => void profiler?.start().then(() => process.stdout.write('PROFILING\n')));
   const stopProfiler = () => profiler?.stop() ?? Promise.resolve();
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
+  if (settings.commandsPort) await serveCommandCount(connection);
   if ('getHttpServer' in app) {
     await app.init();
     // Fastify registers its routes on ready(); listen() would too, but READY must mean ready.

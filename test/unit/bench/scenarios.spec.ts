@@ -1,4 +1,4 @@
-import { SCENARIOS, onlyArguments, countArgument, selectScenarios } from '../../../bench/scenarios.js';
+import { OWNER_FILTER, QUICK_FASTIFY_SCENARIOS, SCENARIOS, onlyArguments, countArgument, selectScenarios } from '../../../bench/scenarios.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function scenariosSpec(): void {
@@ -40,6 +40,29 @@ export function scenariosSpec(): void {
         expect(scenario.request.peer).toBeUndefined();
         expect(scenario.peerNote).toMatch(/^no equivalent/);
       }
+    });
+
+    it('measures expand and a filter across the owner on both Nest apps with one request, expand on the peer with ?populate, outside --quick on Fastify', () => {
+      const ids = { company: () => '', user: () => '' };
+      const expanded = SCENARIOS.find((candidate) => candidate.name === 'search with owner expanded (limit 20)')!;
+      expect(expanded.request.generated!(ids)).toEqual({ method: 'GET', path: '/companies?limit=20&expand=owner' });
+      expect(expanded.request.handwritten).toBe(expanded.request.generated);
+      expect(expanded.request.peer!(ids)).toEqual({ method: 'GET', path: '/api/v1/Company?limit=20&populate=owner' });
+      const filtered = SCENARIOS.find((candidate) => candidate.name === 'search filtered on owner.niceName (limit 20)')!;
+      expect(filtered.request.generated!(ids)).toEqual({ method: 'POST', path: '/companies', body: { query: { 'owner.niceName': { $regex: '^user-1' } }, limit: 20 } });
+      expect(filtered.request.handwritten).toBe(filtered.request.generated);
+      expect(filtered.request.peer).toBeUndefined();
+      expect(filtered.peerNote).toMatch(/^no equivalent/);
+      for (const scenario of [expanded, filtered]) {
+        expect(scenario.setup).toBeUndefined();
+        expect(QUICK_FASTIFY_SCENARIOS).not.toContain(scenario.name);
+      }
+    });
+
+    it('filters on a prefix that a bounded number of the seeded users (user-0 to user-499) have: under maxRelationIds', () => {
+      const pattern = new RegExp(OWNER_FILTER['owner.niceName'].$regex);
+      const matching = Array.from({ length: 500 }, (_, index) => `user-${index}`).filter((name) => pattern.test(name));
+      expect(matching).toHaveLength(111);
     });
 
     it('sends the serialization scenario as an admin every other request', () => {

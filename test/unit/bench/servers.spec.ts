@@ -1,5 +1,5 @@
 import { QUICK_FASTIFY_SCENARIOS, SCENARIOS, SERVERS, scenariosFor, serverApp } from '../../../bench/scenarios.js';
-import { fastifyTable, expressTable, ratio, type Results } from '../../../bench/table.js';
+import { commandsCell, commandsTable, fastifyTable, expressTable, ratio, type CommandCounts, type Results } from '../../../bench/table.js';
 import type { Measure } from '../../../bench/measure.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
@@ -77,6 +77,23 @@ export function serversSpec(): void {
       expect(lines[0]).toBe('| scenario | generated on Fastify | hand-written on Fastify | generated / hand-written (Fastify) | generated: Fastify / Express |');
       expect(lines).toHaveLength(3);
       expect(lines[2]).toMatch(/^\| get one \| 150 req\/s \(150–150\), p50 10 ms, p99 20 ms \| 120 req\/s .* \| 1\.25 \| 1\.50 \|$/);
+    });
+  });
+
+  /** The database commands per request, printed with the tables (issue 25). */
+  describe('the commands table', () => {
+    it('gives the number of commands, then how many of each name', () => {
+      expect(commandsCell(['aggregate', 'find', 'aggregate', 'find'])).toBe('4 (2 aggregate, 2 find)');
+      expect(commandsCell(['find'])).toBe('1 (1 find)');
+      expect(commandsCell([])).toBe('0');
+      expect(commandsCell(undefined)).toBe('–');
+    });
+
+    it('prints a row per counted scenario, – for an app without the scenario', () => {
+      const counts: CommandCounts = new Map([['search filtered on owner.niceName (limit 20)', { generated: ['find', 'aggregate', 'aggregate', 'find'], handwritten: ['find', 'aggregate', 'find'] }]]);
+      const lines = commandsTable(SCENARIOS, counts);
+      expect(lines[0]).toBe('| scenario | generated | hand-written | express-restify-mongoose |');
+      expect(lines.slice(2)).toEqual(['| search filtered on owner.niceName (limit 20) | 4 (2 aggregate, 2 find) | 3 (1 aggregate, 2 find) | – |']);
     });
   });
 }
