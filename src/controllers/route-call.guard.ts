@@ -87,7 +87,9 @@ export function openRouteCall(
   const answered = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
   const finish = (checkedBody: unknown): RouteCall | Promise<RouteCall> => {
     const searches = row.searchQuery || row.body === 'search';
-    const rules = searches || row.expand ? searchRulesOf(answered, groups, repositoryOf) : undefined;
+    // The rules of references cost a walk over the model's paths: built for a search, or for a read that names `expand`.
+    const expands = row.expand === true && request.query?.expand !== undefined;
+    const rules = searches || expands ? searchRulesOf(answered, groups, repositoryOf) : undefined;
     if (!searches || !rules) return opened(checkedBody, rules);
     const sent = row.searchQuery ? request.query : request.body;
     const parsed = row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules);

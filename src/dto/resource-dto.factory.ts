@@ -17,8 +17,9 @@ export interface ResourceDtos {
   search: Type;
   /**
    * The bodies of the element routes of each top-level array of sub-documents, by field: `add`
-   * (`POST /pet/:pet_id/vaccinations`: `PetVaccinationsItemDto`, the class each element of a whole
-   * write is checked with) and `patch` (`PATCH .../:element_id`: `PetVaccinationsItemPatchDto`, its partial).
+   * (`POST /pet/:pet_id/vaccinations`: `PetVaccinationsElementDto`, the rules each element of a whole
+   * write is checked with, `PetVaccinationsItemDto`, without `_id`) and `patch` (`PATCH .../:element_id`:
+   * `PetVaccinationsElementPatchDto`, its partial).
    */
   elements?: ReadonlyMap<string, { add: Type; patch: Type }>;
 }
@@ -60,8 +61,11 @@ export function createResourceDtos(source: DtoSource): ResourceDtos {
   const update = dtoClass(`${source.name}UpdateDto`, tree, 'update', source);
   const elements = new Map<string, { add: Type; patch: Type }>();
   for (const [key, node] of tree) {
-    const add = generatedDtoShape(update)!.properties.get(key);
-    if (node.kind === 'array' && add) elements.set(key, { add, patch: dtoClass(`${source.name}${pascalCase(node.path)}ItemPatchDto`, node.children, 'update', source, node.path) });
+    if (node.kind !== 'array' || !generatedDtoShape(update)!.properties.get(key)) continue;
+    // The element routes take the element's id from the path and refuse one in the body: their classes leave `_id` out.
+    const children = new Map([...node.children].filter(([name]) => name !== '_id'));
+    const prefix = `${source.name}${pascalCase(node.path)}`;
+    elements.set(key, { add: dtoClass(`${prefix}ElementDto`, children, 'create', source, node.path), patch: dtoClass(`${prefix}ElementPatchDto`, children, 'update', source, node.path) });
   }
   return {
     create: dtoClass(`${source.name}CreateDto`, tree, 'create', source),

@@ -317,14 +317,19 @@ export function elementRoutesSpec(): void {
         'pet_vaccinations_addElement', 'pet_vaccinations_findElement', 'pet_vaccinations_patchElement', 'pet_vaccinations_deleteElement',
       ]);
       expect(one.get.parameters.find((parameter: { name: string }) => parameter.name === 'element_id')).toMatchObject({ in: 'path', required: true, schema: { pattern: '^[0-9a-fA-F]{24}$' } });
-      expect(list.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PetVaccinationsItemDto' });
-      expect(one.patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PetVaccinationsItemPatchDto' });
-      const add = document.components.schemas.PetVaccinationsItemDto;
+      expect(list.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PetVaccinationsElementDto' });
+      expect(one.patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PetVaccinationsElementPatchDto' });
+      const add = document.components.schemas.PetVaccinationsElementDto;
       expect(add.required).toEqual(['name']);
       expect(add.additionalProperties).toBe(false);
       expect(Object.keys(add.properties)).not.toContain('signedBy');
       expect(add.properties).toHaveProperty('lotCode');
-      expect(document.components.schemas.PetVaccinationsItemPatchDto.required).toBeUndefined();
+      expect(document.components.schemas.PetVaccinationsElementPatchDto.required).toBeUndefined();
+      // The element routes refuse `_id` in a body (the element's id is the path's): their bodies do not list it.
+      expect(Object.keys(add.properties)).not.toContain('_id');
+      expect(Object.keys(document.components.schemas.PetVaccinationsElementPatchDto.properties)).not.toContain('_id');
+      // A whole write may keep its elements' ids: its item class lists `_id`.
+      expect(Object.keys(document.components.schemas.PetVaccinationsItemDto.properties)).toContain('_id');
       expect(list.post.responses['201'].headers.Location).toBeDefined();
       expect(list.post.responses['409'].description).toContain('MR_ARRAY_FULL');
       expect(one.get.responses['200'].content['application/json'].schema.properties).toHaveProperty('signedBy');
