@@ -1,7 +1,9 @@
 import type { Type } from '@nestjs/common';
 import { currentCall } from './route-call.js';
+import type { ErrorDetail } from '../errors/error-body.util.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { validateDto } from '../dto/dto-validation.js';
-import { checkWriteBody, type WriteRules } from '../write/write-body.validator.js';
+import { inspectWriteBody, valueFailures, type WriteRules } from '../write/write-body.validator.js';
 
 /**
  * The whole check of a create or update body, in the order a client's mistakes are best told:
@@ -14,6 +16,37 @@ import { checkWriteBody, type WriteRules } from '../write/write-body.validator.j
  */
 export function checkWrite(body: unknown, rules: WriteRules, dto: Type | undefined): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (currentCall()?.isCheckedWrite(body)) return body as Record<string, unknown>;
-  const allowed = checkWriteBody(body, rules);
-  return dto ? validateDto(dto, allowed) : allowed;
+  return checkBodyValues(body, rules, dto);
+}
+
+/**
+ * `checkWriteBody`, then the DTO class; values of the wrong shape found by the first (a string for
+ * a nested object) do not hide the class's findings on the other fields: one 400 tells them all,
+ * the first's detail standing for everything the class says at or below its path.
+ */
+export function checkBodyValues(body: unknown, rules: WriteRules, dto: Type | undefined): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const { data, failures } = inspectWriteBody(body, rules);
+  if (!dto) {
+    if (failures.length > 0) throw valueFailures(failures);
+    return data;
+  }
+  if (failures.length === 0) return validateDto(dto, data);
+  const all = (found: readonly ErrorDetail[]) => valueFailures([...failures, ...beside(found, failures)]);
+  const fail = (error: unknown): never => {
+    throw error instanceof ModelRoutesException && error.code === 'MR_VALIDATION_FAILED' ? all(error.details ?? []) : error;
+  };
+  let checked: ReturnType<typeof validateDto>;
+  try {
+    checked = validateDto(dto, data);
+  } catch (error) {
+    return fail(error);
+  }
+  // The class found nothing more: the shape's failures alone.
+  if (checked instanceof Promise) return checked.then(() => Promise.reject(all([])), fail);
+  throw all([]);
+}
+
+/** The details not at or below the path of one of `failures`. */
+function beside(details: readonly ErrorDetail[], failures: readonly ErrorDetail[]): ErrorDetail[] {
+  return details.filter((detail) => !failures.some((failure) => detail.path === failure.path || detail.path.startsWith(`${failure.path}.`)));
 }

@@ -1,7 +1,7 @@
 import { Inject, type Type } from '@nestjs/common';
 import mongoose from 'mongoose';
 import { setHeader, type HttpResponse } from '../call/http-response.util.js';
-import { validateDto } from '../dto/dto-validation.js';
+import { checkBodyValues } from '../call/write-check.util.js';
 import { mapError } from '../errors/error-response.mapper.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ElementFieldDefinition, ResourceDefinition } from '../definitions/resource-definition.interface.js';
@@ -11,7 +11,6 @@ import { isPlainObject } from '../query/field-path.util.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { elementRules, type ElementRules } from '../write/element-rules.util.js';
-import { checkWriteBody } from '../write/write-body.validator.js';
 import type { RouteBody } from '../call/route-plan.js';
 import { serveRoute } from '../controllers/serve-route.js';
 import { createControllerClass, decorateGeneratedHandler, routePlans, viewsFor, type RoutePlans } from './controller.util.js';
@@ -49,9 +48,8 @@ export function createElementController(source: ResourceDefinition, element: Ele
  */
 function checkElement(body: unknown, rules: ElementRules, dto: Type, field: string): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');
-  const allowed = checkWriteBody(body, { fields: rules });
   try {
-    const data = validateDto(dto, allowed);
+    const data = checkBodyValues(body, { fields: rules }, dto);
     return data instanceof Promise ? data.catch((error: unknown) => Promise.reject(inElement(error, field))) : data;
   } catch (error) {
     throw inElement(error, field);

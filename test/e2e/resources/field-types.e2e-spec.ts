@@ -57,6 +57,24 @@ export function fieldTypesSpec(): void {
       expect(array.body.details).toEqual([{ path: 'measures', message: 'measures must be an object' }]);
     });
 
+    it('tells every refused value of a body at once: a nested object of the wrong shape hides no other field', async () => {
+      const id = (await t.http().post('/specimen').send({ name: 'Flint' }).expect(201)).body._id;
+      for (const send of [
+        () => t.http().post('/specimen').send({ name: 'x', weight: 'heavy', location: 'Lyon', dimensions: [{ axis: 'x' }, 'y'], fragile: 'yes' }),
+        () => t.http().put(`/specimen/${id}`).send({ name: 'x', weight: 'heavy', location: 'Lyon', dimensions: [{ axis: 'x' }, 'y'], fragile: 'yes' }),
+      ]) {
+        const response = await send();
+        expectError(response, 400, 'MR_VALIDATION_FAILED');
+        // The shape's findings first, each standing for what the class says at or below its path; then the class's on the other fields.
+        expect(response.body.details.map((detail: { path: string }) => detail.path)).toEqual(['location', 'dimensions.1', 'weight', 'fragile']);
+        expect(response.body.details[0]).toEqual({ path: 'location', message: 'must be an object' });
+      }
+      // One value alone keeps its one detail and its message.
+      const alone = await t.http().patch(`/specimen/${id}`).send({ location: 'Lyon' });
+      expect(alone.body).toMatchObject({ code: 'MR_VALIDATION_FAILED', message: 'Validation failed for location: must be an object', details: [{ path: 'location', message: 'must be an object' }] });
+      expect((await t.http().get(`/specimen/${id}`).expect(200)).body).toEqual(expect.objectContaining({ name: 'Flint' }));
+    });
+
     it("answers the value Mongoose cannot cast at its key's path, behind a DTO of the user's", async () => {
       const create = await t.http().post('/wallet').send({ holder: 'Ada', limits: { weekly: 10, daily: 'lots' } });
       expectError(create, 400, 'MR_VALIDATION_FAILED');

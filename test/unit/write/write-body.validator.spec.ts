@@ -139,6 +139,15 @@ export function writeBodyValidatorSpec(): void {
       expect(validationFailure({ lines: [{ text: 'a' }, 'b'] }, writeOnlyRules).details).toEqual([{ path: 'lines.1', message: 'must be an object' }]);
       expect(validationFailure({ lines: 'b' }, writeOnlyRules).details).toEqual([{ path: 'lines', message: 'must be an array of objects' }]);
     });
+
+    it('tells every value of the wrong shape in one error, not only the first', () => {
+      const error = validationFailure({ lines: [{ text: 'a' }, 'b', 7] }, writeOnlyRules);
+      expect(error.details).toEqual([
+        { path: 'lines.1', message: 'must be an object' },
+        { path: 'lines.2', message: 'must be an object' },
+      ]);
+      expect(error.message).toBe('Validation failed for lines.1, lines.2');
+    });
   });
 
   describe('checkWriteBody: hidden, write-only and nested fields', () => {
