@@ -31,7 +31,8 @@ export class KeysetPage {
     this.keys.forEach(([field, direction], index) => {
       const value = values[index];
       if (direction === 1) branches.push({ ...equal, [field]: value === null ? { $ne: null } : { $gt: value } });
-      else if (value !== null) branches.push({ ...equal, [field]: { $lt: value } }, { ...equal, [field]: null });
+      // Every document has an `_id`: none without one to follow.
+      else if (value !== null) branches.push({ ...equal, [field]: { $lt: value } }, ...(field === '_id' ? [] : [{ ...equal, [field]: null }]));
       equal[field] = value;
     });
     if (branches.length === 0) return { _id: { $in: [] } };

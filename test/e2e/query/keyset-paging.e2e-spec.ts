@@ -28,6 +28,7 @@ export function keysetPagingSpec(): void {
     @Prop() published?: Date;
     @Prop() shelf?: string;
     @Prop({ select: false }) secret?: string;
+    @Prop({ type: [{ type: Types.ObjectId, ref: 'Scribe' }] }) helpers?: Types.ObjectId[];
   }
 
   const ids: Record<string, string> = {};
@@ -148,6 +149,24 @@ export function keysetPagingSpec(): void {
       } finally {
         await t.connection.model('Tome').deleteOne({ title: 't06b' });
         await t.connection.model('Scribe').deleteOne({ _id: cy._id });
+      }
+    });
+  });
+
+  describe('the list of an array of references', () => {
+    it('pages by cursor; a change to the array ends the walk with a 400 MR_INVALID_CURSOR', async () => {
+      const Tomes = t.connection.model('Tome');
+      const tome = await Tomes.create({ title: 'h00', shelf: 'helped', helpers: [ids.bob, ids.ada] });
+      try {
+        const first = await t.http().get(`/tome/${tome._id}/helpers?sort=name&limit=1`).expect(200);
+        expect(first.body.result.map((scribe: { name: string }) => scribe.name)).toEqual(['Ada']);
+        const second = await t.http().get(`/tome/${tome._id}/helpers`).query({ sort: 'name', limit: '1', after: first.body.status.next }).expect(200);
+        expect(second.body.result.map((scribe: { name: string }) => scribe.name)).toEqual(['Bob']);
+        expect(second.body.status).not.toHaveProperty('next');
+        await Tomes.updateOne({ _id: tome._id }, { $pull: { helpers: ids.bob } });
+        expectError(await t.http().get(`/tome/${tome._id}/helpers`).query({ sort: 'name', limit: '1', after: first.body.status.next }), 400, 'MR_INVALID_CURSOR');
+      } finally {
+        await Tomes.deleteOne({ _id: tome._id });
       }
     });
   });
