@@ -251,7 +251,7 @@ export function keysetPagingSpec(): void {
       expectError(await t.http().post('/tomes').send({ sort: 'pages', skip: 2, after: cursor }), 400, 'MR_INVALID_QUERY');
     });
 
-    it('a forged cursor (the library’s key is public) whose values its fields cannot hold: 400 MR_INVALID_CURSOR, nothing read', async () => {
+    it('a forged cursor (the library’s key is public) whose values its fields cannot hold: 400 MR_INVALID_CURSOR; a well-formed one is only a position', async () => {
       const binding = { resource: 'Tome', sort: { pages: 1 as const, _id: 1 as const }, filter: {} };
       const forged = encodeCursor(['many', new Types.ObjectId()], binding, LIBRARY_CURSOR_KEY);
       expectError(await t.http().get('/tomes').query({ sort: 'pages', after: forged }), 400, 'MR_INVALID_CURSOR');
