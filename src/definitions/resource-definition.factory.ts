@@ -233,11 +233,13 @@ function resolveSearchOptions(
   const search: ResolvedSearchOptions = { ...defaults };
   const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${message}`);
   for (const [key, value] of Object.entries(given)) {
-    if (!(key in DEFAULT_SEARCH_OPTIONS)) {
-      throw invalid(`unknown option ${key}; use ${Object.keys(DEFAULT_SEARCH_OPTIONS).join(', ')}.`);
+    if (!(key in DEFAULT_SEARCH_OPTIONS) && key !== 'cursorSecret') {
+      throw invalid(`unknown option ${key}; use ${[...Object.keys(DEFAULT_SEARCH_OPTIONS), 'cursorSecret'].join(', ')}.`);
     }
     if (value === undefined) continue;
-    if (typeof DEFAULT_SEARCH_OPTIONS[key as keyof SearchOptions] === 'boolean') {
+    if (key === 'cursorSecret') {
+      if (typeof value !== 'string' || value.length < 16) throw invalid('cursorSecret must be a string of at least 16 characters.');
+    } else if (typeof DEFAULT_SEARCH_OPTIONS[key as keyof SearchOptions] === 'boolean') {
       if (typeof value !== 'boolean') throw invalid(`${key}: ${String(value)} must be true or false.`);
     } else {
       const minimum = key === 'maxSkip' ? 0 : 1;

@@ -76,13 +76,13 @@ export function createResourceDtos(source: DtoSource): ResourceDtos {
 }
 
 /**
- * The body of a search, `{ query, limit, skip, sort, select, expand }`. Every key is only allowed here: the
+ * The body of a search, `{ query, limit, skip, sort, select, expand, after }`. Every key is only allowed here: the
  * search parser checks them with the schema and the limits in force, and answers what is wrong
  * with its own codes (`MR_INVALID_QUERY`, `MR_INVALID_VALUE`).
  */
 export function createSearchDto(resource: string, name: string, base?: Type): Type {
   const dto = namedClass(name, base);
-  const keys = ['query', 'limit', 'skip', 'sort', 'select', 'expand'];
+  const keys = ['query', 'limit', 'skip', 'sort', 'select', 'expand', 'after'];
   if (!base) for (const key of keys) Allow()(dto.prototype, key);
   shapes.set(dto, { resource, body: 'search', path: '', properties: new Map(keys.map((key) => [key, undefined])) });
   return dto;

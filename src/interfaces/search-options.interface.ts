@@ -39,7 +39,15 @@ export interface SearchOptions {
    * Default 1000.
    */
   maxRelationIds?: number;
+  /**
+   * The key of the MAC that binds a keyset cursor (`status.next`, sent back as `after`) to its
+   * resource, route, sort and filter: at least 16 characters, the same on every instance of the app.
+   * Without it the library's own (public) key is used: a cursor of another search is still refused,
+   * but a client could forge one, which is harmless (its values are cast by the schema and compared
+   * with the sort's fields only). Set it to make cursors the server's alone.
+   */
+  cursorSecret?: string;
 }
 
-/** Search options with every default filled in. */
-export type ResolvedSearchOptions = Required<SearchOptions>;
+/** Search options with every default filled in (`cursorSecret` has none: the library's key is used). */
+export type ResolvedSearchOptions = Required<Omit<SearchOptions, 'cursorSecret'>> & Pick<SearchOptions, 'cursorSecret'>;

@@ -16,6 +16,11 @@ export interface SearchResult<T = Record<string, unknown>> {
     /** The `skip` applied. */
     skip: number;
     /**
+     * On a sorted search (`sort`; `_id` breaks ties) with documents after this page: the cursor that
+     * continues after it, sent back as `after`. Absent on the last page and on an unsorted search.
+     */
+    next?: string;
+    /**
      * Only on the list of a document's array of references (`GET /team/:team_id/members`): the
      * identifiers the array holds that name no document (they were deleted).
      */

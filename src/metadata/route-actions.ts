@@ -78,7 +78,7 @@ const theFile = ({ field, fileParam }: RouteNames) => (fileParam ? `a file of th
 const element = (names: RouteNames) => `${forward(names)}/:${names.elementParam}`;
 
 const WRITE = 'MR_INVALID_BODY, MR_INVALID_JSON, MR_VALIDATION_FAILED, MR_REFERENCE_NOT_FOUND';
-const SEARCH = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_UNSUPPORTED_QUERY, MR_RELATION_FILTER_TOO_BROAD';
+const SEARCH = 'MR_INVALID_QUERY, MR_INVALID_VALUE, MR_INVALID_CURSOR, MR_UNSUPPORTED_QUERY, MR_RELATION_FILTER_TOO_BROAD';
 const BODY_LIMITS = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
 const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [408, 'MR_REQUEST_TIMEOUT'], [413, 'MR_PAYLOAD_TOO_LARGE, MR_IMAGE_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
 const UPLOAD_TEXT = 'The file is multipart/form-data (its first file part) or the raw body with its Content-Type; its type is read from its content and must be one the field accepts.';

@@ -16,6 +16,13 @@ export interface SearchParams {
   select?: string[];
   /** References to answer as the documents they name (`?expand=owner,owner.company`), as a tree. */
   expand?: ExpandPath[];
+  /** Continue after this cursor (`status.next` of the previous page of the same sorted search), as the client sent it. */
+  after?: unknown;
+  /**
+   * The filter as parsed, before its conditions across references were resolved into `filter`:
+   * what a cursor is bound to (the ids those conditions match may change between pages). Absent: `filter`.
+   */
+  sentFilter?: Record<string, unknown>;
 }
 
 /**

@@ -8,8 +8,8 @@ import { QUERY_OPERATORS, QUERY_STRING_OPERATORS } from './query-operators.js';
 import { RELATION_QUANTIFIERS } from './relation-path.util.js';
 import type { SearchParams, SearchRules } from './search-params.interface.js';
 
-const BODY_KEYS = new Set(['query', 'limit', 'skip', 'sort', 'select', 'expand']);
-const RESERVED_PARAMETERS = new Set(['limit', 'skip', 'sort', 'select', 'expand']);
+const BODY_KEYS = new Set(['query', 'limit', 'skip', 'sort', 'select', 'expand', 'after']);
+const RESERVED_PARAMETERS = new Set(['limit', 'skip', 'sort', 'select', 'expand', 'after']);
 
 /**
  * The diagnostics channel told of every search parsed (`{ from: 'body' | 'query' }`), before it is
@@ -21,7 +21,7 @@ const parsed = channel(SEARCH_PARSED_CHANNEL);
 
 /**
  * Parses the body of `POST /<plural>` and of the reverse reference POST route:
- * `{ query, limit, skip, sort, select, expand }`, every key optional.
+ * `{ query, limit, skip, sort, select, expand, after }`, every key optional.
  *
  * @publicApi
  */
@@ -31,7 +31,7 @@ export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams
   if (!isPlainObject(body)) throw ModelRoutesException.invalidBody('body', 'The request body must be a JSON object');
   for (const key of Object.keys(body)) {
     if (!BODY_KEYS.has(key)) {
-      throw ModelRoutesException.invalidQuery(key, `Unknown search parameter '${key}'; use query, limit, skip, sort, select or expand`);
+      throw ModelRoutesException.invalidQuery(key, `Unknown search parameter '${key}'; use query, limit, skip, sort, select, expand or after`);
     }
   }
   return {
@@ -42,7 +42,8 @@ export function parseSearchBody(body: unknown, rules: SearchRules): SearchParams
 
 /**
  * Parses the query string of `GET /<plural>` and of the reverse reference GET route:
- * `?niceName=Acme&employees[gte]=10&sort=-employees,niceName&select=niceName&limit=5&skip=10&expand=owner`.
+ * `?niceName=Acme&employees[gte]=10&sort=-employees,niceName&select=niceName&limit=5&skip=10&expand=owner`
+ * (or `&after=<status.next>` instead of `skip`).
  * Every other parameter is a condition on a schema field: `field=value` or `field[op]=value`
  * with `op` one of `QUERY_STRING_OPERATORS`, written without `$`. A condition given twice, in any
  * spelling (`niceName=a&niceName[eq]=b`), is refused. Errors name the same paths as the POST
@@ -130,6 +131,10 @@ function parsePaging(source: Record<string, unknown>, rules: SearchRules, fromSt
   const skip = source.skip === undefined ? 0 : toInteger(source.skip, 'skip', fromString);
   if (skip < 0) throw ModelRoutesException.invalidQuery('skip', 'skip must be 0 or more');
   if (skip > maxSkip) throw ModelRoutesException.invalidQuery('skip', `skip must be at most ${maxSkip}`);
+  // One way of paging per request: the cursor names where the page starts.
+  // `null` is no cursor: the first page.
+  const after = source.after ?? undefined;
+  if (after !== undefined && skip > 0) throw ModelRoutesException.invalidQuery('after', 'after and skip cannot be used together: after continues where the previous page ended');
   const expand = source.expand === undefined ? undefined : parseExpand(source.expand, rules);
   const select = source.select === undefined ? undefined : parseSelect(source.select, rules);
   // An expanded field is asked for by name: it comes back whatever `select` says.
@@ -140,6 +145,7 @@ function parsePaging(source: Record<string, unknown>, rules: SearchRules, fromSt
     ...(source.sort === undefined ? {} : { sort: parseSort(source.sort, rules) }),
     ...(select && { select }),
     ...(expand && { expand }),
+    ...(after !== undefined && { after }),
   };
 }
 

@@ -11,6 +11,8 @@ import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
 import type { ElementRules } from '../write/element-rules.util.js';
 import { CollectionCount } from './collection-count.js';
+import { KeysetPage, strip } from './keyset-page.js';
+import { invalidCursor, LIBRARY_CURSOR_KEY } from './search-cursor.js';
 import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from '../references/delete-cascade.js';
 import { castPathId } from './document-path.util.js';
 import { assertNoCycles } from '../references/reference-cycles.js';
@@ -485,14 +487,24 @@ export class ModelRepository<T = Record<string, unknown>> {
    * the reverse reference routes pass `{ owner: <id> }` there. A value the schema cannot cast is
    * a 400 `MR_INVALID_VALUE` naming its place in the query (`query.employees`). On FerretDB, the
    * `$elemMatch` forms it lacks or gets wrong are a 400 `MR_UNSUPPORTED_QUERY` (see `checkFerretDbFilter`).
+   *
+   * A sorted search pages by keyset too: when documents follow its page, `status.next` is the cursor
+   * that continues after it (`params.after`), bound to this resource, `scope`, sort and filter
+   * (`KeysetPage`); another search's cursor is a 400 `MR_INVALID_CURSOR`.
    */
   async search(params: SearchParams, scope?: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
     if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
     const filter = combineFilters(scope, params.filter);
-    const projection = params.select && Object.fromEntries(params.select.map((field) => [field, 1]));
     // A tie-breaker on _id makes paging through equal sort keys deterministic.
     const sort = params.sort && { ...params.sort, ...(params.sort._id ? {} : { _id: 1 as const }) };
-    const query = this.reading(this.model.find(filter, projection)).skip(params.skip).limit(params.limit).maxTimeMS(this.maxTimeMS).lean();
+    // A sorted search pages by keyset: its answer carries the cursor after its page (`status.next`).
+    const keyset = sort && new KeysetPage({ resource: this.definition.name, scope, sort, filter: params.sentFilter ?? params.filter }, this.definition.search.cursorSecret ?? LIBRARY_CURSOR_KEY);
+    const page = params.after === undefined ? filter : combineFilters(filter, this.afterCursor(keyset, params.after));
+    // The sort's fields that `select` leaves out are read for the cursor, then taken out.
+    const added = keyset && params.select ? keyset.unselected(params.select) : [];
+    const projection = params.select && Object.fromEntries([...params.select, ...added].map((field) => [field, 1]));
+    // One document more than the page tells whether another page follows.
+    const query = this.reading(this.model.find(page, projection)).skip(params.skip).limit(keyset ? params.limit + 1 : params.limit).maxTimeMS(this.maxTimeMS).lean();
     if (sort) query.sort(sort);
     // Without a filter, every document matches: one count serves for both figures.
     const unfiltered = Object.keys(filter).length === 0;
@@ -502,18 +514,38 @@ export class ModelRepository<T = Record<string, unknown>> {
       query.exec(),
     ] as const;
     try {
-      const [matchCount, count, docs] = await Promise.all(operations);
-      const result = (docs as object[]).map((doc) => this.toPlain(doc, { virtuals: !params.select }));
+      const [matchCount, count, found] = await Promise.all(operations);
+      const docs = found as Array<Record<string, unknown>>;
+      const next = keyset && docs.length > params.limit ? keyset.next(docs[params.limit - 1]) : undefined;
+      if (next) docs.length = params.limit;
+      if (added.length) for (const doc of docs) strip(doc, added, params.select!);
+      const result = docs.map((doc) => this.toPlain(doc, { virtuals: !params.select }));
       return {
         // Metadata may lag behind the writes (FerretDB on PostgreSQL reads the planner's estimate),
         // and a collection never holds fewer documents than a query matches.
-        status: { count: Math.max(count ?? 0, matchCount), search_count: result.length, match_count: matchCount, limit: params.limit, skip: params.skip },
+        status: { count: Math.max(count ?? 0, matchCount), search_count: result.length, match_count: matchCount, limit: params.limit, skip: params.skip, ...(next && { next }) },
         result,
       };
     } catch (error) {
       const cause = await timeLimitAmong(operations, error);
       throw searchError(cause, params.filter) ?? cause;
     }
+  }
+
+  /**
+   * The condition of the documents after the cursor `after` of a sorted search (`keyset`); a 400
+   * `MR_INVALID_CURSOR` when the search is not sorted, the cursor is another search's, or one of
+   * its values cannot be cast to its field (a forged cursor: made with the library's public key).
+   */
+  private afterCursor(keyset: KeysetPage | undefined, after: unknown): Record<string, unknown> {
+    if (!keyset) throw invalidCursor('after continues a sorted search: send the sort of the page that gave it');
+    const condition = keyset.after(after);
+    try {
+      this.model.find(condition).cast();
+    } catch {
+      throw invalidCursor('after holds a value that its field cannot hold: send status.next of a page as it came');
+    }
+    return condition;
   }
 
   /**

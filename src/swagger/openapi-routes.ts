@@ -8,7 +8,7 @@ import { elementRouteNames, fileRouteNames, referenceTarget, routeNames } from '
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
-import { documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
+import { AFTER_TEXT, documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
 export const componentName = {
@@ -181,6 +181,7 @@ function queryParameters(definition: ResolvedResource): MethodDecorator[] {
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),
     ApiQuery({ name: 'sort', required: false, schema: { type: 'string' }, description: `Fields, comma-separated, \`-\` for descending: \`${sortExample(definition, ',')}\`.` }),
     ApiQuery({ name: 'select', required: false, schema: { type: 'string' }, description: 'Fields to return, comma-separated; `_id` always comes back.' }),
+    ApiQuery({ name: 'after', required: false, schema: { type: 'string' }, description: AFTER_TEXT }),
     ...scalar.map(([name, schema]) =>
       ApiQuery({
         name,

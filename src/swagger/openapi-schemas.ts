@@ -311,6 +311,7 @@ export function envelopeSchema(items: OpenApiSchema, options: { missing?: boolea
           match_count: count('Documents that match the query, ignoring limit and skip'),
           limit: { type: 'integer', minimum: 1, description: 'The limit applied' },
           skip: count('The skip applied'),
+          next: { type: 'string', description: 'On a sorted search with documents after this page: the cursor that continues after it (send it as `after`)' },
           ...(options.missing ? { missing } : {}),
         },
       },
@@ -339,12 +340,15 @@ export const ERROR_SCHEMA: OpenApiSchema = {
   },
 };
 
+/** What the `after` of a search (parameter or body member) is. */
+export const AFTER_TEXT = '`status.next` of the previous page of the same sorted search: the page after it. Not with `skip`.';
+
 /** What a search body's `limit` says of the search settings. */
 export function searchLimitText(search: Pick<ResolvedSearchOptions, 'defaultLimit' | 'maxLimit'>): string {
   return `Default ${search.defaultLimit}; at most ${search.maxLimit}, larger values are clamped.`;
 }
 
-/** The body of a POST search, `{ query, limit, skip, sort, select }`, with the resource's limits. */
+/** The body of a POST search, `{ query, limit, skip, sort, select, expand, after }`, with the resource's limits. */
 export function searchBodySchema(definition: Pick<ResolvedResource, 'schema' | 'fields' | 'search'>): OpenApiSchema {
   const { search } = definition;
   return {
@@ -364,6 +368,7 @@ export function searchBodySchema(definition: Pick<ResolvedResource, 'schema' | '
       select: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
       // With the paths the app allows, where it allows some (`documentSettings`); absent otherwise.
       expand: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
+      after: { type: 'string', description: AFTER_TEXT },
     },
   };
 }

@@ -316,6 +316,8 @@ export function resourceDefinitionFactorySpec(): void {
       ['a non-integer maxRegexLength', { resources: [BlogPost], search: { maxRegexLength: 1.5 } }, 'MR_CONFIG_INVALID_OPTION', 'maxRegexLength'],
       ['maxRegexLength 0', { resources: [BlogPost], search: { maxRegexLength: 0 } }, 'MR_CONFIG_INVALID_OPTION', 'maxRegexLength'],
       ['a misspelled search option', { resources: [BlogPost], search: { maxLimt: 5 } as never }, 'MR_CONFIG_INVALID_OPTION', 'maxLimt'],
+      ['a cursorSecret shorter than 16 characters', { resources: [BlogPost], search: { cursorSecret: 'short' } }, 'MR_CONFIG_INVALID_OPTION', 'cursorSecret'],
+      ['a cursorSecret that is not a string', { resources: [BlogPost], search: { cursorSecret: 16 as never } }, 'MR_CONFIG_INVALID_OPTION', 'cursorSecret'],
       ['two paths that differ only in case', { resources: [Entrepreneur, Company, UpperCompany] }, 'MR_CONFIG_DUPLICATE_PATH', 'Company'],
     ])('%s', (_label, options, code, mentioned) => {
       const error = configError(() => createResourceDefinitions(options));

@@ -85,7 +85,7 @@ export function openapiDtosSpec(): void {
 
     it('describes the search body', () => {
       const search = GeneratedDto(Patient, 'search');
-      expect(properties(search)).toEqual(['query', 'limit', 'skip', 'sort', 'select', 'expand']);
+      expect(properties(search)).toEqual(['query', 'limit', 'skip', 'sort', 'select', 'expand', 'after']);
       expect(property(search, 'limit')).toMatchObject({ type: 'integer', minimum: 1 });
       expect(property(search, 'sort').oneOf).toHaveLength(2);
     });
