@@ -1,5 +1,6 @@
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
+import type { CountPolicy } from './count-policy.js';
 
 /**
  * A search, parsed and checked: safe to hand to the repository.
@@ -16,6 +17,11 @@ export interface SearchParams {
   select?: string[];
   /** References to answer as the documents they name (`?expand=owner,owner.company`), as a tree. */
   expand?: ExpandPath[];
+  /**
+   * How to count the matches (`status.match_count`); default: the request's `Prefer: count=` on a
+   * generated route, else the resource's `search.count`.
+   */
+  count?: CountPolicy;
 }
 
 /**

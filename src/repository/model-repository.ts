@@ -1,6 +1,6 @@
 import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
 import { attachEtag, contentTag, etagOf, versionTag } from '../concurrency/entity-tag.js';
-import { routeReadPreference, takePrecondition } from '../call/route-context.js';
+import { routeCountPreference, routeReadPreference, takePrecondition } from '../call/route-context.js';
 import { ConditionalWrites, preconditionOf, type Precondition, type WriteOptions } from '../concurrency/conditional-write.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
@@ -11,6 +11,7 @@ import type { SearchParams } from '../query/search-params.interface.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
 import type { ElementRules } from '../write/element-rules.util.js';
 import { CollectionCount } from './collection-count.js';
+import { needsCollectionCount, searchCounts } from './match-count.js';
 import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from '../references/delete-cascade.js';
 import { castPathId } from './document-path.util.js';
 import { assertNoCycles } from '../references/reference-cycles.js';
@@ -494,22 +495,22 @@ export class ModelRepository<T = Record<string, unknown>> {
     const sort = params.sort && { ...params.sort, ...(params.sort._id ? {} : { _id: 1 as const }) };
     const query = this.reading(this.model.find(filter, projection)).skip(params.skip).limit(params.limit).maxTimeMS(this.maxTimeMS).lean();
     if (sort) query.sort(sort);
-    // Without a filter, every document matches: one count serves for both figures.
-    const unfiltered = Object.keys(filter).length === 0;
-    const operations = [
-      this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS).exec(),
-      unfiltered ? undefined : this.collectionCount.read(routeReadPreference()),
-      query.exec(),
-    ] as const;
+    const plan = { policy: params.count ?? routeCountPreference() ?? this.definition.search.count, unfiltered: Object.keys(filter).length === 0, estimateLimit: this.definition.search.estimateLimit };
+    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionCount.read(routeReadPreference()) : undefined];
     try {
-      const [matchCount, count, docs] = await Promise.all(operations);
-      const result = (docs as object[]).map((doc) => this.toPlain(doc, { virtuals: !params.select }));
-      return {
-        // Metadata may lag behind the writes (FerretDB on PostgreSQL reads the planner's estimate),
-        // and a collection never holds fewer documents than a query matches.
-        status: { count: Math.max(count ?? 0, matchCount), search_count: result.length, match_count: matchCount, limit: params.limit, skip: params.skip },
-        result,
-      };
+      const [docs, collection] = (await Promise.all(operations)) as [object[], number | undefined];
+      const result = docs.map((doc) => this.toPlain(doc, { virtuals: !params.select }));
+      const counts = await searchCounts(plan, { skip: params.skip, limit: params.limit, found: docs.length }, {
+        matches: (limit) => {
+          const counting = this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS);
+          const pending = (limit === undefined ? counting : counting.limit(limit)).exec();
+          operations.push(pending);
+          return pending;
+        },
+        ...(collection === undefined ? {} : { collection }),
+      });
+      const { count, match_count, counted } = counts;
+      return { status: { count, search_count: result.length, ...(match_count === undefined ? {} : { match_count }), counted, limit: params.limit, skip: params.skip }, result };
     } catch (error) {
       const cause = await timeLimitAmong(operations, error);
       throw searchError(cause, params.filter) ?? cause;
