@@ -7,7 +7,7 @@ import { toPlainData } from '../dto/dto-validation.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { RouteActionName, RouteActionRow, RouteNames } from '../metadata/route-actions.js';
 import type { ExpandPath, SearchParams } from '../query/search-params.interface.js';
-import type { CountPolicy } from '../query/count-policy.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 import type { SerializationView } from '../serialization/serialization-views.js';
 import type { RoutePlan } from './route-plan.js';
 

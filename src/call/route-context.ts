@@ -1,7 +1,7 @@
 import { currentCall } from './route-call.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { WritePrecondition } from '../concurrency/entity-tag.js';
-import type { CountPolicy } from '../query/count-policy.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 
 /**
  * The conditions (`If-Match`, `If-None-Match`) of the request in progress (its `RouteCall`), if

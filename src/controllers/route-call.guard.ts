@@ -17,7 +17,8 @@ import { ReferenceTargets } from '../repository/reference-targets.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
 import { RouteCall, type CallRequest } from '../call/route-call.js';
 import { setHeader } from '../call/http-response.util.js';
-import { countPreferenceOf, type CountPolicy } from '../query/count-policy.js';
+import { countPreferenceOf } from '../query/count-preference.parser.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 import { ROUTE_PLAN, type RoutePlan } from '../call/route-plan.js';
 
 /** Where the entry guard leaves a request's call for the handler's `call` parameter (one property, as Passport leaves `request.user`). */

@@ -7,7 +7,7 @@ import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ElementRoutesOptions, ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../query/search-defaults.js';
-import { COUNT_POLICIES, isCountPolicy } from '../query/count-policy.js';
+import { COUNT_POLICIES, isCountPolicy } from '../metadata/count-policies.js';
 import type { RepositoryDefinition } from './repository-definition.interface.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { resourceDtos } from './generated-dto.js';

@@ -1,4 +1,4 @@
-import type { CountPolicy } from '../query/count-policy.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 
 /**
  * Limits applied to every search route (`GET|POST /<plural>` and the reverse reference routes).

@@ -1,4 +1,4 @@
-import type { CountPolicy } from '../query/count-policy.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 
 /**
  * The envelope of every list route.

@@ -1,6 +1,6 @@
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
-import type { CountPolicy } from './count-policy.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 
 /**
  * A search, parsed and checked: safe to hand to the repository.

@@ -1,4 +1,4 @@
-import type { CountPolicy } from '../query/count-policy.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 
 /** How one search is counted: the policy in force, whether the search has any filter, and the bound of an estimate. */

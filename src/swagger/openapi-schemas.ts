@@ -6,7 +6,7 @@ import { enumValues } from '../utils/schema-enum.util.js';
 import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
 import type { ResolvedResource, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
-import { COUNT_POLICIES } from '../query/count-policy.js';
+import { COUNT_POLICIES } from '../metadata/count-policies.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 
 /**
