@@ -486,6 +486,8 @@ export class ModelRepository<T = Record<string, unknown>> {
    * the reverse reference routes pass `{ owner: <id> }` there. A value the schema cannot cast is
    * a 400 `MR_INVALID_VALUE` naming its place in the query (`query.employees`). On FerretDB, the
    * `$elemMatch` forms it lacks or gets wrong are a 400 `MR_UNSUPPORTED_QUERY` (see `checkFerretDbFilter`).
+   * The matches are counted as `params.count` says, else the request's `Prefer: count=`, else the
+   * resource's `search.count`, after the page is read (see `searchCounts`).
    */
   async search(params: SearchParams, scope?: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
     if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
