@@ -76,5 +76,8 @@ async function measureCollection(collection: mongoose.mongo.Collection, state: s
   const estimated = await median(() => sources.estimated());
   const scan = await median(() => collection.countDocuments({}));
   const cell = ({ ms, value }: { ms: number; value: unknown }) => `${ms.toFixed(1)} ms (${String(value)})`;
-  rows.push(`| ${label} | ${actual.toLocaleString('en')} | ${state} | ${cell(library)} | ${cell(stage)} | ${cell(estimated)} | ${cell(scan)} |`);
+  const row = `| ${label} | ${actual.toLocaleString('en')} | ${state} | ${cell(library)} | ${cell(stage)} | ${cell(estimated)} | ${cell(scan)} |`;
+  rows.push(row);
+  // As it goes too: a 100k run takes minutes.
+  console.error(row);
 }
