@@ -15,6 +15,7 @@ export type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, R
 export type { SearchOptions } from './interfaces/search-options.interface.js';
 export type { OnDelete } from './interfaces/on-delete.interface.js';
 export { DEFAULT_SEARCH_OPTIONS } from './query/search-defaults.js';
+export type { CountPolicy } from './metadata/count-policies.js';
 
 // File fields (GridFS)
 export { FileProp } from './files/file-prop.decorator.js';

@@ -7,6 +7,7 @@ import { toPlainData } from '../dto/dto-validation.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { RouteActionName, RouteActionRow, RouteNames } from '../metadata/route-actions.js';
 import type { ExpandPath, SearchParams } from '../query/search-params.interface.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 import type { SerializationView } from '../serialization/serialization-views.js';
 import type { RoutePlan } from './route-plan.js';
 
@@ -37,6 +38,7 @@ export interface RouteCallParts {
   view?: SerializationView;
   precondition?: RequestPrecondition;
   expansion?: CallExpansion;
+  count?: CountPolicy;
   requiresIfMatch: boolean;
 }
 
@@ -45,7 +47,7 @@ export interface RouteCallParts {
  * (`RouteCallGuard`, see `openRouteCall`) and read by its handler, the repository and the
  * serialization of its answer through `currentCall()`: the row and its names, the path ids by name,
  * the checked write body or the parsed search, the serialization view, the `If-Match`
- * precondition, the read preference, the request and the response.
+ * precondition, the read preference, the count preference, the request and the response.
  */
 export class RouteCall {
   /** The route's plan: its action, row, names and static settings. */
@@ -66,6 +68,8 @@ export class RouteCall {
   readonly requiresIfMatch: boolean;
   /** The references the request asked to expand (`?expand=`, or its search body's `expand`), on a route that takes it. */
   readonly expansion?: CallExpansion;
+  /** The count a search route's request asked for (`Prefer: count=exact|estimated|none`), if it asked. */
+  readonly count?: CountPolicy;
 
   constructor(parts: RouteCallParts) {
     this.plan = parts.plan;
@@ -78,6 +82,7 @@ export class RouteCall {
     this.precondition = parts.precondition;
     this.requiresIfMatch = parts.requiresIfMatch;
     this.expansion = parts.expansion;
+    this.count = parts.count;
   }
 
   get action(): RouteActionName {

@@ -1,6 +1,7 @@
 import { currentCall } from './route-call.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { WritePrecondition } from '../concurrency/entity-tag.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 
 /**
  * The conditions (`If-Match`, `If-None-Match`) of the request in progress (its `RouteCall`), if
@@ -19,4 +20,9 @@ export function takePrecondition(resource: string, id: string): WritePreconditio
 /** The read preference of the generated route in progress (`routes: { search: { readPreference } }`), if it has one. */
 export function routeReadPreference(): ReadPreferenceMode | undefined {
   return currentCall()?.readPreference;
+}
+
+/** The count the request in progress asked for (`Prefer: count=`), if it is a search route's and asked. */
+export function routeCountPreference(): CountPolicy | undefined {
+  return currentCall()?.count;
 }

@@ -16,6 +16,9 @@ import type { RouteActionRow } from '../metadata/route-actions.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
 import { RouteCall, type CallRequest } from '../call/route-call.js';
+import { setHeader } from '../call/http-response.util.js';
+import { countPreferenceOf } from '../query/count-preference.parser.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 import { ROUTE_PLAN, type RoutePlan } from '../call/route-plan.js';
 
 /** Where the entry guard leaves a request's call for the handler's `call` parameter (one property, as Passport leaves `request.user`). */
@@ -63,7 +66,8 @@ function admit(request: { [ROUTE_CALL]?: RouteCall }, call: RouteCall): true {
  * and pass the route's check; the search (the query string, or the body of a search route) is
  * parsed once, with the fields the request's serialization view allows, so that a field hidden
  * from its groups is refused as an unknown one. A write route's `If-Match` and `If-None-Match` are
- * read for the document its path names. A search's conditions across references are resolved
+ * read for the document its path names, and a search route's `Prefer: count=` (answered with
+ * `Preference-Applied`). A search's conditions across references are resolved
  * to conditions on the references (`resolveRelationFilters`: one bounded query per condition).
  *
  * @param repositoryOf the repository of a model, with its settings as this app resolved them
@@ -87,22 +91,25 @@ export function openRouteCall(
   const answered = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
   const finish = (checkedBody: unknown): RouteCall | Promise<RouteCall> => {
     const searches = row.searchQuery || row.body === 'search';
+    const count = searches ? countPreferenceOf(request.headers.prefer) : undefined;
     // The rules of references cost a walk over the model's paths: built for a search, or for a read that names `expand`.
     const expands = row.expand === true && request.query?.expand !== undefined;
     const rules = searches || expands ? searchRulesOf(answered, groups, repositoryOf) : undefined;
-    if (!searches || !rules) return opened(checkedBody, rules);
+    if (!searches || !rules) return opened(checkedBody, rules, undefined, count);
     const sent = row.searchQuery ? request.query : request.body;
     const parsed = row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules);
     // Conditions across references become conditions on the references here, once: handlers and the repository see an engine filter.
     const params = resolveRelationFilters(parsed, rules, { repositoryOf, readPreference: plan.readPreference });
-    return params instanceof Promise ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved })) : opened(checkedBody, rules, { sent, params });
+    return params instanceof Promise ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved }, count)) : opened(checkedBody, rules, { sent, params }, count);
   };
-  const opened = (checkedBody: unknown, rules: SearchRules | undefined, search?: RouteCall['search']): RouteCall => {
+  const opened = (checkedBody: unknown, rules: SearchRules | undefined, search?: RouteCall['search'], count?: CountPolicy): RouteCall => {
     const expand = expandOf(row, request, rules, search?.params);
     const expansion = expand && new Expansion(expand, answered, groups, repositoryOf);
     const ifMatch = request.headers['if-match'];
     const ifNoneMatch = request.headers['if-none-match'];
     const conditionalWrite = row.conditional === 'write' && (ifMatch !== undefined || ifNoneMatch !== undefined);
+    // RFC 7240: the answer names the preference it honours; every count asked for is given as asked.
+    if (count) setHeader(response, 'Preference-Applied', `count=${count}`);
     return new RouteCall({
       plan,
       request,
@@ -114,6 +121,7 @@ export function openRouteCall(
         precondition: { resource: names.source.name, id: request.params?.[names.source.idParam] ?? '', ...writePreconditionOf(request), used: false },
       }),
       ...(expansion && { expansion }),
+      ...(count && { count }),
       requiresIfMatch: resource.definition.requireIfMatch === true,
     });
   };

@@ -7,6 +7,7 @@ import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ElementRoutesOptions, ReferenceRoutesOptions } from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions, SearchOptions } from '../interfaces/search-options.interface.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../query/search-defaults.js';
+import { COUNT_POLICIES, isCountPolicy } from '../metadata/count-policies.js';
 import type { RepositoryDefinition } from './repository-definition.interface.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
 import { resourceDtos } from './generated-dto.js';
@@ -239,6 +240,8 @@ function resolveSearchOptions(
     if (value === undefined) continue;
     if (key === 'cursorSecret') {
       if (typeof value !== 'string' || value.length < 16) throw invalid('cursorSecret must be a string of at least 16 characters.');
+    } else if (key === 'count') {
+      if (!isCountPolicy(value)) throw invalid(`count: ${String(value)} must be one of ${COUNT_POLICIES.map((policy) => `'${policy}'`).join(', ')}.`);
     } else if (typeof DEFAULT_SEARCH_OPTIONS[key as keyof SearchOptions] === 'boolean') {
       if (typeof value !== 'boolean') throw invalid(`${key}: ${String(value)} must be true or false.`);
     } else {

@@ -5,6 +5,7 @@ import type { ResourceDefinition } from '../definitions/resource-definition.inte
 import type { ReferenceRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { actionsOf, routeAction, type ReferenceActionName } from '../metadata/route-actions.js';
 import type { SearchParams } from '../query/search-params.interface.js';
+import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
@@ -119,12 +120,13 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
      * "no children". With `_id` identifiers the search runs first and the parent is looked up only
      * when nothing matches (a search that matches costs no more queries than a plain search); with
      * another id field (a slug) the lookup of the `_id` to search for comes first. A deleted parent
-     * that documents still reference lists them (dangling references).
+     * that documents still reference lists them (dangling references). Uncounted (`Prefer:
+     * count=none`), an empty page after `skip` may have matches before it: it is answered as it is.
      */
     private async searchByReference(key: string, params: SearchParams) {
       if (this.target.definition.idField === '_id') {
         const result = await this.source.search(params, { [field]: this.target.castId(key) });
-        if (result.status.match_count === 0 && !(await this.target.existingObjectId(key))) throw ModelRoutesException.notFound(targetName, key);
+        if (nothingMatched(result.status) && !(await this.target.existingObjectId(key))) throw ModelRoutesException.notFound(targetName, key);
         return result;
       }
       const objectId = await this.target.existingObjectId(key);
@@ -162,4 +164,9 @@ function referenceHandlers(work: Type, plans: RoutePlans<ReferenceActionName>): 
     }
   }
   return ReferenceHandlers;
+}
+
+/** Whether a search's answer shows that nothing matched: counted 0, or, uncounted, an empty first page. */
+function nothingMatched(status: SearchResult['status']): boolean {
+  return status.match_count === undefined ? status.search_count === 0 && status.skip === 0 : status.match_count === 0;
 }

@@ -1,3 +1,5 @@
+import type { CountPolicy } from '../metadata/count-policies.js';
+
 /**
  * Limits applied to every search route (`GET|POST /<plural>` and the reverse reference routes).
  *
@@ -47,6 +49,20 @@ export interface SearchOptions {
    * with the sort's fields only). Set it to make cursors the server's alone.
    */
   cursorSecret?: string;
+  /**
+   * How a search counts the documents its query matches (`status.match_count`) when the request
+   * does not say (`Prefer: count=exact|estimated|none`): `'exact'` counts them (no count query
+   * when the page shows where the matches end); `'estimated'` reads the collection's metadata for
+   * an unfiltered search and counts at most `estimateLimit` matches of a filtered one; `'none'`
+   * leaves `match_count` out. `status.counted` says which one an answer got. Default `'exact'`.
+   */
+  count?: CountPolicy;
+  /**
+   * Most matches an `estimated` count of a filtered search counts: below it the count is exact,
+   * past it `match_count` is this bound (or `skip` plus the page, if more) with `counted: 'estimated'`.
+   * Default 1000.
+   */
+  estimateLimit?: number;
 }
 
 /** Search options with every default filled in (`cursorSecret` has none: the library's key is used). */

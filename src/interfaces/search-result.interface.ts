@@ -1,3 +1,5 @@
+import type { CountPolicy } from '../metadata/count-policies.js';
+
 /**
  * The envelope of every list route.
  *
@@ -9,8 +11,16 @@ export interface SearchResult<T = Record<string, unknown>> {
     count: number;
     /** Items in `result`. */
     search_count: number;
-    /** Documents that match the query, ignoring `limit` and `skip`. */
-    match_count: number;
+    /**
+     * Documents that match the query, ignoring `limit` and `skip`, as `counted` says: absent when
+     * nothing was counted (`counted: 'none'`).
+     */
+    match_count?: number;
+    /**
+     * What `match_count` is: `'exact'`; `'estimated'` (the collection's metadata for an unfiltered
+     * search, a lower bound for a filtered one); `'none'` (not counted, `match_count` absent).
+     */
+    counted: CountPolicy;
     /** The `limit` applied (after the default and the maximum). */
     limit: number;
     /** The `skip` applied. */

@@ -17,4 +17,6 @@ export const DEFAULT_SEARCH_OPTIONS: Readonly<ResolvedSearchOptions> = Object.fr
   maxExpandDepth: 2,
   maxExpandPaths: 6,
   maxRelationIds: 1000,
+  count: 'exact',
+  estimateLimit: 1000,
 });

@@ -1,5 +1,6 @@
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 
 /**
  * A search, parsed and checked: safe to hand to the repository.
@@ -23,6 +24,11 @@ export interface SearchParams {
    * what a cursor is bound to (the ids those conditions match may change between pages). Absent: `filter`.
    */
   sentFilter?: Record<string, unknown>;
+  /**
+   * How to count the matches (`status.match_count`); default: the request's `Prefer: count=` on a
+   * generated route, else the resource's `search.count`.
+   */
+  count?: CountPolicy;
 }
 
 /**

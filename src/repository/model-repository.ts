@@ -1,6 +1,6 @@
 import mongoose, { Types, type Model, type ToObjectOptions } from 'mongoose';
 import { attachEtag, contentTag, etagOf, versionTag } from '../concurrency/entity-tag.js';
-import { routeReadPreference, takePrecondition } from '../call/route-context.js';
+import { routeCountPreference, routeReadPreference, takePrecondition } from '../call/route-context.js';
 import { ConditionalWrites, preconditionOf, type Precondition, type WriteOptions } from '../concurrency/conditional-write.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
@@ -13,6 +13,7 @@ import type { ElementRules } from '../write/element-rules.util.js';
 import { CollectionCount } from './collection-count.js';
 import { KeysetPage, strip } from './keyset-page.js';
 import { invalidCursor, LIBRARY_CURSOR_KEY } from './search-cursor.js';
+import { needsCollectionCount, searchCounts } from './match-count.js';
 import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from '../references/delete-cascade.js';
 import { castPathId } from './document-path.util.js';
 import { assertNoCycles } from '../references/reference-cycles.js';
@@ -491,6 +492,9 @@ export class ModelRepository<T = Record<string, unknown>> {
    * A sorted search pages by keyset too: when documents follow its page, `status.next` is the cursor
    * that continues after it (`params.after`), bound to this resource, `scope`, sort and filter
    * (`KeysetPage`); another search's cursor is a 400 `MR_INVALID_CURSOR`.
+   *
+   * The matches are counted as `params.count` says, else the request's `Prefer: count=`, else the
+   * resource's `search.count`, after the page is read (see `searchCounts`).
    */
   async search(params: SearchParams, scope?: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
     if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
@@ -506,24 +510,27 @@ export class ModelRepository<T = Record<string, unknown>> {
     // One document more than the page tells whether another page follows.
     const query = this.reading(this.model.find(page, projection)).skip(params.skip).limit(keyset ? params.limit + 1 : params.limit).maxTimeMS(this.maxTimeMS).lean();
     if (sort) query.sort(sort);
-    // Without a filter, every document matches: one count serves for both figures.
-    const unfiltered = Object.keys(filter).length === 0;
-    const operations = [
-      this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS).exec(),
-      unfiltered ? undefined : this.collectionCount.read(routeReadPreference()),
-      query.exec(),
-    ] as const;
+    const plan = { policy: params.count ?? routeCountPreference() ?? this.definition.search.count, unfiltered: Object.keys(filter).length === 0, estimateLimit: this.definition.search.estimateLimit };
+    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionCount.read(routeReadPreference()) : undefined];
     try {
-      const [matchCount, count, found] = await Promise.all(operations);
-      const docs = found as Array<Record<string, unknown>>;
-      const next = keyset && docs.length > params.limit ? keyset.next(docs[params.limit - 1]) : undefined;
-      if (next) docs.length = params.limit;
+      const [found, collection] = (await Promise.all(operations)) as [Array<Record<string, unknown>>, number | undefined];
+      const more = keyset ? found.length > params.limit : undefined;
+      const docs = more ? found.slice(0, params.limit) : found;
+      const next = more ? keyset!.next(docs[params.limit - 1]) : undefined;
       if (added.length) for (const doc of docs) strip(doc, added, params.select!);
       const result = docs.map((doc) => this.toPlain(doc, { virtuals: !params.select }));
+      const read = { skip: params.skip, limit: params.limit, found: docs.length, ...(more !== undefined && { more }), ...(params.after !== undefined && { continued: true }) };
+      const { count, match_count, counted } = await searchCounts(plan, read, {
+        matches: (limit) => {
+          const counting = this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS);
+          const pending = (limit === undefined ? counting : counting.limit(limit)).exec();
+          operations.push(pending);
+          return pending;
+        },
+        ...(collection === undefined ? {} : { collection }),
+      });
       return {
-        // Metadata may lag behind the writes (FerretDB on PostgreSQL reads the planner's estimate),
-        // and a collection never holds fewer documents than a query matches.
-        status: { count: Math.max(count ?? 0, matchCount), search_count: result.length, match_count: matchCount, limit: params.limit, skip: params.skip, ...(next && { next }) },
+        status: { count, search_count: result.length, ...(match_count === undefined ? {} : { match_count }), counted, limit: params.limit, skip: params.skip, ...(next && { next }) },
         result,
       };
     } catch (error) {

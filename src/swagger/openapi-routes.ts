@@ -71,6 +71,7 @@ function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, 
     ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!) : []),
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...conditionalHeaders(row, owner),
+    ...countHeaders(row, byName.get(route.resource)),
     ...responses(row, route, owner, byName),
   ];
 }
@@ -231,6 +232,28 @@ function conditionalHeaders(row: RouteActionRow, owner: ResolvedResource): Metho
   ];
 }
 
+/** Whether a route's row searches (a query string or a search body): it takes `Prefer: count=`. */
+function searches(row: RouteActionRow): boolean {
+  return row.searchQuery === true || row.body === 'search';
+}
+
+/** What the `Prefer` header of a search route says, with the resource's default count. */
+export function preferCountText(search: Pick<ResolvedSearchOptions, 'count' | 'estimateLimit'>): string {
+  return (
+    `count=exact | estimated (or planned) | none: how status.match_count is counted (default here: ${search.count}); status.counted says which it is. ` +
+    `estimated reads the collection's metadata for an unfiltered search and counts at most ${search.estimateLimit} matches of a filtered one; none leaves match_count out. ` +
+    'Another count is a 400 MR_INVALID_QUERY; other preferences are ignored.'
+  );
+}
+
+/** `Prefer: count=` on a search route. */
+function countHeaders(row: RouteActionRow, answered: ResolvedResource | undefined): MethodDecorator[] {
+  if (!searches(row) || !answered) return [];
+  return [ApiHeader({ name: 'Prefer', required: false, description: preferCountText(answered.search) })];
+}
+
+const PREFERENCE_APPLIED_HEADER = { 'Preference-Applied': { description: 'count=<the count given>, when the request sent Prefer: count=', schema: { type: 'string' } } };
+
 /** The statuses of conditional requests a route answers, beside those of its row. */
 function conditionalStatuses(row: RouteActionRow, owner: ResolvedResource): MethodDecorator[] {
   if (row.conditional === 'read') return [ApiResponse({ status: 304, description: 'Not Modified: the document still has an ETag of If-None-Match (no body)', headers: ETAG_HEADER })];
@@ -272,11 +295,12 @@ function errorResponses(row: RouteActionRow): MethodDecorator[] {
   return [...row.errors, ...common].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never }));
 }
 
-/** The headers of a success: `Location` of a create, `ETag` of a document (a delete's is gone). */
+/** The headers of a success: `Location` of a create, `ETag` of a document (a delete's is gone), `Preference-Applied` of a search. */
 function headers(row: RouteActionRow): { headers?: Record<string, object> } {
   const headers: Record<string, object> = {
     ...(row.location && { Location: { description: 'URL of the created document', schema: { type: 'string' } } }),
     ...(row.conditional && row.method !== 'DELETE' && ETAG_HEADER),
+    ...(searches(row) && PREFERENCE_APPLIED_HEADER),
   };
   return Object.keys(headers).length ? { headers } : {};
 }

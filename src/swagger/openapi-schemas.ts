@@ -6,6 +6,7 @@ import { enumValues } from '../utils/schema-enum.util.js';
 import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
 import type { ResolvedResource, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
+import { COUNT_POLICIES } from '../metadata/count-policies.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 
 /**
@@ -303,12 +304,17 @@ export function envelopeSchema(items: OpenApiSchema, options: { missing?: boolea
     properties: {
       status: {
         type: 'object',
-        required: ['count', 'search_count', 'match_count', 'limit', 'skip', ...(options.missing ? ['missing'] : [])],
+        required: ['count', 'search_count', 'counted', 'limit', 'skip', ...(options.missing ? ['missing'] : [])],
         additionalProperties: false,
         properties: {
           count: count('Documents of this model in the database'),
           search_count: count('Items in result'),
-          match_count: count('Documents that match the query, ignoring limit and skip'),
+          match_count: count('Documents that match the query, ignoring limit and skip, as counted says; absent when counted is none'),
+          counted: {
+            type: 'string',
+            enum: [...COUNT_POLICIES],
+            description: 'What match_count is: exact; estimated (the collection metadata of an unfiltered search, a lower bound for a filtered one); none (not counted)',
+          },
           limit: { type: 'integer', minimum: 1, description: 'The limit applied' },
           skip: count('The skip applied'),
           next: { type: 'string', description: 'On a sorted search with documents after this page: the cursor that continues after it (send it as `after`)' },

@@ -3,7 +3,7 @@ import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.
 import type { ResolvedResource } from '../definitions/resource-definition.interface.js';
 import type { GeneratedRouteDefinition } from '../interfaces/route-definition.interface.js';
 import { routeAction } from '../metadata/route-actions.js';
-import { componentName, ifMatchText, limitParameterText, operationId, PRECONDITION_REQUIRED_TEXT } from './openapi-routes.js';
+import { componentName, ifMatchText, limitParameterText, operationId, PRECONDITION_REQUIRED_TEXT, preferCountText } from './openapi-routes.js';
 import { searchLimitText } from './openapi-schemas.js';
 import { expandablePaths } from '../relations/expandable-paths.js';
 
@@ -28,7 +28,7 @@ type Properties = Record<string, { description?: string; maximum?: unknown; oneO
 
 /**
  * Writes the app's own settings into its document: the search limits of its search routes (their
- * `limit` and `skip`, as parameters or in their bodies) and, on its writes, whether `If-Match` is
+ * `limit` and `skip`, as parameters or in their bodies, and the default count their `Prefer` names) and, on its writes, whether `If-Match` is
  * required (with the 428 that answers its absence). The handlers and body classes the operations
  * are read from are made once per `forRoot`, and shared by every app built from it, whose settings
  * (from `forRootAsync`'s factory) may differ: what depends on them is taken from the app's
@@ -59,6 +59,8 @@ export function documentSettings(document: OpenAPIObject, registrations: readonl
         if (limit?.schema) [limit.schema.default, limit.description] = [search.defaultLimit, limitParameterText(search)];
         if (skip?.schema) skip.schema.maximum = search.maxSkip;
       }
+      const prefer = operation.parameters?.find((candidate) => candidate.in === 'header' && candidate.name === 'Prefer');
+      if (search && prefer) prefer.description = preferCountText(search);
       const body = row.body === 'search' ? operation.requestBody?.content?.['application/json']?.schema?.$ref?.split('/').pop() : undefined;
       const properties = body === undefined ? undefined : schemas[body]?.properties;
       if (search && properties?.limit && properties.skip) [properties.limit.description, properties.skip.maximum] = [searchLimitText(search), search.maxSkip];

@@ -14,7 +14,7 @@ export type Doc = Record<string, unknown>;
 
 /** The envelope of every search route. */
 export interface Envelope<T = Record<string, unknown>> {
-  status: { count: number; search_count: number; match_count: number; limit: number; skip: number; next?: string; missing?: string[] };
+  status: { count: number; search_count: number; match_count?: number; counted: 'exact' | 'estimated' | 'none'; limit: number; skip: number; next?: string; missing?: string[] };
   result: T[];
 }
 

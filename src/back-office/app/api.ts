@@ -15,7 +15,12 @@ interface RequestOptions {
   query?: URLSearchParams;
   body?: unknown;
   ifMatch?: string;
+  /** The `Prefer` header (a search's `count=exact`). */
+  prefer?: string;
 }
+
+/** What the app's searches ask of the count: exact, for its page numbers, whatever the resource's default. */
+export const SEARCH_PREFER = 'count=exact';
 
 const CREDENTIAL_KEY = 'model-routes-back-office:credential';
 
@@ -58,7 +63,7 @@ export class Api {
 
   /** A search route's envelope (`GET` with the query string). */
   async search(url: string, query: URLSearchParams): Promise<Envelope> {
-    return (await this.json<Envelope>('GET', url, { query })).body;
+    return (await this.json<Envelope>('GET', url, { query, prefer: SEARCH_PREFER })).body;
   }
 
   /** A JSON request; answers its body and `ETag`, or throws an `ApiError`. */
@@ -70,6 +75,7 @@ export class Api {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
+    if (options.prefer) headers.prefer = options.prefer;
     const response = await this.send(method, url, { headers, body, ifMatch: options.ifMatch, query: options.query });
     const text = await response.text();
     return { body: (text ? JSON.parse(text) : undefined) as T, etag: response.headers.get('etag') ?? undefined };

@@ -224,7 +224,9 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
 
 /** `21–40 of 57 matching (120 in total)`, with the previous and next pages. */
 function pager(envelope: Envelope, params: URLSearchParams, here: string): HTMLElement {
-  const { match_count: matching, count, skip, search_count: shown } = envelope.status;
+  const { count, skip, search_count: shown } = envelope.status;
+  // The app asks for exact counts (SEARCH_PREFER); a proxy that drops the header gets what the page shows.
+  const matching = envelope.status.match_count ?? skip + shown;
   const page = (to: number) => {
     const query = new URLSearchParams(params);
     if (to > 0) query.set('skip', String(to));

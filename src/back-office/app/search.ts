@@ -1,4 +1,4 @@
-import type { Envelope, Tagged } from './api.js';
+import { SEARCH_PREFER, type Envelope, type Tagged } from './api.js';
 import type { AppContext } from './context.js';
 import { collectExpanded, expandedReferences, expandPaths, referenceId, refusedExpand } from './expanded.js';
 import { flatten } from './field-rules.js';
@@ -26,7 +26,7 @@ export function reverseSearch(context: AppContext, source: ResourceMetadata, fie
 /** The search through the `GET` route when it is enabled, else through the `POST` one. */
 function searcher(context: AppContext, at: RouteAt, get: 'search' | 'reverse' | false, post: 'searchPost' | 'reversePost' | false): Searcher | undefined {
   if (get) return (spec) => context.api.search(context.api.routeUrl(get, at), toQueryString(spec));
-  if (post) return async (spec) => (await context.api.call<Envelope>(post, at, { body: toBody(spec) })).body;
+  if (post) return async (spec) => (await context.api.call<Envelope>(post, at, { body: toBody(spec), prefer: SEARCH_PREFER })).body;
   return undefined;
 }
 

@@ -72,7 +72,7 @@ export function asyncOptionsSpec(): void {
       );
       await seedGadgets(http, 5);
       const response = await http().get('/gadgets?limit=50&sort=rank').expect(200);
-      expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 5, limit: 3, skip: 0, next: expect.any(String) });
+      expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 5, counted: 'exact', limit: 3, skip: 0, next: expect.any(String) });
       expect((await http().post('/gadgets').send({ limit: 50 }).expect(200)).body.status.limit).toBe(3);
       // A lower maximum also lowers the default.
       expect((await http().get('/gadgets').expect(200)).body.status.limit).toBe(3);
@@ -90,7 +90,7 @@ export function asyncOptionsSpec(): void {
       const gadget = (await http().post('/gadget').send({ name: 'hub' }).expect(201)).body;
       for (let i = 0; i < 5; i++) await http().post('/part').send({ name: `p${i}`, gadget: gadget._id }).expect(201);
       const response = await http().get(`/gadget/${gadget._id}/parts/gadget?limit=50`).expect(200);
-      expect(response.body.status).toMatchObject({ search_count: 3, match_count: 5, limit: 3 });
+      expect(response.body.status).toMatchObject({ search_count: 3, match_count: 5, counted: 'exact', limit: 3 });
     });
 
     it('useClass: a class implementing createModelRoutesSettings()', async () => {

@@ -95,6 +95,7 @@ export function propertySpec(): void {
       count: expect.any(Number),
       search_count: Array.isArray(body.result) ? body.result.length : -1,
       match_count: expect.any(Number),
+      counted: 'exact',
       limit: expect.any(Number),
       skip: expect.any(Number),
     });

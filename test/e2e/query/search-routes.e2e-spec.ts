@@ -28,7 +28,7 @@ export function searchRoutesSpec(): void {
   describe('GET /<plural>', () => {
     it('returns the envelope: count, search_count, match_count, limit, skip and the results', async () => {
       const response = await t.http().get('/companies').expect(200);
-      expect(response.body.status).toEqual({ count: 5, search_count: 5, match_count: 5, limit: 20, skip: 0 });
+      expect(response.body.status).toEqual({ count: 5, search_count: 5, match_count: 5, counted: 'exact', limit: 20, skip: 0 });
       expect(response.body.result).toHaveLength(5);
       expect(response.body.result[0]).toEqual({
         _id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -54,7 +54,7 @@ export function searchRoutesSpec(): void {
     it('sorts, limits and skips; match_count ignores limit and skip', async () => {
       const response = await t.http().get('/companies?sort=-employees,niceName&limit=2&skip=1').expect(200);
       expect(names(response.body)).toEqual(['Acme', 'Globex']);
-      expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 5, limit: 2, skip: 1, next: expect.any(String) });
+      expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 5, counted: 'exact', limit: 2, skip: 1, next: expect.any(String) });
     });
 
     it('selects fields', async () => {
@@ -123,7 +123,7 @@ export function searchRoutesSpec(): void {
   describe('POST /<plural>', () => {
     it('answers 200 with the envelope for an empty body', async () => {
       const response = await t.http().post('/companies').send({}).expect(200);
-      expect(response.body.status).toEqual({ count: 5, search_count: 5, match_count: 5, limit: 20, skip: 0 });
+      expect(response.body.status).toEqual({ count: 5, search_count: 5, match_count: 5, counted: 'exact', limit: 20, skip: 0 });
     });
 
     it('answers 200 with no body at all', async () => {
@@ -165,7 +165,7 @@ export function searchRoutesSpec(): void {
         { _id: expect.any(String), niceName: 'Globex', employees: 45 },
         { _id: expect.any(String), niceName: 'Initech', employees: 45 },
       ]);
-      expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 5, limit: 2, skip: 2, next: expect.any(String) });
+      expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 5, counted: 'exact', limit: 2, skip: 2, next: expect.any(String) });
     });
 
     it.each([

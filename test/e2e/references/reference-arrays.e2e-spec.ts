@@ -42,20 +42,20 @@ export function referenceArraysSpec(): void {
     it('answers the envelope of the referenced documents', async () => {
       const response = await t.http().get(`/team/${crew}/members?sort=niceName`).expect(200);
       expect(names(response.body)).toEqual(['Ada', 'Bob']);
-      expect(response.body.status).toEqual({ count: 3, search_count: 2, match_count: 2, limit: 20, skip: 0, missing: [] });
+      expect(response.body.status).toEqual({ count: 3, search_count: 2, match_count: 2, counted: 'exact', limit: 20, skip: 0, missing: [] });
       expect(response.body.result[0]).toEqual({ _id: ada, niceName: 'Ada' });
     });
 
     it('takes limit, skip, sort and filters over the referenced documents', async () => {
       const response = await t.http().get(`/team/${crew}/members?sort=-niceName&limit=1`).expect(200);
       expect(names(response.body)).toEqual(['Bob']);
-      expect(response.body.status).toMatchObject({ search_count: 1, match_count: 2, limit: 1 });
+      expect(response.body.status).toMatchObject({ search_count: 1, match_count: 2, counted: 'exact', limit: 1 });
       expect(names((await t.http().get(`/team/${crew}/members?niceName=Ada`).expect(200)).body)).toEqual(['Ada']);
     });
 
     it('answers an empty envelope when the array is empty', async () => {
       const response = await t.http().get(`/team/${empty}/members`).expect(200);
-      expect(response.body).toEqual({ status: { count: 3, search_count: 0, match_count: 0, limit: 20, skip: 0, missing: [] }, result: [] });
+      expect(response.body).toEqual({ status: { count: 3, search_count: 0, match_count: 0, counted: 'exact', limit: 20, skip: 0, missing: [] }, result: [] });
     });
 
     it('reports the identifiers that name no document (deleted) in status.missing, never dropping them silently', async () => {

@@ -69,7 +69,7 @@ export function referenceRoutesSpec(): void {
   describe('GET /user/:user_id/companies/owner', () => {
     it('returns the envelope of the companies whose owner is that user', async () => {
       const response = await t.http().get(`/user/${ada._id}/companies/owner?sort=niceName`).expect(200);
-      expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 3, limit: 20, skip: 0 });
+      expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 3, counted: 'exact', limit: 20, skip: 0 });
       expect(response.body.result.map((c: { niceName: string }) => c.niceName)).toEqual([
         'Analytical Engines',
         'Difference Ltd',
@@ -87,13 +87,13 @@ export function referenceRoutesSpec(): void {
     it('applies limit, skip, sort and field filters inside the owner condition', async () => {
       const response = await t.http().get(`/user/${ada._id}/companies/owner?location=London&sort=-employees&limit=1&skip=1`).expect(200);
       expect(response.body.result.map((c: { niceName: string }) => c.niceName)).toEqual(['Analytical Engines']);
-      expect(response.body.status).toEqual({ count: 5, search_count: 1, match_count: 2, limit: 1, skip: 1 });
+      expect(response.body.status).toEqual({ count: 5, search_count: 1, match_count: 2, counted: 'exact', limit: 1, skip: 1 });
     });
 
     it('answers 200 with an empty result for a user with no companies', async () => {
       const alone = (await t.http().post('/user').send({ niceName: 'Alone' }).expect(201)).body._id;
       const response = await t.http().get(`/user/${alone}/companies/owner`).expect(200);
-      expect(response.body).toEqual({ status: { count: 5, search_count: 0, match_count: 0, limit: 20, skip: 0 }, result: [] });
+      expect(response.body).toEqual({ status: { count: 5, search_count: 0, match_count: 0, counted: 'exact', limit: 20, skip: 0 }, result: [] });
       await t.http().delete(`/user/${alone}`).expect(200);
     });
 
@@ -129,12 +129,12 @@ export function referenceRoutesSpec(): void {
         .send({ query: { niceName: { $regex: '^analytical', $options: 'i' } }, sort: { employees: -1 } })
         .expect(200);
       expect(response.body.result.map((c: { niceName: string }) => c.niceName)).toEqual(['analytical software', 'Analytical Engines']);
-      expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 2, limit: 20, skip: 0 });
+      expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 2, counted: 'exact', limit: 20, skip: 0 });
     });
 
     it('accepts an empty query, limit and skip', async () => {
       const response = await t.http().post(`/user/${ada._id}/companies/owner`).send({ query: {}, limit: 2, skip: 1 }).expect(200);
-      expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 3, limit: 2, skip: 1 });
+      expect(response.body.status).toEqual({ count: 5, search_count: 2, match_count: 3, counted: 'exact', limit: 2, skip: 1 });
     });
 
     // Ada owns three of the five companies, Grace one, and one has no owner: each query below would
@@ -152,14 +152,14 @@ export function referenceRoutesSpec(): void {
       expect(result.length).toBeGreaterThan(0);
       for (const company of result) expect(company.owner).toBe(ada._id);
       expect(result.map((company) => company.niceName)).toEqual(ADA_COMPANIES);
-      expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 3, limit: 20, skip: 0 });
+      expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 3, counted: 'exact', limit: 20, skip: 0 });
     });
 
     it('can never widen the owner condition: an owner condition of its own naming another user narrows to nothing', async () => {
       // Grace owns a company, so an empty answer means the two conditions were both applied.
       expect(await t.connection.model('Company').countDocuments({ owner: grace._id })).toBe(1);
       const response = await t.http().post(`/user/${ada._id}/companies/owner`).send({ query: { owner: grace._id } }).expect(200);
-      expect(response.body).toEqual({ status: { count: 5, search_count: 0, match_count: 0, limit: 20, skip: 0 }, result: [] });
+      expect(response.body).toEqual({ status: { count: 5, search_count: 0, match_count: 0, counted: 'exact', limit: 20, skip: 0 }, result: [] });
     });
 
     it('answers 400 for a disallowed operator and for a malformed id', async () => {

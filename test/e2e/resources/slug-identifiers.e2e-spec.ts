@@ -101,7 +101,7 @@ export function slugIdentifiersSpec(): void {
 
       it('GET /book/<slug>/reviews/book lists the reviews of that book only', async () => {
         const response = await t.http().get('/book/dune/reviews/book?sort=text').expect(200);
-        expect(response.body.status).toEqual({ count: 3, search_count: 2, match_count: 2, limit: 20, skip: 0 });
+        expect(response.body.status).toEqual({ count: 3, search_count: 2, match_count: 2, counted: 'exact', limit: 20, skip: 0 });
         expect(response.body.result).toEqual([
           { _id: reviews[0]._id, text: 'great', book: dune._id },
           { _id: reviews[1]._id, text: 'long', book: dune._id },
