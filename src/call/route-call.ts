@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import type { Type } from '@nestjs/common';
+import type { AdmissionTicket } from '../concurrency/admission.js';
 import type { RequestPrecondition } from '../concurrency/conditional-request.js';
 import type { HttpResponse } from './http-response.util.js';
 import { toPlainData } from '../dto/dto-validation.js';
@@ -38,6 +39,7 @@ export interface RouteCallParts {
   precondition?: RequestPrecondition;
   expansion?: CallExpansion;
   requiresIfMatch: boolean;
+  ticket?: AdmissionTicket;
 }
 
 /**
@@ -66,6 +68,8 @@ export class RouteCall {
   readonly requiresIfMatch: boolean;
   /** The references the request asked to expand (`?expand=`, or its search body's `expand`), on a route that takes it. */
   readonly expansion?: CallExpansion;
+  /** The request's place under the admission limit (`forRoot({ admission })`), held while its work runs. */
+  readonly ticket?: AdmissionTicket;
 
   constructor(parts: RouteCallParts) {
     this.plan = parts.plan;
@@ -78,6 +82,7 @@ export class RouteCall {
     this.precondition = parts.precondition;
     this.requiresIfMatch = parts.requiresIfMatch;
     this.expansion = parts.expansion;
+    this.ticket = parts.ticket;
   }
 
   get action(): RouteActionName {
