@@ -10,8 +10,9 @@ import type { SampleApp } from './soak-app.js';
 /** What the shutdown measured (times in ms after the SIGTERM). */
 export interface ShutdownResult {
   inFlight: number;
-  /** In-flight requests answered completely with a 2xx, and the others (with what happened). */
+  /** In-flight requests answered completely with a 2xx, those the admission limit shed at once (503 `MR_OVERLOADED`), and the others (with what happened). */
   completed: number;
+  shed: number;
   failed: string[];
   /** When the last in-flight answer arrived. */
   lastAnsweredMs: number;
@@ -46,10 +47,12 @@ export async function shutdown(app: SampleApp, inFlight: number): Promise<Shutdo
   const exited = await app.exited;
   const probes = await probing;
   agent.destroy();
-  const failed = results.filter((r) => !r.ok).map((r) => r.what);
+  const failed = results.filter((r) => !r.ok && !r.shed).map((r) => r.what);
+  const shed = results.filter((r) => r.shed).length;
   return {
     inFlight,
-    completed: results.length - failed.length,
+    completed: results.length - failed.length - shed,
+    shed,
     failed,
     lastAnsweredMs: Math.round(Math.max(...results.map((r) => r.at)) - term),
     idleClosedMs: idle.closedAt() === undefined ? undefined : Math.round(idle.closedAt()! - term),
@@ -80,6 +83,8 @@ async function idleConnection(port: number): Promise<{ closedAt: () => number | 
 
 interface Answer {
   ok: boolean;
+  /** Refused at once by the admission limit (503 `MR_OVERLOADED`): never in flight. */
+  shed?: boolean;
   what: string;
   at: number;
 }
@@ -90,7 +95,9 @@ function slowSearch(port: number, agent: Agent): { sent: Promise<void>; done: Pr
     req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/companies', agent, headers: { 'content-type': 'application/json' } }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.once('end', () => resolve({ ok: res.statusCode === 200 && isEnvelope(body), what: `${res.statusCode} ${body.slice(0, 120)}`, at: performance.now() }));
+      res.once('end', () =>
+        resolve({ ok: res.statusCode === 200 && isEnvelope(body), shed: res.statusCode === 503 && body.includes('"MR_OVERLOADED"'), what: `${res.statusCode} ${body.slice(0, 120)}`, at: performance.now() }),
+      );
       res.once('error', (error) => resolve({ ok: false, what: `response: ${String(error)}`, at: performance.now() }));
     });
     req.once('error', (error) => resolve({ ok: false, what: `${(error as { code?: string }).code ?? String(error)}`, at: performance.now() }));

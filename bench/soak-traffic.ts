@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
 
 /**
@@ -118,8 +119,12 @@ export interface TrafficResult {
   max: number;
   /** Kind → status → count. */
   byKind: Record<string, Record<string, number>>;
-  /** The first few answers that were not 2xx: kind, status, body. */
+  /** The first few answers that were not 2xx (nor shed): kind, status, body. */
   samples: string[];
+  /** Requests the admission limit shed (503 `MR_OVERLOADED`, answered at once): counted apart, not failures. */
+  shed: number;
+  /** The latency of the admitted requests (every answer but the shed ones), in ms. */
+  admitted: { count: number; p50: number; p99: number; max: number };
 }
 
 /** Drives the cycle on `connections` connections for `seconds` seconds. */
@@ -132,7 +137,12 @@ export async function drive(url: string, data: Seeded, connections: number, seco
   };
   const byKind: Record<string, Record<string, number>> = {};
   const samples: string[] = [];
-  const result = await autocannon({
+  let shed = 0;
+  // The latency of every answer but a 503 (no 503 other than the admission limit's is expected here:
+  // the database is up), from autocannon's own per-response event.
+  const admittedMs: number[] = [];
+  // Without a callback autocannon answers its running instance (an EventEmitter), which is also the promise of its result.
+  const instance = autocannon({
     url,
     connections,
     duration: seconds,
@@ -147,12 +157,19 @@ export async function drive(url: string, data: Seeded, connections: number, seco
       },
       onResponse: (status: number, body: string, context: object) => {
         const counts = (byKind[step.kind] ??= {});
-        counts[status] = (counts[status] ?? 0) + 1;
+        const overloaded = status === 503 && body.includes('"MR_OVERLOADED"');
+        const key = overloaded ? '503 shed' : String(status);
+        counts[key] = (counts[key] ?? 0) + 1;
+        if (overloaded) shed++;
         if (status >= 200 && status < 300) step.keep?.(body, context as Context);
-        else if (samples.length < 10) samples.push(`${step.kind}: ${status} ${body.slice(0, 200)}`);
+        else if (!overloaded && samples.length < 10) samples.push(`${step.kind}: ${status} ${body.slice(0, 200)}`);
       },
     })),
+  }) as unknown as EventEmitter & PromiseLike<autocannon.Result>;
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status !== 503) admittedMs.push(ms);
   });
+  const result = await instance;
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
   const elapsed = (result.finish.getTime() - result.start.getTime()) / 1000;
   return {
@@ -161,11 +178,20 @@ export async function drive(url: string, data: Seeded, connections: number, seco
     statusCodes,
     errors: result.errors,
     timeouts: result.timeouts,
-    non2xx: result.non2xx,
+    // Shed requests are not failures: they are told at once to come back (their own column).
+    non2xx: result.non2xx - shed,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
     byKind,
     samples,
+    shed,
+    admitted: percentiles(admittedMs),
   };
+}
+
+function percentiles(values: number[]): TrafficResult['admitted'] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0);
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0) };
 }

@@ -10,6 +10,9 @@ export const MODEL_ROUTES_REGISTRATION = Symbol('ModelRoutesRegistration');
 /** Injection token of a registration's `ImageWork`. */
 export const IMAGE_WORK = Symbol('ModelRoutesImageWork');
 
+/** Injection token of a registration's `Admission` (its admission limit). */
+export const ADMISSION = Symbol('ModelRoutesAdmission');
+
 /** Injection token of a registration's settings (`ModelRoutesSettings`), private to its module. */
 export const MODEL_ROUTES_SETTINGS = Symbol('ModelRoutesSettings');
 

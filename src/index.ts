@@ -22,6 +22,7 @@ export { FileProp } from './files/file-prop.decorator.js';
 export { FileRef, FileRefSchema } from './files/file-ref.js';
 export type { FilePropOptions, ImageFormat, VariantOptions } from './files/file-options.js';
 export type { ImageOptions } from './files/image-work.js';
+export type { AdmissionOptions } from './concurrency/admission.js';
 
 // Extending the generated routes
 export { GeneratedController, type GeneratedResourceController } from './controllers/generated-controller.js';

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import type { Type } from '@nestjs/common';
+import type { AdmissionTicket } from '../concurrency/admission.js';
 import type { RequestPrecondition } from '../concurrency/conditional-request.js';
 import type { HttpResponse } from './http-response.util.js';
 import { toPlainData } from '../dto/dto-validation.js';
@@ -40,6 +41,7 @@ export interface RouteCallParts {
   expansion?: CallExpansion;
   count?: CountPolicy;
   requiresIfMatch: boolean;
+  ticket?: AdmissionTicket;
 }
 
 /**
@@ -70,6 +72,8 @@ export class RouteCall {
   readonly expansion?: CallExpansion;
   /** The count a search route's request asked for (`Prefer: count=exact|estimated|none`), if it asked. */
   readonly count?: CountPolicy;
+  /** The request's place under the admission limit (`forRoot({ admission })`), held while its work runs. */
+  readonly ticket?: AdmissionTicket;
 
   constructor(parts: RouteCallParts) {
     this.plan = parts.plan;
@@ -83,6 +87,7 @@ export class RouteCall {
     this.requiresIfMatch = parts.requiresIfMatch;
     this.expansion = parts.expansion;
     this.count = parts.count;
+    this.ticket = parts.ticket;
   }
 
   get action(): RouteActionName {

@@ -3,7 +3,9 @@ import { Reflector } from '@nestjs/core';
 import { writePreconditionOf } from '../concurrency/conditional-request.js';
 import type { HttpResponse } from '../call/http-response.util.js';
 import { assertJsonBody } from './json-body.util.js';
-import { MODEL_ROUTES_SERIALIZATION } from '../constants.js';
+import { ADMISSION, MODEL_ROUTES_SERIALIZATION } from '../constants.js';
+import type { Admission, AdmissionTicket } from '../concurrency/admission.js';
+import { endOfResponse } from './response-end.util.js';
 import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { resolveRelationFilters } from '../relations/relation-filter.js';
@@ -43,15 +45,49 @@ export class RouteCallGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(MODEL_ROUTES_SERIALIZATION) private readonly settings: SerializationSettings,
     private readonly targets: ReferenceTargets,
+    @Inject(ADMISSION) private readonly admission: Admission,
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const plan = this.reflector.get<RoutePlan>(ROUTE_PLAN, context.getHandler());
     const http = context.switchToHttp();
     const request = http.getRequest<CallRequest & { [ROUTE_CALL]?: RouteCall }>();
-    const call = openRouteCall(plan, request, http.getResponse<HttpResponse>(), (name) => this.targets.get(name), this.settings);
-    if (!(call instanceof Promise)) return admit(request, call);
-    return call.then((opened) => admit(request, opened));
+    const response = http.getResponse<HttpResponse>();
+    const open = (ticket?: AdmissionTicket) => this.open(plan, request, response, ticket);
+    // An upload's route is not admitted here: it waits on its client for most of its time, and has its own bounds (size, body time-out, image work).
+    const ticket = plan.row.upload ? undefined : this.admission.enter();
+    return ticket instanceof Promise ? ticket.then(open) : open(ticket);
+  }
+
+  /** Opens the request's call under its admission ticket, which is given back when the response ends and no work holds it. */
+  private open(plan: RoutePlan, request: CallRequest & { [ROUTE_CALL]?: RouteCall }, response: HttpResponse, ticket: AdmissionTicket | undefined): true | Promise<true> {
+    if (ticket) {
+      endOfResponse(response, () => ticket.end());
+      ticket.hold();
+    }
+    let call: RouteCall | Promise<RouteCall>;
+    try {
+      call = openRouteCall(plan, request, response, (name) => this.targets.get(name), this.settings, ticket);
+    } catch (error) {
+      ticket?.unhold();
+      ticket?.end();
+      throw error;
+    }
+    if (!(call instanceof Promise)) {
+      ticket?.unhold();
+      return admit(request, call);
+    }
+    return call.then(
+      (opened) => {
+        ticket?.unhold();
+        return admit(request, opened);
+      },
+      (error: unknown) => {
+        ticket?.unhold();
+        ticket?.end();
+        throw error;
+      },
+    );
   }
 }
 
@@ -71,6 +107,7 @@ function admit(request: { [ROUTE_CALL]?: RouteCall }, call: RouteCall): true {
  * to conditions on the references (`resolveRelationFilters`: one bounded query per condition).
  *
  * @param repositoryOf the repository of a model, with its settings as this app resolved them
+ * @param ticket the request's place under the admission limit, which its handler holds while it works
  */
 export function openRouteCall(
   plan: RoutePlan,
@@ -78,6 +115,7 @@ export function openRouteCall(
   response: HttpResponse,
   repositoryOf: (model: string) => ModelRepository,
   settings: SerializationSettings,
+  ticket?: AdmissionTicket,
 ): RouteCall | Promise<RouteCall> {
   const { row, names } = plan;
   const resource = repositoryOf(plan.resource);
@@ -123,6 +161,7 @@ export function openRouteCall(
       ...(expansion && { expansion }),
       ...(count && { count }),
       requiresIfMatch: resource.definition.requireIfMatch === true,
+      ...(ticket && { ticket }),
     });
   };
   return checked instanceof Promise ? checked.then(finish) : finish(checked);

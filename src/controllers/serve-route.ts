@@ -11,7 +11,8 @@ import type { RoutePlan } from '../call/route-plan.js';
  * What every generated handler does: given the row's arguments and, last, the request's call (built
  * by `RouteCallGuard`), runs the route's work as that call (`runCall`), and answers. Called by code
  * instead (a generated `patch` calls `update`), with no call among its arguments, it runs the work
- * with those arguments in the caller's call, which governs conditions and answer.
+ * with those arguments in the caller's call, which governs conditions and answer. The request's
+ * place under the admission limit (its call's `ticket`) is held while the work runs.
  */
 export async function serveRoute(controller: object, plan: RoutePlan, args: unknown[]): Promise<unknown> {
   const call = args[plan.row.params.length];
@@ -19,7 +20,16 @@ export async function serveRoute(controller: object, plan: RoutePlan, args: unkn
   const own = args.slice(0, plan.row.params.length);
   const bodyAt = plan.row.params.indexOf('body');
   if (bodyAt >= 0) own[bodyAt] = call.bodyFor(own[bodyAt], plan.body?.dto);
-  return runCall(call, () => answer(controller, call, own));
+  const { ticket } = call;
+  if (!ticket) return runCall(call, () => answer(controller, call, own));
+  // The request's place under the admission limit is given back as soon as its work is done, before its answer is written.
+  ticket.hold();
+  try {
+    return await runCall(call, () => answer(controller, call, own));
+  } finally {
+    ticket.unhold();
+    ticket.end();
+  }
 }
 
 /**

@@ -51,6 +51,7 @@ export const ERROR_CODES = Object.freeze({
   MR_HTTP_ERROR: { status: 0, description: 'Another HTTP error raised by user code (guard, pipe, interceptor); `statusCode` tells which.' },
   MR_INTERNAL: { status: 500, description: 'An unexpected failure; the real error is logged on the server, never sent.' },
   MR_DATABASE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached or did not answer in time.' },
+  MR_OVERLOADED: { status: 503, description: 'The server is at its admission limit: as many requests to the generated routes as it runs at once are at work and as many wait (`forRoot({ admission: { concurrency, queue } })`). Answered at once, without touching the database; `Retry-After` says when to try again.' },
   MR_IMAGE_BUSY: { status: 503, description: 'A resized image could not be made now: as many resizes as the server runs at once are running and as many wait (`forRoot({ images: { concurrency, queue } })`), or the resize took longer than `images.timeout`. `Retry-After` says when to try again.' },
 } as const satisfies Record<string, { status: number; description: string }>);
 for (const entry of Object.values(ERROR_CODES)) Object.freeze(entry);

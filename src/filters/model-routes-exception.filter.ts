@@ -42,7 +42,8 @@ export type ErrorFilterScope = 'app' | 'routes';
 
 /**
  * Gives every failure of a generated route the one error shape
- * `{ statusCode, error, code, message, details? }`. Every failure answered with a 5xx (a 503 too)
+ * `{ statusCode, error, code, message, details? }`. Every failure answered with a 5xx (a 503 too,
+ * except the admission limit's `MR_OVERLOADED`)
  * is logged here with its cause (the stack, and the chain of `cause`s); unexpected errors reach
  * the client only as a generic 500. A request for a path of the
  * route table with a method it does not serve is a 405 with an `Allow` header.
@@ -99,7 +100,8 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     }
     // Every 5xx (a 503 too: the database is down, or the engine dropped the connection) says why in
     // the log; the client only gets the code.
-    if (unexpected || body.statusCode >= 500) this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
+    // A request shed by the admission limit (503 MR_OVERLOADED) is not logged: under overload that would be thousands of lines saying one thing.
+    if (unexpected || (body.statusCode >= 500 && body.code !== 'MR_OVERLOADED')) this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
     if (stopReading(request)) {
       httpAdapter.setHeader(response, 'Connection', 'close');
       closeLingering((request.raw ?? request) as IncomingMessage);

@@ -1,5 +1,6 @@
 import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
+import type { AdmissionOptions } from '../concurrency/admission.js';
 import type { ImageOptions } from '../files/image-work.js';
 import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
@@ -35,6 +36,14 @@ export interface ModelRoutesSettings {
    * may take (`timeout`). Defaults 25,000,000 pixels, 2, 16, 10 seconds.
    */
   images?: ImageOptions;
+  /**
+   * The admission limit of the generated routes, per registration (so per process and connection
+   * pool): the requests at work at once (`concurrency`, default a quarter of the pool's
+   * `maxPoolSize`), the requests waiting for a place (`queue`, default as many), and the
+   * `Retry-After` of the 503 `MR_OVERLOADED` answered at once past them (`retryAfter`, default 1 s).
+   * `false` turns it off.
+   */
+  admission?: AdmissionOptions | false;
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import { APP_FILTER, ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
-import { MongooseModule } from '@nestjs/mongoose';
+import { MongooseModule, getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { Admission, resolveAdmissionOptions } from '../concurrency/admission.js';
 import { ModelRoutesExceptionFilter, type ErrorFilterScope } from '../filters/model-routes-exception.filter.js';
 import { ModelRoutesExplorer, type ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { ImageWork, resolveImageOptions } from '../files/image-work.js';
-import { IMAGE_WORK } from '../constants.js';
+import { ADMISSION, IMAGE_WORK } from '../constants.js';
 import { createControllers } from '../factories/controllers.factory.js';
 import { resolveResources, type ResolvedResources } from '../definitions/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
@@ -39,11 +41,31 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
       ...errorFilterProviders(options.globalErrorFilter ?? false),
       { provide: MODEL_ROUTES_SERIALIZATION, useValue: { groups: options.serializationGroups } satisfies SerializationSettings },
       { provide: IMAGE_WORK, useFactory: (settings: ModelRoutesSettings) => new ImageWork(resolveImageOptions(settings.images)), inject: [MODEL_ROUTES_SETTINGS] },
+      admissionProvider(connectionName),
       ...createRepositoryProviders(plan.definitions, connectionName),
       ...(options.providers ?? []),
     ],
     exports: [ModelRoutesExplorer, ...plan.definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName))],
   };
+}
+
+/** The admission limit of the generated routes, its defaults read from the size of the connection's pool. */
+function admissionProvider(connectionName: string | undefined): Provider {
+  return {
+    provide: ADMISSION,
+    useFactory: (settings: ModelRoutesSettings, connection: Connection) =>
+      new Admission(resolveAdmissionOptions(settings.admission, poolSizeOf(connection))),
+    inject: [MODEL_ROUTES_SETTINGS, getConnectionToken(connectionName)],
+  };
+}
+
+/** The `maxPoolSize` the connection's client resolved (the driver's default when none was given). */
+function poolSizeOf(connection: Connection): number | undefined {
+  try {
+    return connection.getClient()?.options?.maxPoolSize;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The resources' Mongoose models, on the registration's connection. */

@@ -207,8 +207,10 @@ export function ifMatchText(required: boolean): string {
 /** The description of a 428 answer. */
 export const PRECONDITION_REQUIRED_TEXT = 'Error; code: MR_PRECONDITION_REQUIRED';
 
-/** Errors any route may answer, beside those of its row. */
+/** Errors any route may answer, beside those of its row; a route under the admission limit (every one but an upload's) may also be shed with 503 `MR_OVERLOADED`. */
 const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY_TIMEOUT'], [500, 'MR_INTERNAL'], [503, 'MR_DATABASE_UNAVAILABLE']];
+const OVERLOADED = 'MR_OVERLOADED';
+const RETRY_AFTER_HEADER = { 'Retry-After': { description: 'Seconds to wait before sending the request again (503 MR_OVERLOADED).', schema: { type: 'integer' } } };
 
 const ETAG_HEADER = { ETag: { description: "The document's entity tag: send it in If-Match to write only this version, or in If-None-Match to be answered 304 while it is current.", schema: { type: 'string' } } };
 
@@ -292,7 +294,15 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedR
 /** The errors of a route, by status: those of its row, and those any route may answer (a row's own status names all its codes). */
 function errorResponses(row: RouteActionRow): MethodDecorator[] {
   const common = COMMON_ERRORS.filter(([status]) => !row.errors.some(([own]) => own === status));
-  return [...row.errors, ...common].map(([status, codes]) => ApiResponse({ status, description: `Error; code: ${codes}`, schema: ref(componentName.error) as never }));
+  return [...row.errors, ...common].map(([status, codes]) => {
+    const shed = status === 503 && !row.upload;
+    return ApiResponse({
+      status,
+      description: `Error; code: ${shed ? `${codes}, ${OVERLOADED}` : codes}`,
+      schema: ref(componentName.error) as never,
+      ...(shed && { headers: RETRY_AFTER_HEADER }),
+    });
+  });
 }
 
 /** The headers of a success: `Location` of a create, `ETag` of a document (a delete's is gone), `Preference-Applied` of a search. */

@@ -1,0 +1,161 @@
+import { EventEmitter } from 'node:events';
+import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+
+/**
+ * The admission limit of one `forRoot` registration (`forRoot({ admission })`): how many requests
+ * to its generated routes do their database work at once, and how many wait for a place.
+ *
+ * @publicApi
+ */
+export interface AdmissionOptions {
+  /**
+   * Requests to the generated routes that do their work at once; the others wait in the queue.
+   * Default: a quarter of the connection pool's `maxPoolSize` (the driver's default pool of 100
+   * gives 25), at least 1: a search holds up to three connections at once (its page, its count,
+   * the collection's count), and the pool keeps room for your own code.
+   */
+  concurrency?: number;
+  /**
+   * Requests that may wait for a place, in arrival order; past it a request is answered 503
+   * `MR_OVERLOADED` with `Retry-After` at once, without touching the database. Default: as many as
+   * `concurrency` (0: none waits).
+   */
+  queue?: number;
+  /** Seconds a refused client is told to wait (`Retry-After`). Default 1. */
+  retryAfter?: number;
+}
+
+/** The admission limit in force, every number given. */
+export type ResolvedAdmissionOptions = Required<AdmissionOptions>;
+
+/** The driver's default `maxPoolSize`, used when the connection does not say its own. */
+export const DEFAULT_POOL_SIZE = 100;
+
+/** `admission` of `forRoot`, checked and completed from the connection's pool size; `false` turns the limit off. */
+export function resolveAdmissionOptions(options: AdmissionOptions | false | undefined, poolSize: number | undefined): ResolvedAdmissionOptions | false {
+  if (options === false) return false;
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesModule.forRoot({ admission }): admission must be an object or false (got ${JSON.stringify(options)}).`);
+  }
+  const pool = Number.isSafeInteger(poolSize) && poolSize! > 0 ? poolSize! : DEFAULT_POOL_SIZE;
+  const concurrency = options?.concurrency ?? Math.max(1, Math.floor(pool / 4));
+  const resolved = { concurrency, queue: concurrency, retryAfter: 1, ...options };
+  const minimum = { concurrency: 1, queue: 0, retryAfter: 0 };
+  for (const [key, least] of Object.entries(minimum) as Array<[keyof ResolvedAdmissionOptions, number]>) {
+    const value = resolved[key];
+    if (!Number.isSafeInteger(value) || value < least) {
+      throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesModule.forRoot({ admission }): ${key} must be an integer of at least ${least} (got ${JSON.stringify(value)}).`);
+    }
+  }
+  return resolved;
+}
+
+/**
+ * One admitted request's place. It is given back once, when the request is over (`end`: answered,
+ * refused, or its connection closed) and no work runs under it any more (`hold` / `unhold`): a
+ * client that goes away while its query runs does not free the place before the query ends.
+ */
+export class AdmissionTicket {
+  private holds = 0;
+  private ended = false;
+  private left = false;
+
+  constructor(private readonly giveBack: () => void) {}
+
+  /** Work that uses the database starts under this place. */
+  hold(): void {
+    this.holds++;
+  }
+
+  /** That work is over. */
+  unhold(): void {
+    this.holds--;
+    this.settle();
+  }
+
+  /** The request is over; the place is given back as soon as no work holds it. */
+  end(): void {
+    this.ended = true;
+    this.settle();
+  }
+
+  private settle(): void {
+    if (this.ended && this.holds === 0 && !this.left) {
+      this.left = true;
+      this.giveBack();
+    }
+  }
+}
+
+/**
+ * The admission limit of one registration: at most `concurrency` requests of its generated routes
+ * at work, at most `queue` waiting (in arrival order), the rest refused at once with a 503
+ * `MR_OVERLOADED` and `Retry-After`. Emits `'queued'` when a request starts to wait (with the
+ * number waiting), `'shed'` when one is refused and `'left'` when one gives its place back, which
+ * tests use to know where requests are without timing them.
+ */
+export class Admission extends EventEmitter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  private shedCount = 0;
+
+  constructor(readonly options: ResolvedAdmissionOptions | false) {
+    super();
+  }
+
+  /** Requests at work now. */
+  get running(): number {
+    return this.active;
+  }
+
+  /** Requests waiting for a place. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** Requests refused since the start. */
+  get shed(): number {
+    return this.shedCount;
+  }
+
+  /**
+   * A place for one request: at once when one is free (no promise), after those ahead of it
+   * otherwise; a 503 `MR_OVERLOADED` when the queue is full. `undefined` when there is no limit.
+   */
+  enter(): AdmissionTicket | Promise<AdmissionTicket> | undefined {
+    const { options } = this;
+    if (!options) return undefined;
+    if (this.active < options.concurrency) {
+      this.active++;
+      return new AdmissionTicket(() => this.leave());
+    }
+    if (this.waiting.length >= options.queue) {
+      this.shedCount++;
+      this.emit('shed', this.shedCount);
+      throw overloaded(options);
+    }
+    // The place is handed over by the request that leaves: `active` stays as it is.
+    return new Promise<AdmissionTicket>((resolve) => {
+      this.waiting.push(() => resolve(new AdmissionTicket(() => this.leave())));
+      this.emit('queued', this.waiting.length);
+    });
+  }
+
+  private leave(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+    this.emit('left', this.active);
+  }
+}
+
+/** The 503 of a request that found neither a place nor room in the queue. */
+function overloaded({ concurrency, queue, retryAfter }: ResolvedAdmissionOptions): ModelRoutesException {
+  return new ModelRoutesException(
+    'MR_OVERLOADED',
+    `The server is at its admission limit (${concurrency} requests at work and ${queue} waiting: forRoot({ admission: { concurrency, queue } })); try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
+    undefined,
+    { 'Retry-After': String(retryAfter) },
+  );
+}

@@ -1,0 +1,57 @@
+import { Admission, resolveAdmissionOptions } from '../../../src/concurrency/admission.js';
+import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
+
+/** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
+export function admissionOptionsSpec(): void {
+  describe('resolveAdmissionOptions', () => {
+    it('derives its defaults from the pool: a quarter of maxPoolSize at work (at least 1), as many waiting, Retry-After 1 s', () => {
+      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1 });
+      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 2, retryAfter: 1 });
+      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 1, retryAfter: 1 });
+      // A pool the connection does not tell: the driver's default of 100.
+      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1 });
+      expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1 });
+      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5 }, 100)).toEqual({ concurrency: 25, queue: 0, retryAfter: 5 });
+      expect(resolveAdmissionOptions(false, 100)).toBe(false);
+    });
+
+    it.each([
+      [{ concurrency: 0 }, /concurrency must be an integer of at least 1/],
+      [{ queue: -1 }, /queue must be an integer of at least 0/],
+      [{ retryAfter: 0.5 }, /retryAfter must be an integer of at least 0/],
+      [true, /admission must be an object or false/],
+    ])('refuses %p at startup, naming the option', (options, message) => {
+      expect(() => resolveAdmissionOptions(options as never, 100)).toThrow(message);
+    });
+  });
+
+  describe('Admission', () => {
+    it('admits `concurrency` at once, queues `queue` in arrival order, refuses the next with MR_OVERLOADED and Retry-After', async () => {
+      const admission = new Admission({ concurrency: 1, queue: 1, retryAfter: 3 });
+      const first = admission.enter();
+      expect(first).toBeDefined();
+      expect(first).not.toBeInstanceOf(Promise);
+      const second = admission.enter() as Promise<unknown>;
+      expect(second).toBeInstanceOf(Promise);
+      let refused: unknown;
+      try {
+        admission.enter();
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toBeInstanceOf(ModelRoutesException);
+      expect(refused).toMatchObject({ code: 'MR_OVERLOADED', headers: { 'Retry-After': '3' } });
+      expect([admission.running, admission.queued, admission.shed]).toEqual([1, 1, 1]);
+      (first as { end(): void }).end();
+      const handed = (await second) as { end(): void };
+      expect([admission.running, admission.queued]).toEqual([1, 0]);
+      handed.end();
+      handed.end();
+      expect([admission.running, admission.queued]).toEqual([0, 0]);
+    });
+
+    it('lets everything in when turned off', () => {
+      expect(new Admission(false).enter()).toBeUndefined();
+    });
+  });
+}
