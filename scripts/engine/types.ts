@@ -10,7 +10,7 @@ export interface Engine {
   backend?: FerretDbBackend;
   /**
    * FerretDB on PostgreSQL only: the private cluster's URL (FerretDB's database) and the folder of
-   * PostgreSQL's binaries (`psql`), for tests that look at what FerretDB made in PostgreSQL.
+   * PostgreSQL's server binaries (often `psql`'s too), for tests that look at what FerretDB made in PostgreSQL.
    */
   postgres?: { url: string; bin: string };
   /** Connection string without a database name; pass `dbName` to Mongoose. */
