@@ -15,6 +15,10 @@
  *   (checked with FerretDB's `explain`: a sequential scan; its btree on `_id` keeps `_id` unique).
  *   Skipped: nested paths (`_jsonb -> 'a' -> 'b'`: FerretDB v1 pushes no dotted path down),
  *   FerretDB's own metadata tables, and any index that is not a btree (the twins themselves).
+ *   The twins are built without GIN's pending list (`fastupdate = off`): every search reads the
+ *   whole list (up to 4 MB) until a vacuum merges it into the index, and the helper's temporary
+ *   clusters run without autovacuum (measured at 30,000 documents: a lookup by `_id` took 3.6 ms
+ *   with the list, 1.5 ms without); an insert pays for its entry at once instead.
  * - on `DROP INDEX` (`sql_drop`): drops the twin of each dropped index. A dropped collection or
  *   database (`DROP TABLE`, `DROP SCHEMA`) takes its twins with it.
  *
@@ -68,7 +72,7 @@ BEGIN
     END LOOP;
     CONTINUE WHEN cardinality(paths) = 0;
     BEGIN
-      EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %I.%I USING gin (%s)',
+      EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %I.%I USING gin (%s) WITH (fastupdate = off)',
         public.model_routes_gin_twin_name(source.index_name), source.schema_name, source.table_name, array_to_string(paths, ', '));
     EXCEPTION WHEN OTHERS THEN
       RAISE WARNING 'nestjs-model-routes: no GIN twin for index %.%: %', source.schema_name, source.index_name, SQLERRM;
