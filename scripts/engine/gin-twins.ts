@@ -17,8 +17,8 @@
  *   FerretDB's own metadata tables, and any index that is not a btree (the twins themselves).
  *   The twins are built without GIN's pending list (`fastupdate = off`): every search reads the
  *   whole list (up to 4 MB) until a vacuum merges it into the index, and the helper's temporary
- *   clusters run without autovacuum (measured at 30,000 documents: a lookup by `_id` took 3.6 ms
- *   with the list, 1.5 ms without); an insert pays for its entry at once instead.
+ *   clusters run without autovacuum (measured: docs/decisions.md, Production); an insert pays for
+ *   its entry at once instead.
  * - on `DROP INDEX` (`sql_drop`): drops the twin of each dropped index. A dropped collection or
  *   database (`DROP TABLE`, `DROP SCHEMA`) takes its twins with it.
  *
