@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { countCommands, freePort, measure, pick, run, startServer, stopServer } from './harness.js';
-import { SCENARIOS, SERVERS, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, type Ids, type Scenario, type ServerName } from './scenarios.js';
+import { SCALE_SCENARIOS, SCENARIOS, SERVERS, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, type Ids, type Scenario, type ServerName } from './scenarios.js';
 import type { Measure } from './measure.js';
 import { commandsTable, expressTable, fastifyTable, type CommandCounts, type Results } from './table.js';
 import { reset, seed } from './seed.js';
@@ -99,7 +99,7 @@ async function scale(uri: string): Promise<void> {
   for (const size of SIZES) {
     const db = `bench_size_${size}`;
     const data = await seed(uri, db, Math.max(10, size / 10), size);
-    for (const scenario of SCENARIOS.filter((candidate) => candidate.name.startsWith('search (POST') || candidate.name === 'reverse reference (GET)')) {
+    for (const scenario of [...SCENARIOS.filter((candidate) => candidate.name.startsWith('search (POST') || candidate.name === 'reverse reference (GET)'), ...SCALE_SCENARIOS]) {
       const row: Partial<Record<ServerName, Measure>> = {};
       for (const server of ['generated', 'handwritten'] as const) {
         const child = await startServer(server, uri, db);

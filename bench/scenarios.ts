@@ -180,6 +180,23 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /**
+ * Measured as the collection grows too (the scale table of `npm run bench`), beside the POST search
+ * and the GET reverse route: get one, and an equality on an indexed path (the reference `owner`)
+ * through the search route; FerretDB pushes both down to PostgreSQL as `_jsonb->'<path>' @> ...`
+ * (issue 26).
+ */
+export const SCALE_SCENARIOS: Scenario[] = [
+  SCENARIOS.find((scenario) => scenario.name === 'get one')!,
+  {
+    name: 'search (GET, equality on an indexed field)',
+    request: {
+      ...ours((ids) => ({ method: 'GET', path: `/companies?owner=${ids.user()}&limit=20` })),
+      peer: (ids) => ({ method: 'GET', path: `/api/v1/Company?query=${json({ owner: ids.user() })}&limit=20` }),
+    },
+  },
+];
+
+/**
  * The scenarios whose name contains one of `only` (all of them when none is given), in their order;
  * a text that names no scenario is an error, so that a typo does not run an empty benchmark.
  */

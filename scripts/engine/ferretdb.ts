@@ -133,6 +133,7 @@ async function launchOnPostgres(launch: PostgresLaunch): Promise<Engine> {
     return {
       kind: 'ferretdb',
       backend: 'postgresql',
+      postgres: { url, bin },
       uri: `mongodb://127.0.0.1:${port}/`,
       description:
         `FerretDB ${FERRETDB_VERSION} (PostgreSQL ${launch.version} backend; ${launch.reason}) at mongodb://127.0.0.1:${port}/, ` +

@@ -30,13 +30,17 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { cacheDir, onPath } from './choice.js';
+import { GIN_TWIN_SQL } from './gin-twins.js';
 import { waitUntil, watch, type Watched } from './watchdog.js';
 
 /** The PostgreSQL role and database FerretDB uses in its private cluster. */
 export const PG_USER = 'ferretdb';
 export const PG_DATABASE = 'ferretdb';
-/** Bump when the template's initdb options change, so old templates are not reused. */
-const PG_TEMPLATE_FORMAT = 2;
+/**
+ * Bump when the template's initdb options or contents change, so old templates are not reused
+ * (3: the GIN twins' event triggers, scripts/engine/gin-twins.ts).
+ */
+const PG_TEMPLATE_FORMAT = 3;
 
 /**
  * Settings of every private cluster. fsync, synchronous_commit and full_page_writes off make
@@ -209,6 +213,14 @@ export function ensureTemplate(bin: string, version: string, user: ServerUser): 
         'CHECKPOINT;',
         '',
       ].join('\n'),
+    );
+    // Then, in FerretDB's database, the event triggers that give its indexes their GIN twins
+    // (`-j`: a statement ends with `;` and a blank line, so function bodies span lines).
+    runAsServerUser(
+      user,
+      join(bin, 'postgres'),
+      ['--single', '-j', '-D', data, '-c', 'fsync=off', '-c', 'min_wal_size=2MB', '-c', 'max_wal_size=2MB', PG_DATABASE],
+      [...GIN_TWIN_SQL, 'CHECKPOINT;', ''].join('\n\n'),
     );
     execFileSync('cp', ['-a', data, incoming]);
     try {

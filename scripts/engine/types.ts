@@ -8,6 +8,11 @@ export interface Engine {
   kind: EngineKind;
   /** FerretDB only: the backend it runs on. */
   backend?: FerretDbBackend;
+  /**
+   * FerretDB on PostgreSQL only: the private cluster's URL (FerretDB's database) and the folder of
+   * PostgreSQL's server binaries (often `psql`'s too), for tests that look at what FerretDB made in PostgreSQL.
+   */
+  postgres?: { url: string; bin: string };
   /** Connection string without a database name; pass `dbName` to Mongoose. */
   uri: string;
   /** A line for logs: which engine, where. */
