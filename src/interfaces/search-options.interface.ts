@@ -51,8 +51,8 @@ export interface SearchOptions {
   cursorSecret?: string;
   /**
    * How a search counts the documents its query matches (`status.match_count`) when the request
-   * does not say (`Prefer: count=exact|estimated|none`): `'exact'` counts them (no count query
-   * when the page shows where the matches end); `'estimated'` reads the collection's metadata for
+   * does not say (`Prefer: count=exact|estimated|none`): `'exact'` counts them (a count
+   * query beside the page); `'estimated'` reads the collection's metadata for
    * an unfiltered search and counts at most `estimateLimit` matches of a filtered one; `'none'`
    * leaves `match_count` out. `status.counted` says which one an answer got. Default `'exact'`.
    */

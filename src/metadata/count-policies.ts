@@ -1,8 +1,9 @@
 /**
  * How a search counts the documents its query matches (`status.match_count`), one row per policy:
- * `exact` counts them all (a count query, unless the page shows where the matches end); `estimated`
- * reads the collection's metadata for an unfiltered search and counts at most `search.estimateLimit`
- * matches of a filtered one; `none` counts nothing and leaves `match_count` out.
+ * `exact` counts them all (a count query beside the page); `estimated` takes the number from a page
+ * that shows where the matches end, else reads the collection's metadata for an unfiltered search and
+ * counts at most `search.estimateLimit` matches of a filtered one; `none` counts nothing and leaves
+ * `match_count` out.
  *
  * @publicApi
  */

@@ -494,7 +494,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * (`KeysetPage`); another search's cursor is a 400 `MR_INVALID_CURSOR`.
    *
    * The matches are counted as `params.count` says, else the request's `Prefer: count=`, else the
-   * resource's `search.count`, after the page is read (see `searchCounts`).
+   * resource's `search.count` (see `searchCounts`): an exact count beside the page, an estimate after it.
    */
   async search(params: SearchParams, scope?: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
     if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
@@ -511,7 +511,13 @@ export class ModelRepository<T = Record<string, unknown>> {
     const query = this.reading(this.model.find(page, projection)).skip(params.skip).limit(keyset ? params.limit + 1 : params.limit).maxTimeMS(this.maxTimeMS).lean();
     if (sort) query.sort(sort);
     const plan = { policy: params.count ?? routeCountPreference() ?? this.definition.search.count, unfiltered: Object.keys(filter).length === 0, estimateLimit: this.definition.search.estimateLimit };
-    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionCount.read(routeReadPreference()) : undefined];
+    const countMatches = (limit?: number) => {
+      const counting = this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS);
+      return (limit === undefined ? counting : counting.limit(limit)).exec();
+    };
+    // An exact count goes beside the page, as a hand-written search sends it: a full page waits for the slower of the two.
+    const exactCount = plan.policy === 'exact' ? countMatches() : undefined;
+    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionCount.read(routeReadPreference()) : undefined, exactCount];
     try {
       const [found, collection] = (await Promise.all(operations)) as [Array<Record<string, unknown>>, number | undefined];
       const more = keyset ? found.length > params.limit : undefined;
@@ -522,8 +528,8 @@ export class ModelRepository<T = Record<string, unknown>> {
       const read = { skip: params.skip, limit: params.limit, found: docs.length, ...(more !== undefined && { more }), ...(params.after !== undefined && { continued: true }) };
       const { count, match_count, counted } = await searchCounts(plan, read, {
         matches: (limit) => {
-          const counting = this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS);
-          const pending = (limit === undefined ? counting : counting.limit(limit)).exec();
+          if (limit === undefined && exactCount) return exactCount;
+          const pending = countMatches(limit);
           operations.push(pending);
           return pending;
         },

@@ -47,11 +47,18 @@ export function countPolicySpec(): void {
       expect(response.headers['preference-applied']).toBeUndefined();
     });
 
-    it('answers a page that shows where the matches end without a count query, with the same numbers', async () => {
+    it('sends its count beside the page, as a hand-written search does, whatever the page shows', async () => {
       expect((await t.http().get('/companies?limit=30').expect(200)).body.status).toEqual({ count: 25, search_count: 25, match_count: 25, counted: 'exact', limit: 30, skip: 0 });
       expect((await t.http().get('/companies?limit=10&skip=20').expect(200)).body.status).toEqual({ count: 25, search_count: 5, match_count: 25, counted: 'exact', limit: 10, skip: 20 });
       expect((await t.http().get('/companies?employees[gte]=20').expect(200)).body.status).toEqual({ count: 25, search_count: 5, match_count: 5, counted: 'exact', limit: 20, skip: 0 });
       expect((await t.http().post('/companies').send({ query: { employees: { $lt: 3 } } }).expect(200)).body.status).toMatchObject({ match_count: 3, counted: 'exact' });
+      expect(countQueries).toEqual([0, 0, 0, 0]);
+    });
+
+    it('an estimate takes the number from a page that shows where the matches end, without a count query', async () => {
+      const estimated = (path: string) => t.http().get(path).set('Prefer', 'count=estimated').expect(200);
+      expect((await estimated('/companies?employees[gte]=20')).body.status).toEqual({ count: 25, search_count: 5, match_count: 5, counted: 'exact', limit: 20, skip: 0 });
+      expect((await estimated('/companies?employees[gte]=5&limit=10&skip=15')).body.status).toMatchObject({ search_count: 5, match_count: 20, counted: 'exact' });
       expect(countQueries).toEqual([]);
     });
 

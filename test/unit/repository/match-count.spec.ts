@@ -19,10 +19,14 @@ export function matchCountSpec(): void {
   }
 
   describe('searchCounts', () => {
-    it('takes an exact count from a page that shows the end, without a query', async () => {
-      expect(await counts({}, { skip: 0, limit: 20, found: 7 })).toEqual({ answer: { count: 5000, match_count: 7, counted: 'exact' }, queries: [] });
-      expect(await counts({ unfiltered: true }, { skip: 40, limit: 20, found: 3 }, { total: 43 })).toEqual({ answer: { count: 43, match_count: 43, counted: 'exact' }, queries: [] });
-      expect(await counts({}, { skip: 0, limit: 20, found: 0 })).toEqual({ answer: { count: 5000, match_count: 0, counted: 'exact' }, queries: [] });
+    it('takes the number from a page that shows the end, without a query, when estimating', async () => {
+      expect(await counts({ policy: 'estimated' }, { skip: 0, limit: 20, found: 7 })).toEqual({ answer: { count: 5000, match_count: 7, counted: 'exact' }, queries: [] });
+      expect(await counts({ policy: 'estimated', unfiltered: true }, { skip: 40, limit: 20, found: 3 }, { total: 43 })).toEqual({ answer: { count: 43, match_count: 43, counted: 'exact' }, queries: [] });
+      expect(await counts({ policy: 'estimated' }, { skip: 0, limit: 20, found: 0 })).toEqual({ answer: { count: 5000, match_count: 0, counted: 'exact' }, queries: [] });
+    });
+
+    it('counts exactly with the count sent beside the page, whatever the page shows', async () => {
+      expect(await counts({}, { skip: 0, limit: 20, found: 7 }, { matching: 7 })).toEqual({ answer: { count: 5000, match_count: 7, counted: 'exact' }, queries: [undefined] });
     });
 
     it('counts a full page, and a page past the end', async () => {
@@ -44,8 +48,8 @@ export function matchCountSpec(): void {
     });
 
     it('takes the end from a sorted page read one document longer: a full page with nothing after it needs no count', async () => {
-      expect(await counts({}, { skip: 0, limit: 20, found: 20, more: false })).toEqual({ answer: { count: 5000, match_count: 20, counted: 'exact' }, queries: [] });
-      expect(await counts({}, { skip: 0, limit: 20, found: 20, more: true })).toEqual({ answer: { count: 5000, match_count: 3000, counted: 'exact' }, queries: [undefined] });
+      expect(await counts({ policy: 'estimated' }, { skip: 0, limit: 20, found: 20, more: false })).toEqual({ answer: { count: 5000, match_count: 20, counted: 'exact' }, queries: [] });
+      expect(await counts({ policy: 'estimated' }, { skip: 0, limit: 20, found: 20, more: true })).toEqual({ answer: { count: 5000, match_count: 1000, counted: 'estimated' }, queries: [1001] });
     });
 
     it('counts after a cursor, where the matches before the page are not known', async () => {
