@@ -42,9 +42,8 @@ export function needsCollectionCount({ policy, unfiltered }: CountPlan): boolean
  * The envelope's `count`, `match_count` and `counted` of a search, with as few queries as the
  * policy allows:
  *
- * - `exact` counts the matches: the repository sends that count beside the page, as `reads.matches()`
- *   (measured: counting after the page made a full page wait for both in turn, 1.25x the latency of
- *   a hand-written search of the same two queries side by side).
+ * - `exact` counts the matches: the repository sends that count beside the page, as `reads.matches()`,
+ *   so a full page waits for the slower of its two queries, not for both in turn.
  * - Otherwise a page that shows where the matches end (fewer than `limit` documents, or a read one
  *   longer with nothing after, and either `skip` 0 or at least one document, and no cursor) gives the
  *   exact number, `skip` plus the documents found, with no query.
