@@ -1,6 +1,7 @@
 import { Types, type Model } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ReferenceDefinition } from '../definitions/resource-definition.interface.js';
+import { valueAtPath } from '../utils/object-path.util.js';
 
 /**
  * Refuses a write that would close a cycle through a self-reference declared `acyclic` (a category
@@ -31,7 +32,7 @@ export async function assertNoCycles(
         throw cycle(reference, `leads to a chain longer than ${reference.acyclic.maxDepth} (acyclic.maxDepth), so a cycle cannot be ruled out`);
       }
       const next = (await model.findOne({ _id: current }, { [reference.field]: 1 }).maxTimeMS(maxTimeMS).lean().exec()) as Record<string, unknown> | null;
-      current = next ? asObjectId(readPath(next, reference.field)) : undefined;
+      current = next ? asObjectId(valueAtPath(next, reference.field)) : undefined;
     }
   }
 }
@@ -39,10 +40,6 @@ export async function assertNoCycles(
 function cycle(reference: ReferenceDefinition, text: string): ModelRoutesException {
   const message = `${reference.field} ${text}`;
   return new ModelRoutesException('MR_REFERENCE_CYCLE', `${reference.targetName}.${message}`, [{ path: reference.field, message }]);
-}
-
-function readPath(doc: Record<string, unknown>, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), doc);
 }
 
 function asObjectId(value: unknown): Types.ObjectId | undefined {

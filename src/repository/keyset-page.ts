@@ -1,3 +1,4 @@
+import { deletePath, valueAtPath } from '../utils/object-path.util.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from './search-cursor.js';
 
 /**
@@ -42,7 +43,7 @@ export class KeysetPage {
   /** The cursor that continues after `doc` (a raw document that holds the sort's fields). */
   next(doc: Record<string, unknown>): string {
     return encodeCursor(
-      this.keys.map(([field]) => valueAt(doc, field)),
+      this.keys.map(([field]) => valueAtPath(doc, field)),
       this.binding,
       this.secret,
     );
@@ -66,23 +67,8 @@ export class KeysetPage {
  */
 export function strip(doc: Record<string, unknown>, added: readonly string[], select: readonly string[]): void {
   for (const field of added) {
-    const [top, ...rest] = field.split('.');
-    if (rest.length === 0 || !select.some((chosen) => chosen.split('.')[0] === top)) {
-      delete doc[top];
-      continue;
-    }
-    let parent: unknown = doc[top];
-    for (const part of rest.slice(0, -1)) parent = parent && typeof parent === 'object' ? (parent as Record<string, unknown>)[part] : undefined;
-    if (parent && typeof parent === 'object' && !Array.isArray(parent)) delete (parent as Record<string, unknown>)[rest[rest.length - 1]];
+    const parts = field.split('.');
+    const keepsTop = parts.length > 1 && select.some((chosen) => chosen.split('.')[0] === parts[0]);
+    deletePath(doc, keepsTop ? parts : [parts[0]]);
   }
-}
-
-/** The value at a dotted path of a document; `undefined` where it has none. */
-function valueAt(doc: Record<string, unknown>, path: string): unknown {
-  let value: unknown = doc;
-  for (const part of path.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
 }

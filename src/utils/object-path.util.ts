@@ -14,10 +14,15 @@ export interface FieldAccess {
   each(path: string): FieldSlot[];
 }
 
+/** The value at the dotted path `path` of nested data (`meta.editor`); `undefined` where there is none. */
+export function valueAtPath(data: Record<string, unknown>, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), data);
+}
+
 /** Access to `data.meta.editor` by the path `meta.editor`. */
 export function nestedAccess(data: Record<string, unknown>): FieldAccess {
   return {
-    get: (path) => path.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), data),
+    get: (path) => valueAtPath(data, path),
     set(path, value) {
       const parts = path.split('.');
       const parent = parts.slice(0, -1).reduce((object, part) => object[part] as Record<string, unknown>, data);
