@@ -21,7 +21,8 @@ import { reset, seed } from './seed.js';
  * answer, fails the run with its reason: no number is printed from an invalid run.
  * `--only <text>` (repeatable) runs the scenarios whose name contains one of the texts, and skips
  * the scale measures; `--rounds <n>` takes n rounds instead of 3, `--seconds <n>` measures each
- * scenario n seconds instead of 10 (after n/3 of warm-up).
+ * scenario n seconds instead of 10 (after n/3 of warm-up); `--one-at-a-time <n>` sends each scenario n
+ * requests on one connection instead (after 3 of warm-up).
  */
 const quick = process.argv.includes('--quick');
 const scaleOnly = process.argv.includes('--scale-only');
@@ -38,6 +39,11 @@ plan.rounds = countArgument(process.argv, 'rounds') ?? plan.rounds;
 const seconds = countArgument(process.argv, 'seconds');
 // A third of the measured time to warm up, as the plan's 3 s for 10 s.
 if (seconds && !quick) Object.assign(plan, { warmup: { connections: 8, duration: Math.ceil(seconds / 3) }, load: { connections: 8, duration: seconds } });
+// --one-at-a-time <n>: n requests on one connection after 3 of warm-up, so requests/s is 1 / latency: the
+// measure for a scenario whose requests take the engine seconds (8 connections then complete a few per
+// round, and one request more or less moves a ratio by a tenth or more).
+const oneAtATime = countArgument(process.argv, 'one-at-a-time');
+if (oneAtATime && !quick) Object.assign(plan, { warmup: { connections: 1, amount: 3 }, load: { connections: 1, amount: oneAtATime } });
 // 100 per location: the serialization scenario's page is full.
 const VENTURES = 500;
 
