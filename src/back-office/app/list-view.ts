@@ -1,10 +1,11 @@
-import type { Envelope } from './api.js';
+import { ApiError, type Envelope } from './api.js';
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import { filterOf, filterParams, listColumns, listFilters, type ListFilter } from './field-rules.js';
 import { documentLink } from './fields.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import type { Doc } from './api-wire.js';
+import { listParams, pageHash, pagerLinks, PageTrail, positionOf, type ListPosition } from './list-paging.js';
 import { createPicker } from './picker.js';
 import { expandPaths, referenceId } from './expanded.js';
 import { referencedDocuments, resourceSearch, reverseSearch, searchExpanding, type Searcher } from './search.js';
@@ -19,10 +20,14 @@ export interface Reverse {
   field: string;
 }
 
+/** The pages this tab walked with cursors: "Previous page" of a cursor page. */
+const trail = new PageTrail(sessionStorageOrNone());
+
 /**
- * A resource's list (`#/company?sort=-employees&niceName=acme&skip=20`): typed filters, a table
- * sorted by clicking a column header, and paging from the envelope. With `reverse`, the documents
- * that reference one document, through the reverse route.
+ * A resource's list (`#/company?sort=-employees&niceName=acme&after=<cursor>&from=21`): typed
+ * filters, a table sorted by clicking a column header, and paging from the envelope (with cursors
+ * when sorted: see list-paging.ts). With `reverse`, the documents that reference one document,
+ * through the reverse route.
  */
 export async function renderList(context: AppContext, main: HTMLElement, resource: ResourceMetadata, params: URLSearchParams, reverse?: Reverse): Promise<void> {
   const search: Searcher | undefined = reverse ? reverseSearch(context, resource, reverse.field, reverse.target, reverse.id) : resourceSearch(context, resource);
@@ -51,18 +56,34 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   const loaded = new Promise<Map<string, Doc>>((resolve) => (pageReferenced = resolve));
   main.append(filterForm(context, resource, filters, params, here, loaded));
   const sort = params.get('sort') ?? '';
-  const skip = Math.max(0, Number(params.get('skip') ?? 0) || 0);
+  const list = listParams(params);
   await context.pages.run(
     async () => {
       // One request where the shown references are expandable; one search per other target resource.
-      const spec = { filter: filterOf(filters.map(({ field }) => field), params), sort: sort || undefined, skip, limit: PAGE_SIZE, expand: expandPaths(columns, resource.maxExpandPaths) };
-      const { envelope, expanded } = await searchExpanding(search, spec);
-      return { envelope, expanded, referenced: await referencedDocuments(context, columns, envelope.result) };
+      const spec = { filter: filterOf(filters.map(({ field }) => field), params), sort: sort || undefined, limit: PAGE_SIZE, expand: expandPaths(columns, resource.maxExpandPaths) };
+      const page = (position: ListPosition) => searchExpanding(search, { ...spec, skip: position.skip, after: position.after });
+      let position = positionOf(params);
+      let restarted = false;
+      let answer: Awaited<ReturnType<typeof page>>;
+      try {
+        answer = await page(position);
+      } catch (error) {
+        // A cursor of another sort or filter (an old link): the first page, never an error page.
+        if (!(position.after && error instanceof ApiError && error.code === 'MR_INVALID_CURSOR')) throw error;
+        [position, restarted] = [positionOf(list), true];
+        answer = await page(position);
+      }
+      const { envelope, expanded } = answer;
+      return { envelope, expanded, position, restarted, referenced: await referencedDocuments(context, columns, envelope.result) };
     },
     {
-      done: ({ envelope, expanded, referenced }) => {
+      done: ({ envelope, expanded, position, restarted, referenced }) => {
         pageReferenced(referenced);
-        main.append(table(context, resource, columns, envelope, { referenced, expanded }, params, here), pager(envelope, params, here));
+        if (restarted) {
+          history.replaceState(history.state, '', pageHash(here, list, position));
+          replace(alerts, h('p', { class: 'notice' }, 'That page could not be found again (its link belongs to another sort or filter, or the list changed): here is the first page.'));
+        }
+        main.append(table(context, resource, columns, envelope, { referenced, expanded }, params, here), pager(envelope, list, position, here));
       },
       failed: (error) => {
         pageReferenced(new Map());
@@ -180,7 +201,8 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
     const next = direction === 'ascending' ? `-${field.path}` : field.path;
     const query = new URLSearchParams(params);
     query.set('sort', next);
-    query.delete('skip');
+    // A cursor belongs to its sort: another sort starts at its first page.
+    for (const name of ['skip', 'after', 'from']) query.delete(name);
     return h(
       'th',
       { scope: 'col', 'aria-sort': direction, class: field.type === 'number' ? 'number' : undefined },
@@ -222,25 +244,26 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
   );
 }
 
-/** `21–40 of 57 matching (120 in total)`, with the previous and next pages. */
-function pager(envelope: Envelope, params: URLSearchParams, here: string): HTMLElement {
-  const { count, skip, search_count: shown } = envelope.status;
-  // The app asks for exact counts (SEARCH_PREFER); a proxy that drops the header gets what the page shows.
-  const matching = envelope.status.match_count ?? skip + shown;
-  const page = (to: number) => {
-    const query = new URLSearchParams(params);
-    if (to > 0) query.set('skip', String(to));
-    else query.delete('skip');
-    return `${here}?${query}`;
-  };
-  const first = shown ? skip + 1 : 0;
-  const previous = skip > 0 ? page(Math.max(0, skip - PAGE_SIZE)) : undefined;
-  const next = skip + shown < matching ? page(skip + PAGE_SIZE) : undefined;
+/** `21–40 of 57 matching (120 in total)`, with the previous and next pages (see list-paging.ts). */
+function pager(envelope: Envelope, list: URLSearchParams, position: ListPosition, here: string): HTMLElement {
+  const hash = pageHash(here, list, position);
+  // "Previous page" of the page that comes next is this one.
+  if (envelope.status.next) trail.record(here, list, envelope.status.next, hash);
+  const { text, previous, next } = pagerLinks(here, list, position, envelope.status, PAGE_SIZE, position.after ? trail.before(here, list, position.after) : undefined);
   return h(
     'nav',
     { class: 'pager', 'aria-label': 'Pages' },
-    h('p', { 'aria-live': 'polite' }, `${first}–${skip + shown} of ${matching} matching (${count} in total)`),
-    previous ? h('a', { class: 'button secondary', href: previous }, 'Previous page') : h('span', { class: 'button secondary', 'aria-disabled': 'true' }, 'Previous page'),
+    h('p', { 'aria-live': 'polite' }, text),
+    previous ? h('a', { class: 'button secondary', href: previous.href }, previous.label) : h('span', { class: 'button secondary', 'aria-disabled': 'true' }, 'Previous page'),
     next ? h('a', { class: 'button secondary', href: next }, 'Next page') : h('span', { class: 'button secondary', 'aria-disabled': 'true' }, 'Next page'),
   );
+}
+
+/** The tab's `sessionStorage`, unless the browser refuses it (storage disabled). */
+function sessionStorageOrNone(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
 }

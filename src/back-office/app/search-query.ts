@@ -13,6 +13,8 @@ export interface SearchSpec {
   sort?: string;
   limit?: number;
   skip?: number;
+  /** The cursor to continue after: the `status.next` of the page before, with the same filter and sort. */
+  after?: string;
   /** The reference fields to answer as the documents they name (`expand=owner,lead`). */
   expand?: string[];
 }
@@ -33,17 +35,19 @@ export function toQueryString(spec: SearchSpec): URLSearchParams {
   if (spec.sort) query.set('sort', spec.sort);
   if (spec.limit !== undefined) query.set('limit', String(spec.limit));
   if (spec.skip) query.set('skip', String(spec.skip));
+  if (spec.after) query.set('after', spec.after);
   if (spec.expand?.length) query.set('expand', spec.expand.join(','));
   return query;
 }
 
-/** The same search as the body of a `POST` search route (`{ query, sort, limit, skip, expand }`). */
+/** The same search as the body of a `POST` search route (`{ query, sort, limit, skip, after, expand }`). */
 export function toBody(spec: SearchSpec): Record<string, unknown> {
   return {
     query: spec.filter,
     ...(spec.sort && { sort: spec.sort }),
     ...(spec.limit !== undefined && { limit: spec.limit }),
     ...(spec.skip && { skip: spec.skip }),
+    ...(spec.after && { after: spec.after }),
     ...(spec.expand?.length && { expand: spec.expand }),
   };
 }

@@ -21,6 +21,19 @@ export function searchQuerySpec(): void {
       expect(toBody({ filter: {}, skip: 0 })).toEqual({ query: {} });
     });
 
+    it('continues after a cursor: after=<cursor> in a query string, the member after in a body; none when empty', () => {
+      expect([...toQueryString({ filter: { niceName: 'a' }, sort: '-employees', limit: 20, after: 'eyJ2IjoxfQ.x-_y', expand: ['owner'] })]).toEqual([
+        ['niceName', 'a'],
+        ['sort', '-employees'],
+        ['limit', '20'],
+        ['after', 'eyJ2IjoxfQ.x-_y'],
+        ['expand', 'owner'],
+      ]);
+      expect(toQueryString({ filter: {}, after: '' }).toString()).toBe('');
+      expect(toBody({ filter: {}, sort: 'title', limit: 20, after: 'c1' })).toEqual({ query: {}, sort: 'title', limit: 20, after: 'c1' });
+      expect(toBody({ filter: {}, after: '' })).toEqual({ query: {} });
+    });
+
     it('asks for expanded references as expand=a,b in a query string and as a list in a body; none when there are none', () => {
       expect([...toQueryString({ filter: { lead: 'x' }, limit: 20, expand: ['captain', 'base'] })]).toEqual([['lead', 'x'], ['limit', '20'], ['expand', 'captain,base']]);
       expect(toQueryString({ filter: {}, expand: [] }).toString()).toBe('');
