@@ -84,7 +84,10 @@ export function pagerLinks(here: string, list: URLSearchParams, position: ListPo
 }
 
 /** The part of `sessionStorage` a trail uses. */
-export type TrailStorage = Pick<Storage, 'getItem' | 'setItem'>;
+export interface TrailStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
 
 /**
  * The pages a browser tab walked with cursors: for each cursor, the hash of the page whose

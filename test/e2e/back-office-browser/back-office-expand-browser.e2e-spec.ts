@@ -34,7 +34,8 @@ export function backOfficeExpandBrowserSpec(): void {
       @Module({
         imports: [
           MongooseModule.forRoot(engine.get().uri, { dbName: engine.dbName('back_office_expand') }),
-          ModelRoutesModule.forRoot({ resources: [Pilot, Base, Mission, Report, Dossier] }),
+          // A small skip bound: the list's pages past it are reached with cursors (the paging test below).
+          ModelRoutesModule.forRoot({ resources: [Pilot, Base, Mission, Report, Dossier], search: { maxSkip: 20 } }),
           BackOfficeModule.forRoot({ path: '/admin', title: 'Expand office' }),
         ],
       })
@@ -55,7 +56,14 @@ export function backOfficeExpandBrowserSpec(): void {
         await http().post('/report').send({ title, mission: ids[mission], author: ids[author] }).expect(201);
       }
       await http().post('/dossier').send({ title: 'Cold case', handler: ids['Ada Lovelace'], base: ids.Baikonur }).expect(201);
+      // Bases for three pages of their list: 45 in all, Site 01 to Site 43 after Baikonur and Kourou.
+      await session.connection.model('Base').insertMany(sites(1, 43).map((name) => ({ name })));
     }, 60000);
+
+    /** `Site 01` ... */
+    function sites(first: number, last: number): string[] {
+      return Array.from({ length: last - first + 1 }, (_, index) => `Site ${String(first + index).padStart(2, '0')}`);
+    }
 
     afterAll(() => session?.close());
 
@@ -183,6 +191,72 @@ export function backOfficeExpandBrowserSpec(): void {
       expect(requests.map((request) => request.path.split('?')[0])).toEqual(['/missions', '/missions', '/pilots', '/bases']);
       expect(requests[1].path).toBe('/missions?sort=name&limit=20');
       await expect(page.locator('tbody tr').nth(1).locator('td a').allTextContents()).resolves.toEqual(['Barbara Liskov', 'Baikonur']);
+      await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    });
+
+    it("pages a sorted list with cursors, one request a page: Next, Next past the max skip, Previous, Back and a reload keep the rows and their position; a cursor of another sort starts over", async () => {
+      const pager = page.getByRole('navigation', { name: 'Pages' });
+      const rows = () => page.locator('tbody tr th').allTextContents();
+      /** Follows the pager's link `name` to the page whose position text starts with `range`: its API requests. */
+      async function follow(name: 'Next page' | 'Previous page', range: string): Promise<RecordedRequest[]> {
+        const start = log.requests.length;
+        await pager.getByRole('link', { name }).click();
+        await pager.locator('p', { hasText: new RegExp(`^${range} of 45 matching \\(\\d+ in total\\)$`) }).waitFor();
+        await page.locator('main[aria-busy=false]').waitFor();
+        return log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+      }
+      /** The request's search parameters, with its `after` (a cursor, never a `skip`). */
+      function searched(requests: RecordedRequest[]): URLSearchParams {
+        expect(requests.map((request) => request.path.split('?')[0])).toEqual(['/bases']);
+        const query = new URL(requests[0].path, 'http://x').searchParams;
+        expect(query.has('skip')).toBe(false);
+        return query;
+      }
+
+      expect((await apiRequestsOf('/base?sort=name', 'Bases')).map((request) => request.path)).toEqual(['/bases?sort=name&limit=20']);
+      await expect(rows()).resolves.toEqual(['Baikonur', 'Kourou', ...sites(1, 18)]);
+      await expect(pager.locator('p').textContent()).resolves.toMatch(/^1–20 of 45 matching \(\d+ in total\)$/);
+
+      const second = searched(await follow('Next page', '21–40'));
+      expect([second.get('sort'), second.get('limit'), second.get('after')]).toEqual(['name', '20', expect.stringMatching(/^[\w-]+\.[\w-]+$/)]);
+      await expect(rows()).resolves.toEqual(sites(19, 38));
+      expect(new URL(page.url()).hash).toBe(`#/base?sort=name&after=${encodeURIComponent(second.get('after')!)}&from=21`);
+
+      // skip=40 here would be a 400 (the max skip is 20): the cursor goes on.
+      const third = searched(await follow('Next page', '41–45'));
+      expect(third.get('after')).not.toBe(second.get('after'));
+      await expect(rows()).resolves.toEqual(sites(39, 43));
+      await expect(pager.locator('span[aria-disabled=true]', { hasText: 'Next page' }).count()).resolves.toBe(1);
+
+      expect(searched(await follow('Previous page', '21–40')).get('after')).toBe(second.get('after'));
+      await expect(rows()).resolves.toEqual(sites(19, 38));
+      expect((await follow('Previous page', '1–20')).map((request) => request.path)).toEqual(['/bases?sort=name&limit=20']);
+      await expect(rows()).resolves.toEqual(['Baikonur', 'Kourou', ...sites(1, 18)]);
+
+      // The browser's Back, then a reload: the page before, its rows, its position, its way back.
+      await page.goBack();
+      await pager.locator('p', { hasText: /^21–40 of 45/ }).waitFor();
+      await page.locator('main[aria-busy=false]').waitFor();
+      await expect(rows()).resolves.toEqual(sites(19, 38));
+      let start = log.requests.length;
+      await page.reload();
+      await pager.locator('p', { hasText: /^21–40 of 45/ }).waitFor();
+      await page.locator('main[aria-busy=false]').waitFor();
+      expect(searched(log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'))).get('after')).toBe(second.get('after'));
+      await expect(rows()).resolves.toEqual(sites(19, 38));
+      await expect(pager.getByRole('link', { name: 'Previous page' }).getAttribute('href')).resolves.toBe('#/base?sort=name');
+      await checkAccessibility(page, 'bases, second page by cursor');
+
+      // A cursor of the ascending sort in a link of the descending one: the server refuses it, the page shows the first page.
+      start = log.requests.length;
+      await openBackOffice(session, `/base?sort=-name&after=${encodeURIComponent(second.get('after')!)}&from=21`, 'Bases');
+      await page.getByText('That page could not be found again').waitFor();
+      await page.locator('main[aria-busy=false]').waitFor();
+      const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+      expect(requests.map((request) => request.path.replace(/after=[^&]+/, 'after=<cursor>'))).toEqual(['/bases?sort=-name&limit=20&after=<cursor>', '/bases?sort=-name&limit=20']);
+      await expect(rows()).resolves.toEqual(sites(24, 43).reverse());
+      await expect(pager.locator('p').textContent()).resolves.toMatch(/^1–20 of 45 matching/);
+      expect(new URL(page.url()).hash).toBe('#/base?sort=-name');
       await expect(page.getByRole('alert').count()).resolves.toBe(0);
     });
 
