@@ -199,10 +199,9 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
   const header = columns.map((field) => {
     const direction = sort === field.path ? 'ascending' : sort === `-${field.path}` ? 'descending' : 'none';
     const next = direction === 'ascending' ? `-${field.path}` : field.path;
-    const query = new URLSearchParams(params);
-    query.set('sort', next);
     // A cursor belongs to its sort: another sort starts at its first page.
-    for (const name of ['skip', 'after', 'from']) query.delete(name);
+    const query = listParams(params);
+    query.set('sort', next);
     return h(
       'th',
       { scope: 'col', 'aria-sort': direction, class: field.type === 'number' ? 'number' : undefined },
