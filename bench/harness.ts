@@ -57,7 +57,7 @@ export async function measure(port: number, next: () => BenchRequest, load: Load
   return validMeasure(await run(load), what);
 }
 
-function toRequest(call: BenchRequest) {
+export function toRequest(call: BenchRequest) {
   return {
     method: call.method,
     path: call.path,

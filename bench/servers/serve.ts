@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { getConnectionToken, SchemaFactory } from '@nestjs/mongoose';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import mongoose, { Schema, type Connection } from 'mongoose';
 import { Company } from '../models.js';
@@ -19,11 +19,13 @@ export const settings = {
   adapter: process.env.BENCH_ADAPTER === 'fastify' ? ('fastify' as const) : ('express' as const),
   /** `BENCH_COMMANDS_PORT=<port>`: count the database commands, answered on that port (see `serveCommandCount`). */
   commandsPort: Number(process.env.BENCH_COMMANDS_PORT ?? 0),
+  /** `BENCH_TRACE_PORT=<port>`: time each request and its database commands, answered on that port (see `serveTrace`). */
+  tracePort: Number(process.env.BENCH_TRACE_PORT ?? 0),
 };
 
 /** The Mongoose connection's options of every server: the database, and the driver's command monitoring when commands are counted. */
 export function connectionOptions(): { dbName: string; monitorCommands: boolean } {
-  return { dbName: settings.dbName, monitorCommands: settings.commandsPort > 0 };
+  return { dbName: settings.dbName, monitorCommands: settings.commandsPort > 0 || settings.tracePort > 0 };
 }
 
 /**
@@ -37,6 +39,40 @@ function serveCommandCount(connection: Connection): Promise<void> {
   connection.getClient().on('commandStarted', (event) => names.push(event.commandName));
   const server = createServer((_request, response) => response.end(JSON.stringify(names)));
   return new Promise((resolve) => server.listen(settings.commandsPort, '127.0.0.1', resolve));
+}
+
+/** One moment of a traced request: the request arrives or is answered, a database command starts or ends. */
+export interface TraceEvent {
+  /** Milliseconds, from `performance.now()` in the server. */
+  at: number;
+  what: 'request' | 'answered' | 'command' | 'reply';
+  /** The command's name and the driver's request id, for a command and its reply. */
+  command?: string;
+  id?: number;
+}
+
+/**
+ * With `BENCH_TRACE_PORT`: the moments of every HTTP request (arrived, answered) and of every
+ * database command (started, answered or failed, from the driver's command monitoring), on one
+ * clock; a plain HTTP server on that port answers the events recorded since its last answer as a
+ * JSON array, and forgets them. `bench/trace.ts` sends one request at a time and splits its time.
+ */
+function serveTrace(connection: Connection, http: Server): Promise<void> {
+  let events: TraceEvent[] = [];
+  const client = connection.getClient();
+  client.on('commandStarted', (event) => events.push({ at: performance.now(), what: 'command', command: event.commandName, id: event.requestId }));
+  const reply = (event: { commandName: string; requestId: number }) => events.push({ at: performance.now(), what: 'reply', command: event.commandName, id: event.requestId });
+  client.on('commandSucceeded', reply);
+  client.on('commandFailed', reply);
+  http.on('request', (_request, response: ServerResponse) => {
+    events.push({ at: performance.now(), what: 'request' });
+    response.once('finish', () => events.push({ at: performance.now(), what: 'answered' }));
+  });
+  const server = createServer((_request, response) => {
+    response.end(JSON.stringify(events));
+    events = [];
+  });
+  return new Promise((resolve) => server.listen(settings.tracePort, '127.0.0.1', resolve));
 }
 
 /**
@@ -119,6 +155,7 @@ export async function listen(app: INestApplication | { listen(port: number, host
     // Fastify registers its routes on ready(); listen() would too, but READY must mean ready.
     if (settings.adapter === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
     await app.listen(settings.port, '127.0.0.1');
+    if (settings.tracePort) await serveTrace(connection, app.getHttpServer() as Server);
     process.on('SIGTERM', () => void stopProfiler().then(() => app.close()).then(() => process.exit(0)));
   } else {
     await new Promise<void>((resolve) => app.listen(settings.port, '127.0.0.1', resolve));
