@@ -91,9 +91,11 @@ export class AdmissionTicket {
 /**
  * The admission limit of one registration: at most `concurrency` requests of its generated routes
  * at work, at most `queue` waiting (in arrival order), the rest refused at once with a 503
- * `MR_OVERLOADED` and `Retry-After`. Emits `'queued'` when a request starts to wait (with the
- * number waiting), `'shed'` when one is refused and `'left'` when one gives its place back, which
- * tests use to know where requests are without timing them.
+ * `MR_OVERLOADED` and `Retry-After`. A request whose client goes away while it waits leaves the
+ * queue without running. Emits `'queued'` when a request starts to wait (with the number waiting),
+ * `'withdrawn'` when one leaves the queue because its client went away, `'shed'` when one is
+ * refused and `'left'` when one gives its place back, which tests use to know where requests are
+ * without timing them.
  */
 export class Admission extends EventEmitter {
   private active = 0;
@@ -122,8 +124,13 @@ export class Admission extends EventEmitter {
   /**
    * A place for one request: at once when one is free (no promise), after those ahead of it
    * otherwise; a 503 `MR_OVERLOADED` when the queue is full. `undefined` when there is no limit.
+   *
+   * @param gone registers the call that withdraws the request from the queue, for when its client
+   *   goes away while it waits: it then leaves the queue at once (`'withdrawn'`), its promise is
+   *   rejected with the 503 nobody will read, and its work never runs. Called once a request has a
+   *   place, it does nothing.
    */
-  enter(): AdmissionTicket | Promise<AdmissionTicket> | undefined {
+  enter(gone?: (withdraw: () => void) => void): AdmissionTicket | Promise<AdmissionTicket> | undefined {
     const { options } = this;
     if (!options) return undefined;
     if (this.active < options.concurrency) {
@@ -136,9 +143,17 @@ export class Admission extends EventEmitter {
       throw overloaded(options);
     }
     // The place is handed over by the request that leaves: `active` stays as it is.
-    return new Promise<AdmissionTicket>((resolve) => {
-      this.waiting.push(() => resolve(new AdmissionTicket(() => this.leave())));
+    return new Promise<AdmissionTicket>((resolve, reject) => {
+      const admit = () => resolve(new AdmissionTicket(() => this.leave()));
+      this.waiting.push(admit);
       this.emit('queued', this.waiting.length);
+      gone?.(() => {
+        const at = this.waiting.indexOf(admit);
+        if (at < 0) return;
+        this.waiting.splice(at, 1);
+        this.emit('withdrawn', this.waiting.length);
+        reject(overloaded(options));
+      });
     });
   }
 

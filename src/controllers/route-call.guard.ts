@@ -55,7 +55,8 @@ export class RouteCallGuard implements CanActivate {
     const response = http.getResponse<HttpResponse>();
     const open = (ticket?: AdmissionTicket) => this.open(plan, request, response, ticket);
     // An upload's route is not admitted here: it waits on its client for most of its time, and has its own bounds (size, body time-out, image work).
-    const ticket = plan.row.upload ? undefined : this.admission.enter();
+    // A request whose client goes away while it waits for a place leaves the queue: its work would answer nobody.
+    const ticket = plan.row.upload ? undefined : this.admission.enter((withdraw) => endOfResponse(response, withdraw));
     return ticket instanceof Promise ? ticket.then(open) : open(ticket);
   }
 

@@ -31,10 +31,13 @@ export function admissionSpec(): void {
   /** Holds the `findOne`s that reach it until it is opened; says (`'arrived'`) how many wait at it. */
   class Gate extends EventEmitter {
     waiting = 0;
+    /** Every request that ever reached the gate. */
+    arrivals = 0;
     private release!: () => void;
     private opened = new Promise<void>((resolve) => (this.release = resolve));
 
     async pass(): Promise<void> {
+      this.arrivals++;
       this.waiting++;
       this.emit('arrived', this.waiting);
       await this.opened;
@@ -167,6 +170,28 @@ export function admissionSpec(): void {
     expect((await kept).status).toBe(200);
     while (admission.running > 0) await once(admission, 'left');
     expect([admission.running, admission.queued]).toEqual([0, 0]);
+  });
+
+  it('a client that goes away while its request waits for a place takes it out of the queue: its work never runs', async () => {
+    gate.reset();
+    const atWork = [getOne(), getOne()];
+    await gate.until(2);
+    const arrivals = gate.arrivals;
+    const server = await listening(t);
+    const controller = new AbortController();
+    const gone = fetch(`${urlOf(server)}/turbine/${id}`, { signal: controller.signal }).catch((error: unknown) => error);
+    while (admission.queued < 1) await once(admission, 'queued');
+    const withdrawn = once(admission, 'withdrawn');
+    controller.abort();
+    await gone;
+    await withdrawn;
+    expect([admission.running, admission.queued]).toEqual([2, 0]);
+    gate.open();
+    expect((await Promise.all(atWork)).map((response) => response.status)).toEqual([200, 200]);
+    while (admission.running > 0) await once(admission, 'left');
+    // No request reached its work after the two admitted ones: the withdrawn one was never given the place they left.
+    expect(gate.arrivals).toBe(arrivals);
+    await t.http().get(`/turbine/${id}`).expect(200);
   });
 }
 
