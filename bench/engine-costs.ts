@@ -161,9 +161,11 @@ async function measureRow(port: number, limitedPort: number, row: Row): Promise<
   times.sort((a, b) => a - b);
   const ms = times[Math.floor(times.length / 2)]!;
   if (ms < 1000) return { ms, n };
+  const probed = performance.now();
   const response = await fetch(`http://127.0.0.1:${limitedPort}${row.path(0)}`, { headers });
   const body = (await response.json()) as { code?: string };
   if (response.status !== 200 && body.code !== 'MR_QUERY_TIMEOUT') throw new Error(`engine-costs: ${row.path(0)} answered ${response.status} ${JSON.stringify(body)}`);
+  process.stderr.write(`[engine-costs] with the default maxTimeMS: ${response.status} ${body.code ?? ''} after ${Math.round(performance.now() - probed)} ms\n`);
   return { ms, n, refused: body.code === 'MR_QUERY_TIMEOUT' };
 }
 
