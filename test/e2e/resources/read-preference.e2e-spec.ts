@@ -44,7 +44,7 @@ export function readPreferenceSpec(): void {
    */
   const operations: string[] = [];
   const record = ({ collectionName, method, params }: { collectionName: string; method: string; params: unknown[] }) => {
-    const options = params.findLast((param) => param !== null && typeof param === 'object' && 'readPreference' in param) as { readPreference?: string | { mode?: string } } | undefined;
+    const options = [...params].reverse().find((param) => param !== null && typeof param === 'object' && 'readPreference' in param) as { readPreference?: string | { mode?: string } } | undefined;
     const mode = typeof options?.readPreference === 'string' ? options.readPreference : options?.readPreference?.mode;
     operations.push(`${collectionName}.${method}:${mode ?? 'default'}`);
   };
