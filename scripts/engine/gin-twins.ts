@@ -25,7 +25,7 @@
  * FerretDB lists the indexes of its own metadata (`listIndexes` never shows a twin) and names its
  * indexes `<table>_<index>_<hash>_idx`, so a twin can neither collide with one nor be mistaken for
  * one. A failure to build a twin is a warning in PostgreSQL's log, never a failed `createIndexes`.
- * The SQLite backend has no such mechanism: see docs/production.md.
+ * The SQLite backend has no such mechanism: see docs/scaling.md.
  */
 
 /** The suffix of a twin's name: `<original>_mr_gin`. */

@@ -21,7 +21,7 @@ export function engineGinTwinsSpec(): void {
     : !isFerretDb()
       ? 'not FerretDB: the GIN twins are the engine helper’s, on FerretDB’s PostgreSQL backend'
       : chooseFerretDbBackend().backend !== 'postgresql'
-        ? 'FerretDB on SQLite: no event triggers, no expression indexes FerretDB pushes down to (docs/production.md)'
+        ? 'FerretDB on SQLite: no event triggers, no expression indexes FerretDB pushes down to (docs/scaling.md)'
         : undefined;
   if (unavailable) {
     it.skip(`every GIN twin test [skipped: ${unavailable}]`, () => undefined);

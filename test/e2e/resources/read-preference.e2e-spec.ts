@@ -15,7 +15,7 @@ import { useEngine } from '../../support/engine.js';
 export function readPreferenceSpec(): void {
   @GeneratedResource({
     routes: { search: { readPreference: 'secondaryPreferred' }, searchPost: { readPreference: 'nearest' } },
-    references: { owner: { reverse: { readPreference: 'secondaryPreferred' } } },
+    references: { owner: { reverse: { readPreference: 'secondaryPreferred' }, expand: true, filter: true, expandReverse: 'shops' } },
   })
   @Schema()
   class Shop {
@@ -36,12 +36,36 @@ export function readPreferenceSpec(): void {
   let owner: string;
   let shop: string;
 
+  /**
+   * `shops.find:secondaryPreferred`, `entrepreneurs.aggregate:default`: every operation a request
+   * sends to any collection, as Mongoose hands it to the driver (its `operation-start` event, with
+   * the options the driver gets), so the queries no schema hook sees count too: `$collStats`, the
+   * expand and relation-filter queries on the other collection, the parent's lookup.
+   */
+  const operations: string[] = [];
+  const record = ({ collectionName, method, params }: { collectionName: string; method: string; params: unknown[] }) => {
+    const options = [...params].reverse().find((param) => param !== null && typeof param === 'object' && 'readPreference' in param) as { readPreference?: string | { mode?: string } } | undefined;
+    const mode = typeof options?.readPreference === 'string' ? options.readPreference : options?.readPreference?.mode;
+    operations.push(`${collectionName}.${method}:${mode ?? 'default'}`);
+  };
+  /** The operations of one request, after `operations` was emptied: what it sent, each once, sorted. */
+  async function operationsOf(request: () => Promise<unknown>): Promise<string[]> {
+    operations.length = 0;
+    await request();
+    return [...new Set(operations)].sort();
+  }
+
   beforeAll(async () => {
     t = await createTestApp(engine, { resources: [Entrepreneur, { resource: Shop, schema: ShopSchema }] });
     owner = (await t.http().post('/user').send({ niceName: 'Ada' }).expect(201)).body._id;
     shop = (await t.http().post('/shop').send({ name: 'Corner', owner }).expect(201)).body._id;
+    await t.http().post('/shop').send({ name: 'Kiosk', owner }).expect(201);
+    t.connection.on('operation-start', record);
   });
-  afterAll(() => t?.close());
+  afterAll(() => {
+    t?.connection.off('operation-start', record);
+    return t?.close();
+  });
   beforeEach(() => {
     seen.length = 0;
   });
@@ -66,6 +90,59 @@ export function readPreferenceSpec(): void {
     await t.http().get(`/shop/${shop}`).expect(200);
     await t.http().put(`/shop/${shop}`).send({ name: 'Corner 2' }).expect(200);
     expect(seen).toEqual(['findOne:default']);
+  });
+
+  // Issue 26 item 5: "every query of that route", each kind the docs' Scaling section names, observed at the driver's door.
+  describe('every query of a route with the option', () => {
+    // Filtered: an unfiltered exact search takes its status.count from its match_count.
+    it('the page, the exact match_count and the status.count of the collection', async () => {
+      const sent = await operationsOf(() => t.http().get('/shops?name[ne]=x&limit=1').expect(200));
+      expect(sent).toEqual(expect.arrayContaining(['shops.countDocuments:secondaryPreferred', 'shops.find:secondaryPreferred']));
+      expect(sent.some((operation) => /^shops\.(aggregate|estimatedDocumentCount):secondaryPreferred$/.test(operation))).toBe(true);
+      expect(sent.filter((operation) => !operation.endsWith(':secondaryPreferred'))).toEqual([]);
+    });
+
+    it('an estimated count (a count bounded at estimateLimit, and the metadata count)', async () => {
+      for (const path of ['/shops?name[ne]=x&limit=1', '/shops?limit=1']) {
+        const sent = await operationsOf(() => t.http().get(path).set('Prefer', 'count=estimated').expect(200));
+        expect(sent).toContain('shops.find:secondaryPreferred');
+        expect(sent.filter((operation) => !operation.endsWith(':secondaryPreferred'))).toEqual([]);
+      }
+    });
+
+    it('the page after a cursor (keyset)', async () => {
+      const first = (await t.http().get('/shops?sort=name&limit=1').expect(200)).body;
+      const sent = await operationsOf(async () => expect((await t.http().get(`/shops?sort=name&limit=1&after=${first.status.next}`).expect(200)).body.result[0].name).toBe('Kiosk'));
+      expect(sent).toContain('shops.find:secondaryPreferred');
+      expect(sent.filter((operation) => !operation.endsWith(':secondaryPreferred'))).toEqual([]);
+    });
+
+    it('the expand queries, forward and reverse, on the other collections', async () => {
+      const sent = await operationsOf(async () => {
+        const [found] = (await t.http().get('/shops?name=Kiosk&expand=owner.shops&limit=1').expect(200)).body.result;
+        expect(found.owner.niceName).toBe('Ada');
+        expect(found.owner.shops).toHaveLength(2);
+      });
+      expect(sent).toEqual(expect.arrayContaining(['entrepreneurs.find:secondaryPreferred', 'shops.find:secondaryPreferred']));
+      expect(sent.filter((operation) => !operation.endsWith(':secondaryPreferred'))).toEqual([]);
+    });
+
+    it('the query of a condition across a reference', async () => {
+      const sent = await operationsOf(async () => expect((await t.http().get('/shops?owner.niceName=Ada&limit=1').expect(200)).body.status.match_count).toBe(2));
+      expect(sent).toEqual(expect.arrayContaining(['entrepreneurs.find:secondaryPreferred', 'shops.find:secondaryPreferred']));
+      expect(sent.filter((operation) => !operation.endsWith(':secondaryPreferred'))).toEqual([]);
+    });
+
+    it("the reverse route's lookup of its parent", async () => {
+      const sent = await operationsOf(() => t.http().get(`/user/${owner}/shops/owner?limit=1`).expect(200));
+      expect(sent).toContain('shops.find:secondaryPreferred');
+      expect(sent.filter((operation) => !operation.endsWith(':secondaryPreferred'))).toEqual([]);
+    });
+
+    it('a route without it: every operation reads as the connection says', async () => {
+      const sent = await operationsOf(() => t.http().get(`/shop/${shop}?expand=owner`).expect(200));
+      expect(sent).toEqual(['entrepreneurs.find:default', 'shops.findOne:default']);
+    });
   });
 
   describe('at startup', () => {
