@@ -27,10 +27,11 @@ export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '
 /** Past this ratio of the largest y to the smallest, y is drawn on a log scale: a linear one would flatten the small values to the axis. */
 export const LOG_Y_RATIO = 100;
 
-const WIDTH = 940;
 const PLOT = { left: 70, top: 50, width: 520, height: 320 };
 const LEGEND_X = PLOT.left + PLOT.width + 30;
 const LEGEND_ROW = 18;
+/** Wide enough for a character of the legend at 12 px (sans-serif averages under 7 px). */
+const CHARACTER_WIDTH = 7;
 
 /** `<`, `>`, `&` and quotes as entities: the text is safe in an element and in a quoted attribute. */
 export function escapeXml(text: string): string {
@@ -49,11 +50,12 @@ export function lineChartSvg(chart: LineChart): string {
   const y = (value: number) => PLOT.top + PLOT.height - yAxis.position(value) * PLOT.height;
   const colours = new Map<string, string>();
   for (const series of chart.series) if (!colours.has(series.kind)) colours.set(series.kind, PALETTE[colours.size % PALETTE.length]!);
+  const width = Math.ceil(LEGEND_X + 38 + Math.max(0, ...chart.series.map((series) => series.label.length)) * CHARACTER_WIDTH + 10);
   const height = Math.max(PLOT.top + PLOT.height + 60, PLOT.top + chart.series.length * LEGEND_ROW + 20);
   const bottom = PLOT.top + PLOT.height;
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${WIDTH}" height="${height}" fill="white"/>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${width}" height="${height}" fill="white"/>`,
     `<text x="${PLOT.left}" y="28" font-size="15" font-weight="bold">${escapeXml(chart.title)}</text>`,
     '<g class="axes" stroke="#888">',
     `<line x1="${PLOT.left}" y1="${bottom}" x2="${PLOT.left + PLOT.width}" y2="${bottom}"/>`,
