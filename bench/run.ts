@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { lineChartSvg, type ChartSeries } from './chart.js';
 import { countCommands, freePort, measure, pick, run, startServer, stopServer } from './harness.js';
-import { PAGED_SORTS, PAGE_LIMIT, cursorRequest, deepPage, depthRatios, pagedSeries, pagedTable, skipRequest, type PagedMeasure, type PagedSort } from './paged-list.js';
+import { PAGED_READS, PAGED_SORTS, PAGE_LIMIT, cursorRequest, deepPage, depthRatios, pagedSeries, pagedTable, skipRequest, type PagedMeasure, type PagedSort } from './paged-list.js';
 import { SCALE_SCENARIOS, SCENARIOS, SERVERS, backendName, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, sizesArgument, stringArgument, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
 import type { Measure } from './measure.js';
 import { commandsTable, expressTable, fastifyTable, type CommandCounts, type Results } from './table.js';
@@ -176,12 +176,13 @@ async function scale(uri: string): Promise<void> {
  */
 async function pagedList(uri: string, db: string, size: number): Promise<PagedMeasure[]> {
   const { skip } = deepPage(size);
-  const measures: PagedMeasure[] = [];
-  for (const sort of PAGED_SORTS) {
-    const p50 = { 'page 1': {}, 'deep, skip': {}, 'deep, cursor': {} } as Record<PagedMeasure['read'], Partial<Record<'generated' | 'handwritten', number>>>;
-    for (const server of ['generated', 'handwritten'] as const) {
-      const child = await startServer(server, uri, db);
-      try {
+  // --quick checks the wiring: one sort is enough there.
+  const sorts = quick ? PAGED_SORTS.slice(0, 1) : PAGED_SORTS;
+  const p50 = new Map<string, number>();
+  for (const server of ['generated', 'handwritten'] as const) {
+    const child = await startServer(server, uri, db);
+    try {
+      for (const sort of sorts) {
         const before = await page(child.port, skipRequest(sort, skip - PAGE_LIMIT), `${server} sort=${sort} skip=${skip - PAGE_LIMIT} on ${size}`);
         if (typeof before.status.next !== 'string') throw new Error(`benchmark ${server} sort=${sort} on ${size}: the page before the deep page has no status.next`);
         const deep = cursorRequest(sort, before.status.next);
@@ -189,16 +190,17 @@ async function pagedList(uri: string, db: string, size: number): Promise<PagedMe
         const reads: Array<[PagedMeasure['read'], BenchRequest]> = [['page 1', skipRequest(sort, 0)], ['deep, skip', skipRequest(sort, skip)], ['deep, cursor', deep]];
         for (const [read, request] of reads) {
           const measured = await measure(child.port, () => request, PAGED_LOAD, PAGED_WARMUP, `${server} sort=${sort} ${read} on ${size}`);
-          p50[read][server] = measured.p50;
+          p50.set(`${server} ${sort} ${read}`, measured.p50);
           process.stderr.write(`paged ${size} ${server.padEnd(11)} sort=${sort} ${read.padEnd(12)} p50 ${measured.p50} ms\n`);
         }
-      } finally {
-        await stopServer(child.process);
       }
+    } finally {
+      await stopServer(child.process);
     }
-    for (const read of ['page 1', 'deep, skip', 'deep, cursor'] as const) measures.push({ size, sort, read, generated: p50[read].generated!, handwritten: p50[read].handwritten! });
   }
-  return measures;
+  return sorts.flatMap((sort) =>
+    PAGED_READS.map((read) => ({ size, sort, read, generated: p50.get(`generated ${sort} ${read}`)!, handwritten: p50.get(`handwritten ${sort} ${read}`)! })),
+  );
 }
 
 /** One page, outside the measure; a non-2xx answer is an error, as in a measure. */
