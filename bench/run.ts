@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
@@ -107,7 +107,7 @@ try {
 
 /** Boot time and memory with 10, 100 and 500 resources; search and reverse latency as the data grows. */
 async function scale(uri: string): Promise<void> {
-  const lines = ['', '| resources | boot (forRoot to init) | RSS after boot | heap used |', '|---|---|---|---|'];
+  const lines = ['', `Scale: ${machineLine()}; load average ${loadLine()} at the start`, '', '| resources | boot (forRoot to init) | RSS after boot | heap used |', '|---|---|---|---|'];
   for (const count of quick ? [10] : [10, 100, 500]) {
     const { stdout } = await run(process.execPath, [join(here, 'boot.js'), String(count)], { BENCH_URI: uri, BENCH_DB: `boot_${count}` });
     const result = JSON.parse(stdout.trim().split('\n').pop()!) as { bootMs: number; rssMb: number; heapMb: number };
@@ -162,7 +162,7 @@ async function scale(uri: string): Promise<void> {
     { label: `${name} (generated)`, kind: name, dashed: false, points: series.generated },
     { label: `${name} (hand-written)`, kind: name, dashed: true, points: series.handwritten },
   ]);
-  lines.push('', 'Charts:');
+  lines.push('', `Load average ${loadLine()} at the end.`, '', 'Charts:');
   lines.push(writeChart(`scale-${backend}.svg`, { title: `p50 as the collection grows, one request at a time: ${engineName} (${backend}), ${day}`, xLabel: 'companies', yLabel: 'p50 (ms)', series: scaleSeries }));
   lines.push(writeChart(`paged-list-${backend}.svg`, { title: `Paged list, 20 per page, no count: ${engineName} (${backend}), ${day}`, xLabel: 'companies', yLabel: 'p50 (ms)', series: pagedSeries(paged) }));
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -266,9 +266,19 @@ function setups(list: Scenario[]): Array<Scenario['setup']> {
   return [...new Set(list.map((scenario) => scenario.setup))];
 }
 
+/** The machine, Node and the engine, as the tables' first line gives them. */
+function machineLine(): string {
+  return `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`;
+}
+
+/** The 1, 5 and 15 minute load averages: on a shared machine, how busy it was. */
+function loadLine(): string {
+  return loadavg().map((load) => load.toFixed(1)).join(', ');
+}
+
 function print(results: Results, commands: CommandCounts): void {
   const lines = [
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
+    machineLine(),
     `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${plan.rounds} rounds (servers alternating; median, with the range of the rounds)${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
     '',
     'Express:',
