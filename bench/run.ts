@@ -1,9 +1,12 @@
-import { cpus, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
+import { lineChartSvg, type ChartSeries } from './chart.js';
 import { countCommands, freePort, measure, pick, run, startServer, stopServer } from './harness.js';
-import { SCALE_SCENARIOS, SCENARIOS, SERVERS, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, type Ids, type Scenario, type ServerName } from './scenarios.js';
+import { PAGED_READS, PAGED_SORTS, PAGE_LIMIT, cursorRequest, deepPage, depthRatios, pagedSeries, pagedTable, skipRequest, type PagedMeasure, type PagedSort } from './paged-list.js';
+import { SCALE_SCENARIOS, SCENARIOS, SERVERS, backendName, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, sizesArgument, stringArgument, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
 import type { Measure } from './measure.js';
 import { commandsTable, expressTable, fastifyTable, type CommandCounts, type Results } from './table.js';
 import { reset, seed } from './seed.js';
@@ -23,6 +26,10 @@ import { reset, seed } from './seed.js';
  * the scale measures; `--rounds <n>` takes n rounds instead of 3, `--seconds <n>` measures each
  * scenario n seconds instead of 10 (after n/3 of warm-up); `--one-at-a-time <n>` sends each scenario n
  * requests on one connection instead (after 3 of warm-up).
+ * `--scale-only` runs the scale measures alone (boot time, then latency one request at a time as the
+ * collection grows, and the paged list at page 1 and deep, with `skip` and with the cursor);
+ * `--sizes 1000,10000` measures those sizes instead of the backend's (`SIZES`); the scale part writes
+ * its charts as SVG into `docs/bench/` (`--charts <dir>` elsewhere; `--quick` into `dist-bench/charts/`).
  */
 const quick = process.argv.includes('--quick');
 const scaleOnly = process.argv.includes('--scale-only');
@@ -44,6 +51,10 @@ if (seconds && !quick) Object.assign(plan, { warmup: { connections: 8, duration:
 // round, and one request more or less moves a ratio by a tenth or more).
 const oneAtATime = countArgument(process.argv, 'one-at-a-time');
 if (oneAtATime && !quick) Object.assign(plan, { warmup: { connections: 1, amount: 3 }, load: { connections: 1, amount: oneAtATime } });
+/** One request at a time: a sorted page of the collection takes seconds at 100,000 on FerretDB (it sorts in Go), so fewer than the other scale measures. */
+const PAGED_LOAD = { connections: 1, amount: quick ? 3 : 5 };
+const PAGED_WARMUP = { connections: 1, amount: 1 };
+
 // 100 per location: the serialization scenario's page is full.
 const VENTURES = 500;
 
@@ -51,7 +62,10 @@ const engine = await startEngine();
 // FerretDB's SQLite backend filters in Go after reading every document (only _id lookups are
 // pushed down), so a search over 100k documents takes seconds there; PostgreSQL (and MongoDB) use
 // the index on `owner`, and are measured up to 100k.
-const SIZES = quick ? [500] : /SQLite/.test(engine.description) ? [1000, 5000, 20000] : [1000, 10000, 100000];
+const SIZES = quick ? [500] : (sizesArgument(process.argv) ?? (/SQLite/.test(engine.description) ? [1000, 5000, 20000] : [1000, 10000, 100000]));
+const root = join(here, '..', '..');
+// --quick checks the wiring of the charts without touching the committed ones.
+const chartDir = resolve(root, stringArgument(process.argv, 'charts') ?? (quick ? 'dist-bench/charts' : 'docs/bench'));
 const dbName = `bench_${Date.now().toString(36)}`;
 try {
   const data = await seed(engine.uri, dbName, scaleOnly ? 10 : plan.users, scaleOnly ? 10 : plan.companies, VENTURES);
@@ -93,7 +107,7 @@ try {
 
 /** Boot time and memory with 10, 100 and 500 resources; search and reverse latency as the data grows. */
 async function scale(uri: string): Promise<void> {
-  const lines = ['', '| resources | boot (forRoot to init) | RSS after boot | heap used |', '|---|---|---|---|'];
+  const lines = ['', `Scale: ${machineLine()}; load average ${loadLine()} at the start`, '', '| resources | boot (forRoot to init) | RSS after boot | heap used |', '|---|---|---|---|'];
   for (const count of quick ? [10] : [10, 100, 500]) {
     const { stdout } = await run(process.execPath, [join(here, 'boot.js'), String(count)], { BENCH_URI: uri, BENCH_DB: `boot_${count}` });
     const result = JSON.parse(stdout.trim().split('\n').pop()!) as { bootMs: number; rssMb: number; heapMb: number };
@@ -102,6 +116,9 @@ async function scale(uri: string): Promise<void> {
   lines.push('', '| companies | scenario (one request at a time) | generated | hand-written | hand-written p50 / generated p50 |', '|---|---|---|---|---|');
   /** The generated routes' p50 per scenario, size by size: how latency grows with the data. */
   const growth = new Map<string, number[]>();
+  /** Per scenario and server, the p50 at each size: the chart of the table. */
+  const points = new Map<string, Record<'generated' | 'handwritten', Array<{ x: number; y: number }>>>();
+  const paged: PagedMeasure[] = [];
   for (const size of SIZES) {
     const db = `bench_size_${size}`;
     const data = await seed(uri, db, Math.max(10, size / 10), size);
@@ -120,13 +137,94 @@ async function scale(uri: string): Promise<void> {
       const show = (m: Measure) => `p50 ${m.p50} ms, p99 ${m.p99} ms`;
       lines.push(`| ${size} | ${scenario.name} | ${show(row.generated!)} | ${show(row.handwritten!)} | ${(row.handwritten!.p50 / row.generated!.p50).toFixed(2)} |`);
       growth.set(scenario.name, [...(growth.get(scenario.name) ?? []), row.generated!.p50]);
+      const series = points.get(scenario.name) ?? { generated: [], handwritten: [] };
+      for (const server of ['generated', 'handwritten'] as const) series[server].push({ x: size, y: row[server]!.p50 });
+      points.set(scenario.name, series);
     }
+    paged.push(...(await pagedList(uri, db, size)));
   }
   lines.push('');
   for (const [name, p50s] of growth) {
     lines.push(`Generated ${name}: p50 at ${SIZES.at(-1)} companies / p50 at ${SIZES[0]} = ${(p50s.at(-1)! / Math.max(p50s[0]!, 1)).toFixed(2)}`);
   }
+  lines.push(
+    '',
+    `Paged list (one request at a time, ${PAGED_LOAD.amount} after ${PAGED_WARMUP.amount} of warm-up; \`Prefer: count=none\` on every request, both servers; the cursor is the \`status.next\` of the page before, taken outside the measure):`,
+    '',
+    ...pagedTable(paged),
+    '',
+    ...depthRatios(paged),
+  );
+  const backend = backendName(engine.description);
+  const engineName = engine.description.split(' at ')[0]!.replace(/\s*\(.*$/, '');
+  const day = new Date().toISOString().slice(0, 10);
+  const scaleSeries: ChartSeries[] = [...points].flatMap(([name, series]) => [
+    { label: `${name} (generated)`, kind: name, dashed: false, points: series.generated },
+    { label: `${name} (hand-written)`, kind: name, dashed: true, points: series.handwritten },
+  ]);
+  lines.push('', `Load average ${loadLine()} at the end.`, '', 'Charts:');
+  lines.push(writeChart(`scale-${backend}.svg`, { title: `p50 as the collection grows, one request at a time: ${engineName} (${backend}), ${day}`, xLabel: 'companies', yLabel: 'p50 (ms)', series: scaleSeries }));
+  lines.push(writeChart(`paged-list-${backend}.svg`, { title: `Paged list, 20 per page, no count: ${engineName} (${backend}), ${day}`, xLabel: 'companies', yLabel: 'p50 (ms)', series: pagedSeries(paged) }));
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The paged list at one size, each server in its own process: per sort, page 1, the deep page with
+ * `skip`, and the deep page with the cursor that the page before it answered (one request outside
+ * the measure, as a client at that page has it). The two deep pages must hold the same documents:
+ * a cursor that led elsewhere would measure another request.
+ */
+async function pagedList(uri: string, db: string, size: number): Promise<PagedMeasure[]> {
+  const { skip } = deepPage(size);
+  // --quick checks the wiring: one sort is enough there.
+  const sorts = quick ? PAGED_SORTS.slice(0, 1) : PAGED_SORTS;
+  const p50 = new Map<string, number>();
+  for (const server of ['generated', 'handwritten'] as const) {
+    const child = await startServer(server, uri, db);
+    try {
+      for (const sort of sorts) {
+        const before = await page(child.port, skipRequest(sort, skip - PAGE_LIMIT), `${server} sort=${sort} skip=${skip - PAGE_LIMIT} on ${size}`);
+        if (typeof before.status.next !== 'string') throw new Error(`benchmark ${server} sort=${sort} on ${size}: the page before the deep page has no status.next`);
+        const deep = cursorRequest(sort, before.status.next);
+        await samePage(child.port, sort, skip, deep, `${server} sort=${sort} on ${size}`);
+        const reads: Array<[PagedMeasure['read'], BenchRequest]> = [['page 1', skipRequest(sort, 0)], ['deep, skip', skipRequest(sort, skip)], ['deep, cursor', deep]];
+        for (const [read, request] of reads) {
+          const measured = await measure(child.port, () => request, PAGED_LOAD, PAGED_WARMUP, `${server} sort=${sort} ${read} on ${size}`);
+          p50.set(`${server} ${sort} ${read}`, measured.p50);
+          process.stderr.write(`paged ${size} ${server.padEnd(11)} sort=${sort} ${read.padEnd(12)} p50 ${measured.p50} ms\n`);
+        }
+      }
+    } finally {
+      await stopServer(child.process);
+    }
+  }
+  return sorts.flatMap((sort) =>
+    PAGED_READS.map((read) => ({ size, sort, read, generated: p50.get(`generated ${sort} ${read}`)!, handwritten: p50.get(`handwritten ${sort} ${read}`)! })),
+  );
+}
+
+/** One page, outside the measure; a non-2xx answer is an error, as in a measure. */
+async function page(port: number, call: BenchRequest, what: string): Promise<{ status: { next?: unknown }; result: Array<{ _id: string }> }> {
+  const response = await fetch(`http://127.0.0.1:${port}${call.path}`, { headers: call.headers });
+  if (!response.ok) throw new Error(`benchmark ${what}: answered ${response.status} ${await response.text()}`);
+  return (await response.json()) as { status: { next?: unknown }; result: Array<{ _id: string }> };
+}
+
+/** The deep page read with `skip` and with the cursor: the same 20 documents, or the run stops. */
+async function samePage(port: number, sort: PagedSort, skip: number, deep: BenchRequest, what: string): Promise<void> {
+  const ids = async (call: BenchRequest) => (await page(port, call, what)).result.map((doc) => String(doc._id));
+  const [bySkip, byCursor] = [await ids(skipRequest(sort, skip)), await ids(deep)];
+  if (bySkip.length !== PAGE_LIMIT || bySkip.join() !== byCursor.join()) {
+    throw new Error(`benchmark ${what}: the deep page with skip (${bySkip.length} documents) and with the cursor (${byCursor.length}) differ`);
+  }
+}
+
+/** Writes a chart into the charts folder; its line for the output. */
+function writeChart(name: string, chart: Parameters<typeof lineChartSvg>[0]): string {
+  mkdirSync(chartDir, { recursive: true });
+  const path = join(chartDir, name);
+  writeFileSync(path, lineChartSvg(chart));
+  return `- ${relative(root, path)}`;
 }
 
 /**
@@ -168,9 +266,19 @@ function setups(list: Scenario[]): Array<Scenario['setup']> {
   return [...new Set(list.map((scenario) => scenario.setup))];
 }
 
+/** The machine, Node and the engine, as the tables' first line gives them. */
+function machineLine(): string {
+  return `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`;
+}
+
+/** The 1, 5 and 15 minute load averages: on a shared machine, how busy it was. */
+function loadLine(): string {
+  return loadavg().map((load) => load.toFixed(1)).join(', ');
+}
+
 function print(results: Results, commands: CommandCounts): void {
   const lines = [
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
+    machineLine(),
     `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${plan.rounds} rounds (servers alternating; median, with the range of the rounds)${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
     '',
     'Express:',

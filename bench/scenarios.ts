@@ -230,3 +230,31 @@ export function countArgument(argv: string[], name: 'rounds' | 'seconds' | 'one-
   if (!Number.isInteger(count) || count < 1) throw new Error(`--${name} needs a whole number, at least 1`);
   return count;
 }
+
+/**
+ * `--sizes 1000,10000`: the collection sizes of the scale measures instead of the backend's
+ * (whole numbers of at least 40, so that a deep page is at least page 2); `undefined` when absent.
+ */
+export function sizesArgument(argv: string[]): number[] | undefined {
+  const index = argv.indexOf('--sizes');
+  if (index < 0) return undefined;
+  const sizes = (argv[index + 1] ?? '').split(',').map(Number);
+  if (sizes.some((size) => !Number.isInteger(size) || size < 40)) throw new Error('--sizes needs whole numbers of at least 40, comma-separated: --sizes 1000,10000');
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+/** `--<name> <text>` (`--charts docs/bench`); `undefined` when absent. */
+export function stringArgument(argv: string[], name: 'charts'): string | undefined {
+  const index = argv.indexOf(`--${name}`);
+  if (index < 0) return undefined;
+  const text = argv[index + 1];
+  if (!text || text.startsWith('--')) throw new Error(`--${name} needs a value`);
+  return text;
+}
+
+/** The backend of an engine, from its description, for the charts' file names: `postgresql`, `sqlite` or `mongodb`. */
+export function backendName(description: string): 'postgresql' | 'sqlite' | 'mongodb' {
+  if (/SQLite/i.test(description)) return 'sqlite';
+  if (/PostgreSQL/i.test(description)) return 'postgresql';
+  return 'mongodb';
+}

@@ -6,6 +6,7 @@ import {
   Controller,
   type ExecutionContext,
   Get,
+  Headers,
   HttpCode,
   Injectable,
   Module,
@@ -75,13 +76,88 @@ class GroupsSerializerInterceptor extends ClassSerializerInterceptor {
 
 /**
  * The search the routes share: counts issued concurrently with the find, lean reads, the envelope;
- * with `populate`, Mongoose's populate of the page (one more `find` for the whole page).
+ * with `populate`, Mongoose's populate of the page (one more `find` for the whole page). A sorted
+ * search pages by keyset too (`list.after`, `status.next`), and `list.counted: false` (the request's
+ * `Prefer: count=none`) leaves the count of matches out, as the library's routes do.
  */
-async function searchPage<T>(model: Model<T>, filter: Record<string, unknown>, limit: unknown, skip: unknown, populate?: PopulateOptions) {
+async function searchPage<T>(model: Model<T>, filter: Record<string, unknown>, limit: unknown, skip: unknown, populate?: PopulateOptions, list: ListOptions = {}) {
   const page = paging(limit, skip);
-  const find = model.find(filter).select('-__v').skip(page.skip).limit(page.limit);
-  const [count, match, result] = await Promise.all([collectionSize(model), model.countDocuments(filter), (populate ? find.populate(populate) : find).lean()]);
-  return { status: { count, search_count: result.length, match_count: match, limit: page.limit, skip: page.skip }, result };
+  if (list.after !== undefined && page.skip > 0) throw new BadRequestException('after and skip cannot be used together');
+  const condition = list.after === undefined ? filter : withCondition(filter, keysetCondition(list.after, list.sort));
+  // With a sort, one document more than the page tells whether another page follows.
+  const find = model.find(condition).select('-__v').skip(page.skip).limit(list.sort ? page.limit + 1 : page.limit);
+  if (list.sort) find.sort(list.sort);
+  const [count, match, found] = await Promise.all([
+    collectionSize(model),
+    list.counted === false ? undefined : model.countDocuments(filter),
+    (populate ? find.populate(populate) : find).lean(),
+  ]);
+  const more = list.sort !== undefined && found.length > page.limit;
+  const result = more ? found.slice(0, page.limit) : found;
+  const next = more ? keysetCursor(result.at(-1) as Record<string, unknown>, list.sort!) : undefined;
+  return {
+    status: { count, search_count: result.length, ...(match === undefined ? {} : { match_count: match }), limit: page.limit, skip: page.skip, ...(next && { next }) },
+    result,
+  };
+}
+
+/** How a list is read beside its filter and paging: its sort, the cursor it continues, whether its matches are counted. */
+interface ListOptions {
+  sort?: Record<string, 1 | -1>;
+  after?: unknown;
+  counted?: boolean;
+}
+
+/**
+ * `?sort=niceName` or `?sort=-niceName`: one known field, with `_id` as the tie-breaker in the same
+ * direction (so one comparison serves both), `{ niceName: 1, _id: 1 }`.
+ */
+function sorting(sort: unknown): Record<string, 1 | -1> | undefined {
+  if (sort === undefined) return undefined;
+  if (typeof sort !== 'string') throw new BadRequestException('sort must be one field name');
+  const field = sort.replace(/^-/, '');
+  if (!COMPANY_FIELDS.has(field)) throw new BadRequestException(`cannot sort by ${field}`);
+  const direction = sort.startsWith('-') ? -1 : 1;
+  return field === '_id' ? { _id: direction } : { [field]: direction, _id: direction };
+}
+
+/** The cursor after a page's last document: its sort values, `_id` last, as base64url JSON (no MAC: decoded values are only compared with sortable fields). */
+function keysetCursor(doc: Record<string, unknown>, sort: Record<string, 1 | -1>): string {
+  return Buffer.from(JSON.stringify(Object.keys(sort).map((field) => doc[field]))).toString('base64url');
+}
+
+/**
+ * The documents after a cursor of `keysetCursor`: `{ $or: [{ niceName: { $gt: v } }, { niceName: v,
+ * _id: { $gt: id } }] }` (`$lt` descending); `{ _id: { $gt: id } }` for a sort by `_id` alone. A
+ * cursor that is not one is a 400.
+ */
+function keysetCondition(after: unknown, sort: Record<string, 1 | -1> | undefined): Record<string, unknown> {
+  if (!sort) throw new BadRequestException('after continues a sorted list: send its sort');
+  const fields = Object.keys(sort);
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(String(after), 'base64url').toString('utf8'));
+  } catch {
+    throw new BadRequestException('after is not a cursor');
+  }
+  if (!Array.isArray(values) || values.length !== fields.length || values.some((value) => value === null || typeof value === 'object')) {
+    throw new BadRequestException('after is not a cursor of this sort');
+  }
+  const id = objectId(String(values.at(-1)));
+  const beyond = (field: string) => (sort[field] === 1 ? '$gt' : '$lt');
+  if (fields.length === 1) return { _id: { [beyond('_id')]: id } };
+  const [field] = fields as [string];
+  return { $or: [{ [field]: { [beyond(field)]: values[0] } }, { [field]: values[0], _id: { [beyond('_id')]: id } }] };
+}
+
+/** Two conditions that must both hold: one object where they share no key, else `$and`. */
+function withCondition(filter: Record<string, unknown>, condition: Record<string, unknown>): Record<string, unknown> {
+  return Object.keys(condition).some((key) => key in filter) ? { $and: [filter, condition] } : { ...filter, ...condition };
+}
+
+/** `Prefer: count=none` (RFC 7240, as the library reads it): the list without its count of matches. */
+function counted(prefer: string | undefined): boolean {
+  return !/(^|[\s,;])count=none\b/.test(prefer ?? '');
 }
 
 /**
@@ -170,8 +246,8 @@ class CompanyService {
     return plain;
   }
 
-  search(filter: Record<string, unknown>, limit: unknown, skip: unknown, expand?: unknown) {
-    return searchPage(this.companies, filter, limit, skip, ownerPopulate(expand));
+  search(filter: Record<string, unknown>, limit: unknown, skip: unknown, expand?: unknown, list?: ListOptions) {
+    return searchPage(this.companies, filter, limit, skip, ownerPopulate(expand), list);
   }
 
   /**
@@ -222,9 +298,9 @@ class CompanyController {
     return this.service.update(id, body);
   }
 
-  @Get('companies') searchGet(@Query() query: Record<string, string>) {
-    const { limit, skip, expand, ...filter } = query;
-    return this.service.search(checkFilter(filter), limit, skip, expand);
+  @Get('companies') searchGet(@Query() query: Record<string, string>, @Headers('prefer') prefer?: string) {
+    const { limit, skip, expand, sort, after, ...filter } = query;
+    return this.service.search(checkFilter(filter), limit, skip, expand, { sort: sorting(sort), after, counted: counted(prefer) });
   }
 
   @Post('companies') @HttpCode(200) searchPost(@Body() body: { query?: unknown; limit?: unknown; skip?: unknown }) {
