@@ -23,7 +23,7 @@ import {
 import { InjectModel, MongooseModule, SchemaFactory } from '@nestjs/mongoose';
 import { Type } from 'class-transformer';
 import { IsMongoId, IsNumber, IsOptional, IsString } from 'class-validator';
-import { isValidObjectId, type Model, type PopulateOptions } from 'mongoose';
+import mongoose, { isValidObjectId, type Model, type PopulateOptions, type Query as MongooseQuery } from 'mongoose';
 import { Company, Entrepreneur, Venture } from '../models.js';
 import { companySchema, connectionOptions, createNestApp, groupsOf, listen, settings } from './serve.js';
 
@@ -32,6 +32,21 @@ import { companySchema, connectionOptions, createNestApp, groupsOf, listen, sett
  * input checks (known fields, an operator allowlist, bounded limit/skip, a written owner that must
  * exist), the same envelope, lean reads, counts issued concurrently with the find.
  */
+/**
+ * `BENCH_HANDWRITTEN_MAX_TIME_MS=<ms>`: the time limit the library puts on every query, put on this
+ * server's reads too (its finds, counts and `$collStats`), for a comparison on equal terms; unset
+ * (the default), it sets none, as most hand-written controllers do. On FerretDB v1 a query with
+ * `maxTimeMS` costs more when such queries come back to back (see BENCHMARKS.md).
+ */
+const TIME_LIMIT_MS = Number(process.env.BENCH_HANDWRITTEN_MAX_TIME_MS) || undefined;
+if (TIME_LIMIT_MS) {
+  mongoose.plugin((schema) =>
+    schema.pre(['find', 'findOne', 'countDocuments', 'findOneAndUpdate'], function (this: MongooseQuery<unknown, unknown>) {
+      this.maxTimeMS(TIME_LIMIT_MS);
+    }),
+  );
+}
+
 const OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$options', '$and', '$or', '$nor', '$not', '$elemMatch', '$all', '$size']);
 const COMPANY_FIELDS = new Set(['_id', 'niceName', 'owner', 'employees', 'location']);
 const WRITABLE = new Set(['niceName', 'owner', 'employees', 'location']);
@@ -165,7 +180,7 @@ function counted(prefer: string | undefined): boolean {
  * reads it: `$collStats`, or the estimate where the stage answers no count.
  */
 async function collectionSize<T>(model: Model<T>): Promise<number> {
-  const [stats] = await model.collection.aggregate<{ count?: number }>([{ $collStats: { count: {} } }]).toArray();
+  const [stats] = await model.collection.aggregate<{ count?: number }>([{ $collStats: { count: {} } }], TIME_LIMIT_MS ? { maxTimeMS: TIME_LIMIT_MS } : {}).toArray();
   return typeof stats?.count === 'number' && stats.count >= 0 ? stats.count : model.estimatedDocumentCount();
 }
 
