@@ -36,3 +36,9 @@ export function median(measures: Measure[] | undefined): (Measure & { min: numbe
   const sorted = [...measures].sort((a, b) => a.rps - b.rps);
   return { ...sorted[Math.floor((sorted.length - 1) / 2)], min: sorted[0].rps, max: sorted[sorted.length - 1].rps };
 }
+
+/** `items` starting at position `by` (modulo their number), wrapping round: the order of one interleaved slice. */
+export function rotated<T>(items: readonly T[], by: number): T[] {
+  const start = items.length ? by % items.length : 0;
+  return [...items.slice(start), ...items.slice(0, start)];
+}

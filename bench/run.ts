@@ -7,7 +7,7 @@ import { lineChartSvg, type ChartSeries } from './chart.js';
 import { countCommands, freePort, measure, pick, run, startServer, stopServer } from './harness.js';
 import { PAGED_READS, PAGED_SORTS, PAGE_LIMIT, cursorRequest, deepPage, depthRatios, pagedSeries, pagedTable, skipRequest, type PagedMeasure, type PagedSort } from './paged-list.js';
 import { SCALE_SCENARIOS, SCENARIOS, SERVERS, backendName, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, sizesArgument, stringArgument, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
-import type { Measure } from './measure.js';
+import { rotated, type Measure } from './measure.js';
 import { commandsTable, expressTable, fastifyTable, type CommandCounts, type Results } from './table.js';
 import { reset, seed } from './seed.js';
 
@@ -26,6 +26,8 @@ import { reset, seed } from './seed.js';
  * the scale measures; `--rounds <n>` takes n rounds instead of 3, `--seconds <n>` measures each
  * scenario n seconds instead of 10 (after n/3 of warm-up); `--one-at-a-time <n>` sends each scenario n
  * requests on one connection instead (after 3 of warm-up).
+ * `--interleave` measures the servers of each scenario in turn within seconds of each other (see
+ * `interleave`), the rounds being slices.
  * `--scale-only` runs the scale measures alone (boot time, then latency one request at a time as the
  * collection grows, and the paged list at page 1 and deep, with `skip` and with the cursor);
  * `--sizes 1000,10000` measures those sizes instead of the backend's (`SIZES`); the scale part writes
@@ -51,6 +53,15 @@ if (seconds && !quick) Object.assign(plan, { warmup: { connections: 8, duration:
 // round, and one request more or less moves a ratio by a tenth or more).
 const oneAtATime = countArgument(process.argv, 'one-at-a-time');
 if (oneAtATime && !quick) Object.assign(plan, { warmup: { connections: 1, amount: 3 }, load: { connections: 1, amount: oneAtATime } });
+/**
+ * `--interleave`: for each scenario, every server that serves it is started at once, then the
+ * rounds are slices: each server measured in turn for the scenario's time (the order rotating from
+ * one slice to the next), one after the other within seconds rather than minutes apart. Measured on
+ * 2026-11-26: the engine's speed drifts by up to a factor of 2 over minutes on this machine kind
+ * (the same server's modify at 357, 662 and 577 requests/s in three rounds), so that servers measured
+ * minutes apart compare the engine's moods as much as the servers.
+ */
+const interleave = process.argv.includes('--interleave');
 /** One request at a time: a sorted page of the collection takes seconds at 100,000 on FerretDB (it sorts in Go), so fewer than the other scale measures. */
 const PAGED_LOAD = { connections: 1, amount: quick ? 3 : 5 };
 const PAGED_WARMUP = { connections: 1, amount: 1 };
@@ -73,7 +84,8 @@ try {
   const results: Results = new Map();
   // --quick measures nothing, so its first round's Express servers count the commands themselves (no extra processes in CI).
   const commands: CommandCounts = scaleOnly || quick ? new Map() : await countAllCommands(ids);
-  for (let round = 1; round <= (scaleOnly ? 0 : plan.rounds); round++) {
+  if (interleave && !scaleOnly) await measureInterleaved(ids, results);
+  for (let round = 1; round <= (scaleOnly || interleave ? 0 : plan.rounds); round++) {
     for (const server of SERVERS) {
       // One process per app setup: the scenarios that need a global ValidationPipe get their own.
       for (const setup of setups(scenarios)) {
@@ -248,6 +260,32 @@ async function countAllCommands(ids: Ids): Promise<CommandCounts> {
   return counts;
 }
 
+/** `--interleave`: each scenario's servers all up, measured in turn slice after slice (see `interleave`). */
+async function measureInterleaved(ids: Ids, results: Results): Promise<void> {
+  for (const scenario of scenarios) {
+    const servers = SERVERS.filter((server) => scenariosFor(server, [scenario], quick).length > 0);
+    await reset(engine.uri, dbName);
+    const children = new Map<ServerName, Awaited<ReturnType<typeof startServer>>>();
+    try {
+      for (const server of servers) children.set(server, await startServer(server, engine.uri, dbName, scenario.setup));
+      const row = results.get(scenario.name) ?? {};
+      results.set(scenario.name, row);
+      for (let slice = 0; slice < plan.rounds; slice++) {
+        for (const server of rotated(servers, slice)) {
+          const build = scenario.request[serverApp(server).app]!;
+          // Each server's first slice is preceded by its warm-up; the others follow straight on.
+          const warmup = slice === 0 ? plan.warmup : { connections: 1, amount: 0 };
+          const measured = await measure(children.get(server)!.port, () => build(ids), plan.load, warmup, `${server} ${scenario.name}`);
+          (row[server] ??= []).push(measured);
+          process.stderr.write(`slice ${slice + 1} ${server.padEnd(19)} ${scenario.name.padEnd(32)} ${Math.round(measured.rps)} req/s\n`);
+        }
+      }
+    } finally {
+      for (const child of children.values()) await stopServer(child.process);
+    }
+  }
+}
+
 /** One request of warm-up, then one counted, of each scenario on a server started with `BENCH_COMMANDS_PORT=<commandsPort>`; added to `counts`. */
 async function countServerCommands(server: ServerName, port: number, commandsPort: number, served: Scenario[], ids: Ids, counts: CommandCounts): Promise<void> {
   const { app } = serverApp(server);
@@ -279,7 +317,7 @@ function loadLine(): string {
 function print(results: Results, commands: CommandCounts): void {
   const lines = [
     machineLine(),
-    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${plan.rounds} rounds (servers alternating; median, with the range of the rounds)${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
+    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${interleave ? `${plan.rounds} interleaved slices (--interleave: every server of a scenario up at once, measured in turn, the order rotating; median, with the range of the slices)` : `${plan.rounds} rounds (servers alternating; median, with the range of the rounds)`}${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
     '',
     'Express:',
     '',

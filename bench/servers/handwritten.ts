@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   BadRequestException,
   Body,
@@ -22,8 +23,9 @@ import {
 } from '@nestjs/common';
 import { InjectModel, MongooseModule, SchemaFactory } from '@nestjs/mongoose';
 import { Type } from 'class-transformer';
-import { IsMongoId, IsNumber, IsOptional, IsString } from 'class-validator';
+import { IsMongoId, IsNumber, IsOptional, IsString, validateSync } from 'class-validator';
 import mongoose, { isValidObjectId, type Model, type PopulateOptions, type Query as MongooseQuery } from 'mongoose';
+import { GUARANTEE_NAMES } from '../guarantees-table.js';
 import { Company, Entrepreneur, Venture } from '../models.js';
 import { companySchema, connectionOptions, createNestApp, groupsOf, listen, settings } from './serve.js';
 
@@ -38,7 +40,22 @@ import { companySchema, connectionOptions, createNestApp, groupsOf, listen, sett
  * (the default), it sets none, as most hand-written controllers do. On FerretDB v1 a query with
  * `maxTimeMS` costs more when such queries come back to back (see BENCHMARKS.md).
  */
-const TIME_LIMIT_MS = Number(process.env.BENCH_HANDWRITTEN_MAX_TIME_MS) || undefined;
+/**
+ * `BENCH_HANDWRITTEN_GUARANTEES=<list>` (comma-separated, or `all`): the guarantees of the library's
+ * write routes this server gives too, so that `npm run bench:guarantees` can price each one on a
+ * controller that gives nothing else:
+ * - `bound`: the library's time limit on every query (as `BENCH_HANDWRITTEN_MAX_TIME_MS=60000`);
+ * - `check`: the write body checked with a class-validator DTO of the model's fields (whitelist,
+ *   unknown fields refused), as the library checks every body before Mongoose sees it;
+ * - `version`: every update increments the version key, and the answer carries an `ETag` from it;
+ * - `queue`: the writes of one document run one after the other in this process (FerretDB v1
+ *   does not apply an update atomically: without it concurrent updates are lost);
+ * - `context`: each request's work runs in an `AsyncLocalStorage` context (the library's call
+ *   record, read by overrides' `super` calls and by the repository).
+ */
+const given = (process.env.BENCH_HANDWRITTEN_GUARANTEES ?? '').split(',').filter(Boolean);
+const guarantees = new Set<string>(given.includes('all') ? GUARANTEE_NAMES : given);
+const TIME_LIMIT_MS = Number(process.env.BENCH_HANDWRITTEN_MAX_TIME_MS) || (guarantees.has('bound') ? 60_000 : undefined);
 if (TIME_LIMIT_MS) {
   mongoose.plugin((schema) =>
     schema.pre(['find', 'findOne', 'countDocuments', 'findOneAndUpdate'], function (this: MongooseQuery<unknown, unknown>) {
@@ -74,6 +91,47 @@ class CreateCompanyDto {
   @IsOptional() @IsMongoId() owner?: string;
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) employees?: number;
   @IsOptional() @IsString() location?: string;
+}
+
+/** The update body, with the schema's rules (the `check` guarantee). */
+class UpdateCompanyDto {
+  @IsOptional() @IsString() niceName?: string;
+  @IsOptional() @IsMongoId() owner?: string;
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) employees?: number;
+  @IsOptional() @IsString() location?: string;
+}
+
+/** The `check` guarantee: the body as an instance of `dto`, validated as the library does (unknown fields refused), else a 400. */
+function checked(body: Record<string, unknown>, dto: new () => object): Record<string, unknown> {
+  if (!guarantees.has('check')) return body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestException('the body must be an object');
+  const instance = Object.assign(new dto(), body);
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
+  if (errors.length > 0) throw new BadRequestException(errors.map((error) => ({ path: error.property, message: Object.values(error.constraints ?? {}).join('; ') })));
+  return body;
+}
+
+const calls = new AsyncLocalStorage<object>();
+/** The `context` guarantee: `work` runs in a context of its own, as the library runs each route's work in its call. */
+function inContext<R>(request: object, work: () => R): R {
+  return guarantees.has('context') ? calls.run({ request }, work) : work();
+}
+
+const tails = new Map<string, Promise<void>>();
+/** The `queue` guarantee: the writes of one document one after the other, as the library's write serialiser on FerretDB. */
+function queued<R>(key: string, write: () => Promise<R>): Promise<R> {
+  if (!guarantees.has('queue')) return write();
+  const previous = tails.get(key);
+  const result = previous ? previous.then(write) : write();
+  const tail = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  tails.set(key, tail);
+  void tail.then(() => {
+    if (tails.get(key) === tail) tails.delete(key);
+  });
+  return result;
 }
 
 /** A page of ventures, typed so that `ClassSerializerInterceptor` applies `Venture`'s decorators to each document. */
@@ -242,23 +300,23 @@ class CompanyService {
   }
 
   async create(body: Record<string, unknown>) {
-    await this.ownerExists(body);
-    const doc = await this.companies.create(writable(body));
+    const data = checked(writable(body), CreateCompanyDto);
+    await this.ownerExists(data);
+    const doc = await this.companies.create(data);
     const { __v, ...plain } = doc.toObject();
     void __v;
     return plain;
   }
 
   async update(id: string, body: Record<string, unknown>) {
-    await this.ownerExists(body);
+    const data = checked(writable(body), UpdateCompanyDto);
+    await this.ownerExists(data);
+    const update = guarantees.has('version') ? { $set: data, $inc: { __v: 1 } } : { $set: data };
     // No projection on findAndModify: FerretDB v1 does not implement one.
-    const doc = await this.companies
-      .findByIdAndUpdate(objectId(id), { $set: writable(body) }, { returnDocument: 'after', runValidators: true })
-      .lean();
+    const doc = await queued(id, () => this.companies.findByIdAndUpdate(objectId(id), update, { returnDocument: 'after', runValidators: true }).lean().exec());
     if (!doc) throw new NotFoundException();
     const { __v, ...plain } = doc;
-    void __v;
-    return plain;
+    return { plain, version: __v };
   }
 
   search(filter: Record<string, unknown>, limit: unknown, skip: unknown, expand?: unknown, list?: ListOptions) {
@@ -295,6 +353,11 @@ class CompanyService {
   }
 }
 
+/** The response, as both platforms let a handler set a header on it. */
+interface Reply {
+  header(name: string, value: string): void;
+}
+
 @Controller()
 class CompanyController {
   constructor(private readonly service: CompanyService) {}
@@ -303,14 +366,21 @@ class CompanyController {
     return this.service.one(id);
   }
 
-  @Post('company') async create(@Body() body: CreateCompanyDto, @Res({ passthrough: true }) res: { header(name: string, value: string): void }) {
-    const doc = await this.service.create(body as unknown as Record<string, unknown>);
-    res.header('Location', `/company/${String(doc._id)}`);
-    return doc;
+  @Post('company') create(@Body() body: CreateCompanyDto, @Res({ passthrough: true }) res: Reply, @Req() request: object) {
+    return inContext(request, async () => {
+      const doc = await this.service.create(body as unknown as Record<string, unknown>);
+      res.header('Location', `/company/${String(doc._id)}`);
+      if (guarantees.has('version')) res.header('ETag', `"${String(doc._id)}-0"`);
+      return doc;
+    });
   }
 
-  @Put('company/:id') update(@Param('id') id: string, @Body() body: Record<string, unknown>) {
-    return this.service.update(id, body);
+  @Put('company/:id') update(@Param('id') id: string, @Body() body: Record<string, unknown>, @Res({ passthrough: true }) res: Reply, @Req() request: object) {
+    return inContext(request, async () => {
+      const { plain, version } = await this.service.update(id, body);
+      if (guarantees.has('version')) res.header('ETag', `"${id}-${Number(version)}"`);
+      return plain;
+    });
   }
 
   @Get('companies') searchGet(@Query() query: Record<string, string>, @Headers('prefer') prefer?: string) {

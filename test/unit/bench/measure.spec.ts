@@ -1,4 +1,4 @@
-import { median, validMeasure } from '../../../bench/measure.js';
+import { median, rotated, validMeasure } from '../../../bench/measure.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function measureSpec(): void {
@@ -41,6 +41,19 @@ export function measureSpec(): void {
     it('is undefined without rounds', () => {
       expect(median([])).toBeUndefined();
       expect(median(undefined)).toBeUndefined();
+    });
+  });
+
+  describe('rotated', () => {
+    it('starts each interleaved slice one server further, every server once', () => {
+      const servers = ['generated', 'handwritten', 'peer'];
+      expect([0, 1, 2, 3].map((slice) => rotated(servers, slice))).toEqual([
+        ['generated', 'handwritten', 'peer'],
+        ['handwritten', 'peer', 'generated'],
+        ['peer', 'generated', 'handwritten'],
+        ['generated', 'handwritten', 'peer'],
+      ]);
+      expect(rotated([], 5)).toEqual([]);
     });
   });
 }

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { startEngine } from '../scripts/mongo-engine.js';
+import { measure, pick, spawnServer, stopServer, type Load } from './harness.js';
+import { rotated } from './measure.js';
+import { countArgument, SCENARIOS } from './scenarios.js';
+import { reset, seed } from './seed.js';
+import { GUARANTEE_NAMES, guaranteeVariants, guaranteesTable, type Variant, type VariantMeasure } from './guarantees-table.js';
+
+/**
+ * `npm run bench:guarantees [-- --seconds 3 --rounds 6 --quick]`: what each guarantee of the
+ * library's write routes costs, priced on the hand-written controller. For each platform and each
+ * write scenario (modify, create), the generated server, the hand-written one as it is, the
+ * hand-written one with one guarantee of the library added (`BENCH_HANDWRITTEN_GUARANTEES`, see
+ * `bench/servers/handwritten.ts`), and with all of them, are started at once, then measured in
+ * turn at 8 connections, `--rounds` slices of `--seconds` each (the order rotating):
+ * requests per second, and the server's CPU time per request (user + system, from
+ * `/proc/<pid>/stat`, over the measured run only). The last column compares the generated server
+ * with the hand-written one that gives the same guarantees.
+ */
+const quick = process.argv.includes('--quick');
+const slices = countArgument(process.argv, 'rounds') ?? (quick ? 1 : 6);
+const seconds = countArgument(process.argv, 'seconds') ?? (quick ? 1 : 3);
+const load: Load = { connections: 8, duration: seconds };
+const warmup: Load = quick ? { connections: 8, amount: 50 } : { connections: 8, duration: 2 };
+const NO_WARMUP: Load = { connections: 1, amount: 0 };
+const SCENARIO_NAMES = ['modify', 'create'];
+const data = quick ? { users: 100, companies: 500 } : { users: 500, companies: 5000 };
+
+const engine = await startEngine();
+const dbName = `guarantees_${Date.now().toString(36)}`;
+try {
+  const ids = pick(await seed(engine.uri, dbName, data.users, data.companies));
+  const results: VariantMeasure[] = [];
+  for (const adapter of ['express', 'fastify'] as const) {
+    for (const scenario of SCENARIOS.filter((candidate) => SCENARIO_NAMES.includes(candidate.name))) {
+      await reset(engine.uri, dbName);
+      // Every variant up at once, measured in turn slice after slice: the engine's speed drifts over minutes (see `npm run bench -- --interleave`).
+      const servers = new Map<Variant, Awaited<ReturnType<typeof spawnServer>>>();
+      try {
+        for (const variant of guaranteeVariants()) {
+          servers.set(variant, await spawnServer(`${variant.app}.js`, { BENCH_URI: engine.uri, BENCH_DB: dbName, BENCH_ADAPTER: adapter, BENCH_HANDWRITTEN_GUARANTEES: variant.guarantees.join(',') }));
+        }
+        for (let slice = 0; slice < slices; slice++) {
+          for (const [variant, server] of rotated([...servers], slice)) {
+            const request = scenario.request[variant.app]!;
+            let before = 0;
+            const what = `${adapter} ${scenario.name} ${variant.label}`;
+            const measured = await measure(server.port, () => request(ids), load, slice === 0 ? warmup : NO_WARMUP, what, async () => void (before = cpuMicroseconds(server.process.pid!)));
+            const cpu = (cpuMicroseconds(server.process.pid!) - before) / measured.requests;
+            results.push({ adapter, scenario: scenario.name, variant: variant.label, rps: measured.rps, cpu });
+            console.log(`slice ${slice + 1} ${what.padEnd(48)} ${measured.rps.toFixed(0).padStart(5)} req/s ${cpu.toFixed(0).padStart(6)} µs CPU/request`);
+          }
+        }
+      } finally {
+        for (const server of servers.values()) await stopServer(server.process);
+      }
+    }
+  }
+  console.log(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`);
+  console.log(`Data: ${data.users} entrepreneurs, ${data.companies} companies; 8 connections; ${seconds} s per variant and slice, ${slices} slice(s): every variant up at once, measured in turn, the order rotating (median)`);
+  console.log(`Guarantees added to the hand-written controller: ${GUARANTEE_NAMES.join(', ')} (see bench/servers/handwritten.ts)\n`);
+  console.log(guaranteesTable(results).join('\n'));
+} finally {
+  await engine.stop();
+}
+
+/** The CPU time a process has used, user and system, in microseconds (Linux: `/proc/<pid>/stat`, in clock ticks of 10 ms). */
+function cpuMicroseconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
