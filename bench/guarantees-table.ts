@@ -67,7 +67,7 @@ export function guaranteesTable(results: VariantMeasure[]): string[] {
     };
     const plain = summary(PLAIN);
     lines.push(`${adapter === 'fastify' ? 'Fastify' : 'Express'}, ${scenario}:`, '');
-    lines.push('| server | req/s | CPU per request | CPU added to the hand-written | req/s against the hand-written |', '|---|---|---|---|---|');
+    lines.push('| server | req/s (8 connections) | CPU per request (fixed rate) | CPU added to the hand-written | req/s against the hand-written |', '|---|---|---|---|---|');
     for (const variant of guaranteeVariants()) {
       const measured = summary(variant.label);
       if (!measured) continue;

@@ -19,9 +19,18 @@ import { GUARANTEE_NAMES, guaranteeVariants, guaranteesTable, type Variant, type
  * with the hand-written one that gives the same guarantees.
  */
 const quick = process.argv.includes('--quick');
-const slices = countArgument(process.argv, 'rounds') ?? (quick ? 1 : 6);
+const slices = countArgument(process.argv, 'rounds') ?? (quick ? 1 : 4);
 const seconds = countArgument(process.argv, 'seconds') ?? (quick ? 1 : 3);
+/**
+ * Two measures per slice: requests/s at 8 connections (the bench's measure), and the CPU time per
+ * request at a fixed rate every variant sustains (`--rate`, default 200/s), where each server
+ * handles the same arrivals: under a closed loop a slower server wakes for fewer requests at a
+ * time and pays more CPU per request for it, so CPU per request there compares the loads as much
+ * as the servers.
+ */
 const load: Load = { connections: 8, duration: seconds };
+const rate = countArgument(process.argv, 'rate') ?? 200;
+const fixedRate: Load = { connections: 8, duration: seconds, rate };
 const warmup: Load = quick ? { connections: 8, amount: 50 } : { connections: 8, duration: 2 };
 const NO_WARMUP: Load = { connections: 1, amount: 0 };
 const SCENARIO_NAMES = ['modify', 'create'];
@@ -46,10 +55,11 @@ try {
             const request = scenario.request[variant.app]!;
             let before = 0;
             const what = `${adapter} ${scenario.name} ${variant.label}`;
-            const measured = await measure(server.port, () => request(ids), load, slice === 0 ? warmup : NO_WARMUP, what, async () => void (before = cpuMicroseconds(server.process.pid!)));
-            const cpu = (cpuMicroseconds(server.process.pid!) - before) / measured.requests;
+            const measured = await measure(server.port, () => request(ids), load, slice === 0 ? warmup : NO_WARMUP, what);
+            const paced = await measure(server.port, () => request(ids), fixedRate, NO_WARMUP, `${what} at ${rate}/s`, async () => void (before = cpuMicroseconds(server.process.pid!)));
+            const cpu = (cpuMicroseconds(server.process.pid!) - before) / paced.requests;
             results.push({ adapter, scenario: scenario.name, variant: variant.label, rps: measured.rps, cpu });
-            console.log(`slice ${slice + 1} ${what.padEnd(48)} ${measured.rps.toFixed(0).padStart(5)} req/s ${cpu.toFixed(0).padStart(6)} µs CPU/request`);
+            console.log(`slice ${slice + 1} ${what.padEnd(48)} ${measured.rps.toFixed(0).padStart(5)} req/s ${cpu.toFixed(0).padStart(6)} µs CPU/request at ${rate}/s`);
           }
         }
       } finally {
@@ -58,7 +68,7 @@ try {
     }
   }
   console.log(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`);
-  console.log(`Data: ${data.users} entrepreneurs, ${data.companies} companies; 8 connections; ${seconds} s per variant and slice, ${slices} slice(s): every variant up at once, measured in turn, the order rotating (median)`);
+  console.log(`Data: ${data.users} entrepreneurs, ${data.companies} companies; 8 connections, then a fixed ${rate} requests/s for the CPU time; ${seconds} s each per variant and slice, ${slices} slice(s): every variant up at once, measured in turn, the order rotating (median)`);
   console.log(`Guarantees added to the hand-written controller: ${GUARANTEE_NAMES.join(', ')} (see bench/servers/handwritten.ts)\n`);
   console.log(guaranteesTable(results).join('\n'));
 } finally {

@@ -35,6 +35,8 @@ export interface Load {
   connections: number;
   duration?: number;
   amount?: number;
+  /** Requests per second over all connections (autocannon's `overallRate`): a fixed rate, for a measure of CPU per request. */
+  rate?: number;
 }
 
 /**
@@ -42,11 +44,12 @@ export interface Load {
  * (a search that takes seconds would never finish in a timed run).
  */
 export async function measure(port: number, next: () => BenchRequest, load: Load, warmup: Load, what: string, afterWarmup?: () => Promise<void>): Promise<Measure> {
-  const run = ({ connections, duration, amount }: Load) =>
+  const run = ({ connections, duration, amount, rate }: Load) =>
     autocannon({
       url: `http://127.0.0.1:${port}`,
       connections,
       ...(amount ? { amount } : { duration }),
+      ...(rate && { overallRate: rate }),
       // Searches over 100k documents on FerretDB take seconds; the default 10 s would count them as errors.
       timeout: 60,
       requests: [{ setupRequest: (request) => ({ ...request, ...toRequest(next()) }) }],

@@ -235,7 +235,7 @@ export function onlyArguments(argv: string[]): string[] {
  * `--<name> <n>`, a whole number of at least 1: `--rounds 2` (rounds instead of the plan's 3),
  * `--seconds 6` (the measured seconds of each scenario instead of 10); `undefined` when absent.
  */
-export function countArgument(argv: string[], name: 'rounds' | 'seconds' | 'one-at-a-time' | 'requests'): number | undefined {
+export function countArgument(argv: string[], name: 'rounds' | 'seconds' | 'one-at-a-time' | 'requests' | 'rate'): number | undefined {
   const index = argv.indexOf(`--${name}`);
   if (index < 0) return undefined;
   const count = Number(argv[index + 1]);

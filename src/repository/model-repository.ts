@@ -19,7 +19,7 @@ import { castPathId } from './document-path.util.js';
 import { assertNoCycles } from '../references/reference-cycles.js';
 import { resolveReferences } from '../references/reference-resolver.js';
 import { searchError, timeLimitAmong, type SearchPlace } from './search-error.util.js';
-import { serverEngine } from './server-engine.js';
+import { knownServerEngine, serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
 import type { FileRef } from '../files/file-ref.js';
 import { FileWrites } from '../files/file-writes.js';
@@ -689,9 +689,13 @@ export class ModelRepository<T = Record<string, unknown>> {
    * Runs a write to the document `id` names after the writes to it in progress, where the engine
    * needs that, or `always` (a read and a write that depends on it, which no engine applies atomically).
    */
-  private async serialized<R>(id: string, write: () => Promise<R>, always = false): Promise<R> {
-    if (!always && (await hasAtomicDocumentWrites(this.model.db))) return write();
-    return serializer.run(`${this.model.db.name}/${this.model.collection.collectionName}/${id}`, write);
+  private serialized<R>(id: string, write: () => Promise<R>, always = false): Promise<R> {
+    const queued = () => serializer.run(`${this.model.db.name}/${this.model.collection.collectionName}/${id}`, write);
+    if (always) return queued();
+    // Known after the connection's first write: no promise to wait on in the path of every write.
+    const engine = knownServerEngine(this.model.db);
+    if (engine) return engine === 'mongodb' ? write() : queued();
+    return hasAtomicDocumentWrites(this.model.db).then((atomic) => (atomic ? write() : queued()));
   }
 
   private idFilter(id: string): Record<string, unknown> {
