@@ -16,6 +16,10 @@ import { connectionOptions, createNestApp, groupsOf, listen, settings } from './
  */
 const BENCH_TIME_LIMIT_MS = Number(process.env.BENCH_MAX_TIME_MS) || 60_000;
 
+/** `BENCH_ADMISSION=<concurrency>,<queue>`: another admission limit than the default (to measure what shedding costs). */
+const admissionSetting = process.env.BENCH_ADMISSION?.split(',').map(Number);
+const admission = admissionSetting ? { concurrency: admissionSetting[0]!, queue: admissionSetting[1]! } : undefined;
+
 /**
  * The library's generated routes. `Company.owner`, the app's only reference, is declared
  * expandable and filterable here (the module's default for every reference: the test fixture's
@@ -30,6 +34,7 @@ const BENCH_TIME_LIMIT_MS = Number(process.env.BENCH_MAX_TIME_MS) || 60_000;
       serializationGroups: groupsOf,
       references: { expand: true, filter: true },
       search: { maxTimeMS: BENCH_TIME_LIMIT_MS },
+      ...(admission && { admission }),
     }),
   ],
 })

@@ -165,12 +165,22 @@ export class Admission extends EventEmitter {
   }
 }
 
-/** The 503 of a request that found neither a place nor room in the queue. */
+/**
+ * The 503 of a request that found neither a place nor room in the queue, without a stack trace: it
+ * would only name the guard that shed it, and under a flood of shed requests capturing one was a
+ * tenth of a shed answer's CPU (see BENCHMARKS.md, "What a shed request costs").
+ */
 function overloaded({ concurrency, queue, retryAfter }: ResolvedAdmissionOptions): ModelRoutesException {
-  return new ModelRoutesException(
-    'MR_OVERLOADED',
-    `The server is at its admission limit (${concurrency} requests at work and ${queue} waiting: forRoot({ admission: { concurrency, queue } })); try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
-    undefined,
-    { 'Retry-After': String(retryAfter) },
-  );
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new ModelRoutesException(
+      'MR_OVERLOADED',
+      `The server is at its admission limit (${concurrency} requests at work and ${queue} waiting: forRoot({ admission: { concurrency, queue } })); try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
+      undefined,
+      { 'Retry-After': String(retryAfter) },
+    );
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }

@@ -50,6 +50,21 @@ export function admissionOptionsSpec(): void {
       expect([admission.running, admission.queued]).toEqual([0, 0]);
     });
 
+    it('sheds with an exception that carries no stack frames, and leaves the stack trace limit as it was', () => {
+      const admission = new Admission({ concurrency: 0, queue: 0, retryAfter: 1 });
+      const limit = Error.stackTraceLimit;
+      let refused: Error | undefined;
+      try {
+        admission.enter();
+      } catch (error) {
+        refused = error as Error;
+      }
+      expect(refused).toBeInstanceOf(ModelRoutesException);
+      expect(refused!.stack?.split('\n').filter((line) => line.trim().startsWith('at '))).toEqual([]);
+      expect(Error.stackTraceLimit).toBe(limit);
+      expect(new Error('after').stack).toMatch(/\n\s+at /);
+    });
+
     it('lets everything in when turned off', () => {
       expect(new Admission(false).enter()).toBeUndefined();
     });
