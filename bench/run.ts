@@ -134,26 +134,27 @@ async function scale(uri: string): Promise<void> {
   for (const size of SIZES) {
     const db = `bench_size_${size}`;
     const data = await seed(uri, db, Math.max(10, size / 10), size);
-    for (const scenario of [...SCENARIOS.filter((candidate) => candidate.name.startsWith('search (POST') || candidate.name === 'reverse reference (GET)'), ...SCALE_SCENARIOS]) {
-      const row: Partial<Record<ServerName, Measure>> = {};
-      for (const server of ['generated', 'handwritten'] as const) {
-        const child = await startServer(server, uri, db);
-        try {
+    // Both servers up for the whole size, measured in turn scenario by scenario (no scale scenario writes).
+    const children = await startBoth(uri, db);
+    try {
+      for (const scenario of [...SCENARIOS.filter((candidate) => candidate.name.startsWith('search (POST') || candidate.name === 'reverse reference (GET)'), ...SCALE_SCENARIOS]) {
+        const row: Partial<Record<ServerName, Measure>> = {};
+        for (const server of ['generated', 'handwritten'] as const) {
           const ids = pick(data);
           const oneAtATime = { connections: 1, amount: quick ? 3 : 10 };
-          row[server] = await measure(child.port, () => scenario.request[server]!(ids), oneAtATime, { connections: 1, amount: 3 }, `${server} ${scenario.name} on ${size}`);
-        } finally {
-          await stopServer(child.process);
+          row[server] = await measure(children[server].port, () => scenario.request[server]!(ids), oneAtATime, { connections: 1, amount: 3 }, `${server} ${scenario.name} on ${size}`);
         }
+        const show = (m: Measure) => `p50 ${m.p50} ms, p99 ${m.p99} ms`;
+        lines.push(`| ${size} | ${scenario.name} | ${show(row.generated!)} | ${show(row.handwritten!)} | ${(row.handwritten!.p50 / row.generated!.p50).toFixed(2)} |`);
+        growth.set(scenario.name, [...(growth.get(scenario.name) ?? []), row.generated!.p50]);
+        const series = points.get(scenario.name) ?? { generated: [], handwritten: [] };
+        for (const server of ['generated', 'handwritten'] as const) series[server].push({ x: size, y: row[server]!.p50 });
+        points.set(scenario.name, series);
       }
-      const show = (m: Measure) => `p50 ${m.p50} ms, p99 ${m.p99} ms`;
-      lines.push(`| ${size} | ${scenario.name} | ${show(row.generated!)} | ${show(row.handwritten!)} | ${(row.handwritten!.p50 / row.generated!.p50).toFixed(2)} |`);
-      growth.set(scenario.name, [...(growth.get(scenario.name) ?? []), row.generated!.p50]);
-      const series = points.get(scenario.name) ?? { generated: [], handwritten: [] };
-      for (const server of ['generated', 'handwritten'] as const) series[server].push({ x: size, y: row[server]!.p50 });
-      points.set(scenario.name, series);
+      paged.push(...(await pagedList(children, size)));
+    } finally {
+      await Promise.all(Object.values(children).map((child) => stopServer(child.process)));
     }
-    paged.push(...(await pagedList(uri, db, size)));
   }
   lines.push('');
   for (const [name, p50s] of growth) {
@@ -180,34 +181,44 @@ async function scale(uri: string): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** The generated and hand-written servers of one size of the scale measures. */
+type ScaleServers = Record<'generated' | 'handwritten', Awaited<ReturnType<typeof startServer>>>;
+
+/** Starts the generated and the hand-written servers on `db`; if the second fails to start, stops the first. */
+async function startBoth(uri: string, db: string): Promise<ScaleServers> {
+  const generated = await startServer('generated', uri, db);
+  try {
+    return { generated, handwritten: await startServer('handwritten', uri, db) };
+  } catch (error) {
+    await stopServer(generated.process);
+    throw error;
+  }
+}
+
 /**
- * The paged list at one size, each server in its own process: per sort, page 1, the deep page with
+ * The paged list at one size, on the size's two servers: per sort, page 1, the deep page with
  * `skip`, and the deep page with the cursor that the page before it answered (one request outside
  * the measure, as a client at that page has it). The two deep pages must hold the same documents:
  * a cursor that led elsewhere would measure another request.
  */
-async function pagedList(uri: string, db: string, size: number): Promise<PagedMeasure[]> {
+async function pagedList(children: ScaleServers, size: number): Promise<PagedMeasure[]> {
   const { skip } = deepPage(size);
   // --quick checks the wiring: one sort is enough there.
   const sorts = quick ? PAGED_SORTS.slice(0, 1) : PAGED_SORTS;
   const p50 = new Map<string, number>();
   for (const server of ['generated', 'handwritten'] as const) {
-    const child = await startServer(server, uri, db);
-    try {
-      for (const sort of sorts) {
-        const before = await page(child.port, skipRequest(sort, skip - PAGE_LIMIT), `${server} sort=${sort} skip=${skip - PAGE_LIMIT} on ${size}`);
-        if (typeof before.status.next !== 'string') throw new Error(`benchmark ${server} sort=${sort} on ${size}: the page before the deep page has no status.next`);
-        const deep = cursorRequest(sort, before.status.next);
-        await samePage(child.port, sort, skip, deep, `${server} sort=${sort} on ${size}`);
-        const reads: Array<[PagedMeasure['read'], BenchRequest]> = [['page 1', skipRequest(sort, 0)], ['deep, skip', skipRequest(sort, skip)], ['deep, cursor', deep]];
-        for (const [read, request] of reads) {
-          const measured = await measure(child.port, () => request, PAGED_LOAD, PAGED_WARMUP, `${server} sort=${sort} ${read} on ${size}`);
-          p50.set(`${server} ${sort} ${read}`, measured.p50);
-          process.stderr.write(`paged ${size} ${server.padEnd(11)} sort=${sort} ${read.padEnd(12)} p50 ${measured.p50} ms\n`);
-        }
+    const child = children[server];
+    for (const sort of sorts) {
+      const before = await page(child.port, skipRequest(sort, skip - PAGE_LIMIT), `${server} sort=${sort} skip=${skip - PAGE_LIMIT} on ${size}`);
+      if (typeof before.status.next !== 'string') throw new Error(`benchmark ${server} sort=${sort} on ${size}: the page before the deep page has no status.next`);
+      const deep = cursorRequest(sort, before.status.next);
+      await samePage(child.port, sort, skip, deep, `${server} sort=${sort} on ${size}`);
+      const reads: Array<[PagedMeasure['read'], BenchRequest]> = [['page 1', skipRequest(sort, 0)], ['deep, skip', skipRequest(sort, skip)], ['deep, cursor', deep]];
+      for (const [read, request] of reads) {
+        const measured = await measure(child.port, () => request, PAGED_LOAD, PAGED_WARMUP, `${server} sort=${sort} ${read} on ${size}`);
+        p50.set(`${server} ${sort} ${read}`, measured.p50);
+        process.stderr.write(`paged ${size} ${server.padEnd(11)} sort=${sort} ${read.padEnd(12)} p50 ${measured.p50} ms\n`);
       }
-    } finally {
-      await stopServer(child.process);
     }
   }
   return sorts.flatMap((sort) =>
