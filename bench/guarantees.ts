@@ -8,15 +8,15 @@ import { reset, seed } from './seed.js';
 import { GUARANTEE_NAMES, guaranteeVariants, guaranteesTable, type Variant, type VariantMeasure } from './guarantees-table.js';
 
 /**
- * `npm run bench:guarantees [-- --seconds 3 --rounds 6 --quick]`: what each guarantee of the
- * library's write routes costs, priced on the hand-written controller. For each platform and each
- * write scenario (modify, create), the generated server, the hand-written one as it is, the
+ * `npm run bench:guarantees [-- --seconds 3 --rounds 4 --rate 200 --quick]`: what each guarantee
+ * of the library's write routes costs, priced on the hand-written controller. For each platform and
+ * each write scenario (modify, create), the generated server, the hand-written one as it is, the
  * hand-written one with one guarantee of the library added (`BENCH_HANDWRITTEN_GUARANTEES`, see
  * `bench/servers/handwritten.ts`), and with all of them, are started at once, then measured in
- * turn at 8 connections, `--rounds` slices of `--seconds` each (the order rotating):
- * requests per second, and the server's CPU time per request (user + system, from
- * `/proc/<pid>/stat`, over the measured run only). The last column compares the generated server
- * with the hand-written one that gives the same guarantees.
+ * turn, `--rounds` slices of `--seconds` each (the order rotating): requests per second at 8
+ * connections, then the server's CPU time per request (user + system, from `/proc/<pid>/stat`) at
+ * a fixed rate. The table ends with the generated server against the hand-written one that gives
+ * the same guarantees.
  */
 const quick = process.argv.includes('--quick');
 const slices = countArgument(process.argv, 'rounds') ?? (quick ? 1 : 4);
