@@ -25,6 +25,7 @@ import { InjectModel, MongooseModule, SchemaFactory } from '@nestjs/mongoose';
 import { Type } from 'class-transformer';
 import { IsMongoId, IsNumber, IsOptional, IsString, validateSync } from 'class-validator';
 import mongoose, { isValidObjectId, type Model, type PopulateOptions, type Query as MongooseQuery } from 'mongoose';
+import { WriteSerializer } from '../../src/repository/write-serializer.js';
 import { GUARANTEE_NAMES } from '../guarantees-table.js';
 import { Company, Entrepreneur, Venture } from '../models.js';
 import { companySchema, connectionOptions, createNestApp, groupsOf, listen, settings } from './serve.js';
@@ -39,8 +40,7 @@ import { companySchema, connectionOptions, createNestApp, groupsOf, listen, sett
  * server's reads too (its finds, counts and `$collStats`), for a comparison on equal terms; unset
  * (the default), it sets none, as most hand-written controllers do. On FerretDB v1 a query with
  * `maxTimeMS` costs more when such queries come back to back (see BENCHMARKS.md).
- */
-/**
+ *
  * `BENCH_HANDWRITTEN_GUARANTEES=<list>` (comma-separated, or `all`): the guarantees of the library's
  * write routes this server gives too, so that `npm run bench:guarantees` can price each one on a
  * controller that gives nothing else:
@@ -117,21 +117,10 @@ function inContext<R>(request: object, work: () => R): R {
   return guarantees.has('context') ? calls.run({ request }, work) : work();
 }
 
-const tails = new Map<string, Promise<void>>();
-/** The `queue` guarantee: the writes of one document one after the other, as the library's write serialiser on FerretDB. */
+const writes = new WriteSerializer();
+/** The `queue` guarantee: the writes of one document one after the other, with the library's own write serialiser (as on FerretDB). */
 function queued<R>(key: string, write: () => Promise<R>): Promise<R> {
-  if (!guarantees.has('queue')) return write();
-  const previous = tails.get(key);
-  const result = previous ? previous.then(write) : write();
-  const tail = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  tails.set(key, tail);
-  void tail.then(() => {
-    if (tails.get(key) === tail) tails.delete(key);
-  });
-  return result;
+  return guarantees.has('queue') ? writes.run(key, write) : write();
 }
 
 /** A page of ventures, typed so that `ClassSerializerInterceptor` applies `Venture`'s decorators to each document. */
