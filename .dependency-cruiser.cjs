@@ -45,6 +45,8 @@ const LAYERS = [
   { name: 'decorators', path: '^src/decorators/' },
   // The HTTP side of a generated route: its entry guard, its answer, the GeneratedController base.
   { name: 'controllers', path: '^src/controllers/' },
+  // Exports: formats, columns, cells, the streaming writers, and the HTTP side of an export route.
+  { name: 'export', path: '^src/export/' },
   // The route table and the plan of one forRoot (definitions, user controllers, routes), pure data.
   { name: 'routes', path: '^src/routes/' },
   // ModelRoutesExplorer: the registrations and routes of a running app.

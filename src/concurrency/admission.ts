@@ -24,6 +24,13 @@ export interface AdmissionOptions {
   queue?: number;
   /** Seconds a refused client is told to wait (`Retry-After`). Default 1. */
   retryAfter?: number;
+  /**
+   * Exports that stream at once (`GET /<plural>/export`): each holds a database cursor and its
+   * connection to the client for as long as the client reads, so an export takes a place under
+   * `concurrency` only for its first page, and one of these for the rest. Past it an export is
+   * answered 503 `MR_OVERLOADED` with `Retry-After` at once. Default 2.
+   */
+  exports?: number;
 }
 
 /** The admission limit in force, every number given. */
@@ -40,8 +47,8 @@ export function resolveAdmissionOptions(options: AdmissionOptions | false | unde
   }
   const pool = Number.isSafeInteger(poolSize) && poolSize! > 0 ? poolSize! : DEFAULT_POOL_SIZE;
   const concurrency = options?.concurrency ?? Math.max(1, Math.floor(pool / 4));
-  const resolved = { concurrency, queue: concurrency, retryAfter: 1, ...options };
-  const minimum = { concurrency: 1, queue: 0, retryAfter: 0 };
+  const resolved = { concurrency, queue: concurrency, retryAfter: 1, exports: 2, ...options };
+  const minimum = { concurrency: 1, queue: 0, retryAfter: 0, exports: 1 };
   for (const [key, least] of Object.entries(minimum) as Array<[keyof ResolvedAdmissionOptions, number]>) {
     const value = resolved[key];
     if (!Number.isSafeInteger(value) || value < least) {
@@ -99,6 +106,7 @@ export class AdmissionTicket {
  */
 export class Admission extends EventEmitter {
   private active = 0;
+  private exporting = 0;
   private readonly waiting: Array<() => void> = [];
   private shedCount = 0;
 
@@ -157,6 +165,27 @@ export class Admission extends EventEmitter {
     });
   }
 
+  /**
+   * A place for one export's stream, given back by the function returned (once, whatever the
+   * number of calls); a 503 `MR_OVERLOADED` when `exports` streams run. Always a place without a limit.
+   */
+  enterExport(): () => void {
+    const { options } = this;
+    if (!options) return () => undefined;
+    if (this.exporting >= options.exports) {
+      this.shedCount++;
+      this.emit('shed', this.shedCount);
+      throw overloaded(options, `${options.exports} exports streaming: forRoot({ admission: { exports } })`);
+    }
+    this.exporting++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.exporting--;
+    };
+  }
+
   private leave(): void {
     const next = this.waiting.shift();
     if (next) next();
@@ -170,13 +199,13 @@ export class Admission extends EventEmitter {
  * would only name the guard that shed it, and under a flood of shed requests capturing one was a
  * tenth of a shed answer's CPU (see BENCHMARKS.md, "What a shed request costs").
  */
-function overloaded({ concurrency, queue, retryAfter }: ResolvedAdmissionOptions): ModelRoutesException {
+function overloaded({ concurrency, queue, retryAfter }: ResolvedAdmissionOptions, limited = `${concurrency} requests at work and ${queue} waiting: forRoot({ admission: { concurrency, queue } })`): ModelRoutesException {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
     return new ModelRoutesException(
       'MR_OVERLOADED',
-      `The server is at its admission limit (${concurrency} requests at work and ${queue} waiting: forRoot({ admission: { concurrency, queue } })); try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
+      `The server is at its admission limit (${limited}); try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
       undefined,
       { 'Retry-After': String(retryAfter) },
     );

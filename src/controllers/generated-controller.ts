@@ -2,10 +2,10 @@ import { Inject, type Type } from '@nestjs/common';
 import { currentCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
-import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
+import { exportQuery, parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import { mergeData } from '../write/update-document.util.js';
 import { checkWrite } from '../call/write-check.util.js';
-import type { ModelRepository, PlainDocument } from '../repository/model-repository.js';
+import type { ExportPages, ModelRepository, PlainDocument } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 
 const GENERATED_BASE = Symbol.for('nestjs-model-routes.generated-controller');
@@ -39,6 +39,14 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
   search(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>>;
   /** `POST /companies` */
   searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>>;
+  /**
+   * `GET /companies/export` (opt-in: `routes: { export: true }`): the pages of the documents to
+   * export, which the route streams in the request's format. Override it to change what is
+   * exported (filter or map the pages); `query` holds no `format`.
+   */
+  export(query: Record<string, unknown>): ExportPages<T> | Promise<ExportPages<T>>;
+  /** `POST /companies/export` (opt-in: `routes: { exportPost: true }`): the same, from a search body. */
+  exportPost(body: unknown): ExportPages<T> | Promise<ExportPages<T>>;
 }
 
 /**
@@ -112,6 +120,15 @@ export function GeneratedController<T>(
 
     searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>> {
       return this.repository.search(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
+    }
+
+    export(query: Record<string, unknown>): ExportPages<T> {
+      const search = exportQuery(query);
+      return this.repository.exportPages(currentCall()?.searchFor(search) ?? parseSearchQueryString(search, this.repository.definition));
+    }
+
+    exportPost(body: unknown): ExportPages<T> {
+      return this.repository.exportPages(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
     }
 
     /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */

@@ -6,7 +6,7 @@ import { assertJsonBody } from './json-body.util.js';
 import { ADMISSION, MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import type { Admission, AdmissionTicket } from '../concurrency/admission.js';
 import { endOfResponse } from './response-end.util.js';
-import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
+import { exportQuery, parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { resolveRelationFilters } from '../relations/relation-filter.js';
 import { searchRulesOf } from '../relations/relation-rules.js';
@@ -54,6 +54,8 @@ export class RouteCallGuard implements CanActivate {
     const request = http.getRequest<CallRequest & { [ROUTE_CALL]?: RouteCall }>();
     const response = http.getResponse<HttpResponse>();
     const open = (ticket?: AdmissionTicket) => this.open(plan, request, response, ticket);
+    // An export holds a place of its own for as long as it streams (its client's pace), given back when the response ends.
+    if (plan.row.answers.shape === 'export') endOfResponse(response, this.admission.enterExport());
     // An upload's route is not admitted here: it waits on its client for most of its time, and has its own bounds (size, body time-out, image work).
     // A request whose client goes away while it waits for a place leaves the queue: its work would answer nobody.
     const ticket = plan.row.upload ? undefined : this.admission.enter((withdraw) => endOfResponse(response, withdraw));
@@ -130,13 +132,15 @@ export function openRouteCall(
   const answered = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
   const finish = (checkedBody: unknown): RouteCall | Promise<RouteCall> => {
     const searches = row.searchQuery || row.body === 'search';
-    const count = searches ? countPreferenceOf(request.headers.prefer) : undefined;
+    const exports = row.answers.shape === 'export';
+    // An export counts nothing.
+    const count = searches && !exports ? countPreferenceOf(request.headers.prefer) : undefined;
     // The rules of references cost a walk over the model's paths: built for a search, or for a read that names `expand`.
     const expands = row.expand === true && request.query?.expand !== undefined;
     const rules = searches || expands ? searchRulesOf(answered, groups, repositoryOf) : undefined;
     if (!searches || !rules) return opened(checkedBody, rules, undefined, count);
-    const sent = row.searchQuery ? request.query : request.body;
-    const parsed = row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules);
+    const sent = row.searchQuery ? (exports ? exportQuery(request.query) : request.query) : request.body;
+    const parsed = exports ? parseExport(row, sent, rules) : row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules);
     // Conditions across references become conditions on the references here, once: handlers and the repository see an engine filter.
     const params = resolveRelationFilters(parsed, rules, { repositoryOf, readPreference: plan.readPreference });
     return params instanceof Promise ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved }, count)) : opened(checkedBody, rules, { sent, params }, count);
@@ -166,6 +170,18 @@ export function openRouteCall(
     });
   };
   return checked instanceof Promise ? checked.then(finish) : finish(checked);
+}
+
+/**
+ * The search of an export: the search routes' parse, with `exportMaxRows` as the largest `limit`
+ * and the default one; without `limit`, the export is of every match (`everyMatch`).
+ */
+function parseExport(row: RouteActionRow, sent: unknown, rules: SearchRules): SearchParams {
+  const maxRows = rules.search.exportMaxRows;
+  const bounded = { ...rules, search: { ...rules.search, defaultLimit: maxRows, maxLimit: maxRows } };
+  const params = row.searchQuery ? parseSearchQueryString(sent as Record<string, unknown> | undefined, bounded) : parseSearchBody(sent, bounded);
+  const limited = sent !== null && typeof sent === 'object' && (sent as { limit?: unknown }).limit !== undefined;
+  return limited ? params : { ...params, everyMatch: true };
 }
 
 /**

@@ -61,10 +61,14 @@ async function answer(controller: object, call: RouteCall, args: unknown[]): Pro
 
 /** The answer in the view of the request's serialization groups, where the route's model has views that change it. */
 function inView(call: RouteCall, result: unknown): unknown {
-  const { view, plan } = call;
-  if (!view || !plan.views || (!view.hidden.size && !view.transformed.length)) return result;
-  const apply = (doc: unknown) => doc && typeof doc === 'object' && plan.views!.apply(doc as Record<string, unknown>, view);
-  if (call.row.answers.shape === 'list') (result as SearchResult | undefined)?.result?.forEach(apply);
-  else apply(result);
+  if (call.row.answers.shape === 'list') applyView(call, (result as SearchResult | undefined)?.result ?? []);
+  else applyView(call, [result]);
   return result;
+}
+
+/** Puts documents in the view of the request's serialization groups, in place, where the route's model has views that change them. */
+export function applyView(call: RouteCall, docs: readonly unknown[]): void {
+  const { view, plan } = call;
+  if (!view || !plan.views || (!view.hidden.size && !view.transformed.length)) return;
+  for (const doc of docs) if (doc && typeof doc === 'object') plan.views.apply(doc as Record<string, unknown>, view);
 }

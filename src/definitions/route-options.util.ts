@@ -39,6 +39,8 @@ export function resolveRoute(
 ): ResolvedRoute {
   const option = (own as Record<string, RouteOptions | undefined> | undefined)?.[action];
   const fallback = (defaults as Record<string, RouteOptions | undefined> | undefined)?.[action];
+  // An opt-in route is on where either level names it (`true` or an object), off otherwise.
+  if (routeAction(action).optIn && (option ?? fallback) === undefined) return { enabled: false, decorators: [] };
   return toResolved(option === undefined || option === true ? fallback : option);
 }
 

@@ -6,6 +6,7 @@ import type { CustomRouteDefinition, ResourceRouteDefinition } from '../interfac
 import { actionsOf, routeAction, type ResourceActionName } from '../metadata/route-actions.js';
 import type { RouteBody } from '../call/route-plan.js';
 import { serveRoute } from '../controllers/serve-route.js';
+import { serveExport } from '../export/serve-export.js';
 import { createControllerClass, decorateGeneratedHandler, defineMethod, ownHandler, routePlans, viewsFor, type RoutePlans } from './controller.util.js';
 import { createRouteBody, type BodyKind } from './route-body.factory.js';
 import { copyRouteMetadata } from '../routes/route-metadata.util.js';
@@ -97,6 +98,12 @@ function resourceHandlers(parent: Type, plans: RoutePlans<ResourceActionName>): 
     }
     searchPost(...args: unknown[]) {
       return serveRoute(this, plans.searchPost, args);
+    }
+    export(...args: unknown[]) {
+      return serveExport(this, plans.export, args);
+    }
+    exportPost(...args: unknown[]) {
+      return serveExport(this, plans.exportPost, args);
     }
   }
   return ResourceHandlers;

@@ -63,6 +63,17 @@ export interface SearchOptions {
    * Default 1000.
    */
   estimateLimit?: number;
+  /**
+   * Most documents one export writes (`GET /<plural>/export`, when its routes are on): a `limit`
+   * above it is lowered to it, and an export without `limit` whose search matches more is aborted
+   * mid-stream, so that the client never takes a cut file for a whole one. Default 100000.
+   */
+  exportMaxRows?: number;
+  /**
+   * Time limit, in milliseconds, of an export's query on the server (`maxTimeMS` of its cursor, the
+   * time the database spends on it, not the time the client takes to read). Default 120000.
+   */
+  exportMaxTimeMS?: number;
 }
 
 /** Search options with every default filled in (`cursorSecret` has none: the library's key is used). */

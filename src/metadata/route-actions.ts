@@ -52,8 +52,14 @@ export interface RouteActionRow {
   searchQuery?: true;
   /** It reads documents and takes `expand` (the query string's, or its search body's): see `ReferenceRoutesOptions.expand`. */
   expand?: true;
-  /** What a success answers, and of which model: the resource's, or the referenced one's; or a file's bytes; or one element of an array of sub-documents. */
-  answers: { shape: 'document' | 'list' | 'file' | 'element'; of: 'source' | 'target' };
+  /**
+   * What a success answers, and of which model: the resource's, or the referenced one's; or a file's
+   * bytes; or one element of an array of sub-documents; or every match of a search, streamed in a
+   * format of the client's choice (`export`).
+   */
+  answers: { shape: 'document' | 'list' | 'file' | 'element' | 'export'; of: 'source' | 'target' };
+  /** Off unless its options turn it on (`routes: { export: true }`): a route that reads a whole collection at once is an access decision. */
+  optIn?: true;
   /** It reads an uploaded file (multipart/form-data or a raw body). */
   upload?: true;
   /** It answers `Location` with the created document's URL. */
@@ -83,6 +89,11 @@ const BODY_LIMITS = [[413, 'MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_
 const UPLOAD_ERRORS = [[400, 'MR_INVALID_ID, MR_INVALID_FILE'], [404, 'MR_NOT_FOUND'], [408, 'MR_REQUEST_TIMEOUT'], [413, 'MR_PAYLOAD_TOO_LARGE, MR_IMAGE_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']] as const;
 const UPLOAD_TEXT = 'The file is multipart/form-data (its first file part) or the raw body with its Content-Type; its type is read from its content and must be one the field accepts.';
 const ELEMENT_ERRORS = [[404, 'MR_NOT_FOUND, MR_ELEMENT_NOT_FOUND']] as const;
+const EXPORT_ERRORS = [[422, 'MR_QUERY_TIMEOUT'], [503, 'MR_OVERLOADED']] as const;
+const EXPORT_TEXT =
+  'Every match of the search, streamed: CSV (the default), NDJSON, JSON or XLSX, chosen by ?format= or Accept; a nested object is flattened to dotted columns in CSV and XLSX, ' +
+  'dates are ISO 8601, and CSV text that a spreadsheet would run as a formula is prefixed with \'. Without limit, a search that matches more than search.exportMaxRows documents ' +
+  'is aborted mid-stream (never a file that looks complete).';
 const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
 
 /**
@@ -140,6 +151,20 @@ export const ROUTE_ACTIONS = {
     errors: [[400, `${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS],
     summary: ({ source }) => `Search ${source.name} documents (flexible)`,
     description: () => 'A MongoDB filter over schema fields, with an operator allowlist.',
+  },
+  export: {
+    scope: 'resource', method: 'GET', path: ({ source }) => `/${source.plural}/export`, status: 200, params: ['query', 'rawResponse'],
+    searchQuery: true, expand: true, optIn: true, answers: { shape: 'export', of: 'source' },
+    errors: [[400, SEARCH], ...EXPORT_ERRORS],
+    summary: ({ source }) => `Export ${source.name} documents`,
+    description: () => `Query-string search as GET /<plural> takes it (filter, sort, select, expand, limit), format in ?format=. ${EXPORT_TEXT}`,
+  },
+  exportPost: {
+    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.plural}/export`, status: 200, params: ['body', 'rawResponse'],
+    body: 'search', expand: true, optIn: true, answers: { shape: 'export', of: 'source' },
+    errors: [[400, `${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS, ...EXPORT_ERRORS],
+    summary: ({ source }) => `Export ${source.name} documents (flexible)`,
+    description: () => `The search body of POST /<plural>, format in ?format=. ${EXPORT_TEXT}`,
   },
   find: {
     scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id'],

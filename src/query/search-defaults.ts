@@ -19,4 +19,6 @@ export const DEFAULT_SEARCH_OPTIONS: Readonly<ResolvedSearchOptions> = Object.fr
   maxRelationIds: 1000,
   count: 'exact',
   estimateLimit: 1000,
+  exportMaxRows: 100_000,
+  exportMaxTimeMS: 120_000,
 });

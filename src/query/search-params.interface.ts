@@ -29,6 +29,11 @@ export interface SearchParams {
    * generated route, else the resource's `search.count`.
    */
   count?: CountPolicy;
+  /**
+   * An export that reads every match (the client sent no `limit`): a search that matches more
+   * than `limit` documents is refused (`MR_EXPORT_TOO_LARGE`) instead of cut at `limit`.
+   */
+  everyMatch?: boolean;
 }
 
 /**

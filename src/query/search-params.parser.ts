@@ -154,3 +154,10 @@ function toInteger(value: unknown, name: string, fromString: boolean): number {
   if (!fromString && Number.isSafeInteger(value)) return value as number;
   throw ModelRoutesException.invalidQuery(name, `${name} must be an integer`);
 }
+
+/** An export's query string without its `format`, which is not a condition (the format the export writes). */
+export function exportQuery(query: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (query?.format === undefined) return query;
+  const { format: _format, ...search } = query;
+  return search;
+}

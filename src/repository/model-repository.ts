@@ -498,12 +498,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    */
   async search(params: SearchParams, scope?: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
     if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
-    const filter = combineFilters(scope, params.filter);
-    // A tie-breaker on _id makes paging through equal sort keys deterministic.
-    const sort = params.sort && { ...params.sort, ...(params.sort._id ? {} : { _id: 1 as const }) };
-    // A sorted search pages by keyset: its answer carries the cursor after its page (`status.next`).
-    const keyset = sort && new KeysetPage({ resource: this.definition.name, scope, sort, filter: params.sentFilter ?? params.filter }, this.definition.search.cursorSecret ?? LIBRARY_CURSOR_KEY);
-    const page = params.after === undefined ? filter : combineFilters(filter, this.afterCursor(keyset, params.after));
+    const { filter, sort, keyset, page } = this.searchPlan(params, scope);
     // The sort's fields that `select` leaves out are read for the cursor, then taken out.
     const added = keyset && params.select ? keyset.unselected(params.select) : [];
     const projection = params.select && Object.fromEntries([...params.select, ...added].map((field) => [field, 1]));
@@ -543,6 +538,61 @@ export class ModelRepository<T = Record<string, unknown>> {
       const cause = await timeLimitAmong(operations, error);
       throw searchError(cause, params.filter) ?? cause;
     }
+  }
+
+  /**
+   * Every document a parsed search matches (its filter, sort, select, `skip` or `after`; `scope`
+   * ANDed as `search` does), read through one cursor of the engine in pages of `EXPORT_PAGE`
+   * documents, in the search's order with `_id` last (`_id` alone without a sort), each as `toPlain`
+   * makes it: what an export streams. At most `params.limit`; with `params.everyMatch`, a search
+   * that matches more is a 400 `MR_EXPORT_TOO_LARGE`, thrown when the document past the bound is
+   * read. The cursor has the resource's `exportMaxTimeMS`, and is closed when the pages are left
+   * unread (the client went away); nothing is counted.
+   */
+  async *exportPages(params: SearchParams, scope?: Record<string, unknown>): AsyncGenerator<Array<PlainDocument<T>>> {
+    if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
+    const { sort, page } = this.searchPlan(params, scope);
+    const projection = params.select && Object.fromEntries(params.select.map((field) => [field, 1]));
+    const read = params.everyMatch ? params.limit + 1 : params.limit;
+    const cursor = this.reading(this.model.find(page, projection))
+      .sort(sort ?? { _id: 1 })
+      .skip(params.skip)
+      .limit(read)
+      .batchSize(EXPORT_PAGE)
+      .maxTimeMS(this.definition.search.exportMaxTimeMS)
+      .lean()
+      .cursor();
+    try {
+      let pageOf: Array<PlainDocument<T>> = [];
+      let count = 0;
+      for await (const doc of cursor) {
+        if (++count > params.limit) throw exportTooLarge(this.definition.name, params.limit);
+        pageOf.push(this.toPlain(doc as object, { virtuals: !params.select }));
+        if (pageOf.length === EXPORT_PAGE) {
+          yield pageOf;
+          pageOf = [];
+        }
+      }
+      if (pageOf.length) yield pageOf;
+    } catch (error) {
+      throw searchError(error, params.filter) ?? error;
+    } finally {
+      await cursor.close();
+    }
+  }
+
+  /**
+   * What the query of a search is made of: the client's filter with `scope`, the sort with `_id` as
+   * its tie-breaker, the keyset of a sorted search (its answer carries the cursor after its page,
+   * `status.next`), and the page's filter (after the cursor `after`, if sent).
+   */
+  private searchPlan(params: SearchParams, scope: Record<string, unknown> | undefined) {
+    const filter = combineFilters(scope, params.filter);
+    // A tie-breaker on _id makes paging through equal sort keys deterministic.
+    const sort = params.sort && { ...params.sort, ...(params.sort._id ? {} : { _id: 1 as const }) };
+    const keyset = sort && new KeysetPage({ resource: this.definition.name, scope, sort, filter: params.sentFilter ?? params.filter }, this.definition.search.cursorSecret ?? LIBRARY_CURSOR_KEY);
+    const page = params.after === undefined ? filter : combineFilters(filter, this.afterCursor(keyset, params.after));
+    return { filter, sort, keyset, page };
   }
 
   /**
@@ -710,6 +760,25 @@ export class ModelRepository<T = Record<string, unknown>> {
  * `owner`, but nothing under `$and`). Where they share a key, `$and` keeps both conditions: the
  * client's can never replace the scope's.
  */
+/**
+ * What an export's work gives: the pages of the documents to write, in order (`exportPages`).
+ *
+ * @publicApi
+ */
+export type ExportPages<T = Record<string, unknown>> = AsyncIterable<Array<PlainDocument<T>>>;
+
+/** The documents an export reads per round trip (the cursor's `batchSize`), and hands on at once. */
+export const EXPORT_PAGE = 500;
+
+/** A 400 `MR_EXPORT_TOO_LARGE`: the export's search matches more than `limit` documents. */
+function exportTooLarge(resource: string, limit: number): ModelRoutesException {
+  return new ModelRoutesException(
+    'MR_EXPORT_TOO_LARGE',
+    `The export matches more than ${limit} ${resource} documents (search.exportMaxRows): narrow the filter, or send a limit to export the first ones`,
+    [{ path: 'limit', message: `at most ${limit}` }],
+  );
+}
+
 export function combineFilters(scope: Record<string, unknown> | undefined, filter: Record<string, unknown>): Record<string, unknown> {
   if (!scope) return filter;
   if (Object.keys(scope).some((key) => Object.hasOwn(filter, key))) return { $and: [scope, filter] };

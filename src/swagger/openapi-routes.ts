@@ -8,6 +8,7 @@ import { elementRouteNames, fileRouteNames, referenceTarget, routeNames } from '
 import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../export/export-formats.js';
 import { AFTER_TEXT, documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
@@ -72,7 +73,32 @@ function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, 
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...conditionalHeaders(row, owner),
     ...countHeaders(row, byName.get(route.resource)),
-    ...responses(row, route, owner, byName),
+    ...(row.answers.shape === 'export' ? exportResponses(row, route, byName) : responses(row, route, owner, byName)),
+  ];
+}
+
+/**
+ * An export's `format` parameter and its answer in each format: CSV and NDJSON as text, JSON as an
+ * array of the documents as a search selects them, XLSX as bytes; named by `Content-Disposition`.
+ */
+function exportResponses(row: RouteActionRow, route: RouteDefinition, byName: Definitions): MethodDecorator[] {
+  const selected = byName.has(route.resource) ? ref(componentName.selected(route.resource)) : { type: 'object' };
+  const text = { type: 'string' };
+  const content = Object.fromEntries(
+    (Object.keys(EXPORT_FORMATS) as ExportFormat[]).map((format) => [
+      EXPORT_FORMATS[format].mediaType,
+      { schema: format === 'json' ? { type: 'array', items: selected } : format === 'xlsx' ? BINARY : text },
+    ]),
+  );
+  return [
+    ApiQuery({ name: 'format', required: false, schema: { type: 'string', enum: Object.keys(EXPORT_FORMATS), default: 'csv' }, description: 'The format; without it, the media type of Accept that names one, else csv.' }),
+    ApiResponse({
+      status: 200,
+      description: 'Every match, streamed in the format asked for',
+      content,
+      headers: { 'Content-Disposition': { description: 'attachment, with the file name (companies.csv)', schema: text } },
+    } as never),
+    ...errorResponses(row),
   ];
 }
 
@@ -235,8 +261,9 @@ function conditionalHeaders(row: RouteActionRow, owner: ResolvedResource): Metho
 }
 
 /** Whether a route's row searches (a query string or a search body): it takes `Prefer: count=`. */
+/** A route that counts its matches: a search, not an export. */
 function searches(row: RouteActionRow): boolean {
-  return row.searchQuery === true || row.body === 'search';
+  return (row.searchQuery === true || row.body === 'search') && row.answers.shape !== 'export';
 }
 
 /** What the `Prefer` header of a search route says, with the resource's default count. */

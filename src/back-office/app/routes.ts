@@ -45,6 +45,8 @@ export const ROUTES: { readonly [A in AppAction]: AppRoute } = {
   delete: { method: 'DELETE', segments: one },
   search: { method: 'GET', segments: plural },
   searchPost: { method: 'POST', segments: plural },
+  export: { method: 'GET', segments: (at) => [...plural(at), 'export'] },
+  exportPost: { method: 'POST', segments: (at) => [...plural(at), 'export'] },
   reverse: { method: 'GET', segments: reverse },
   reversePost: { method: 'POST', segments: reverse },
   add: { method: 'POST', segments: item },

@@ -27,6 +27,8 @@ export function routeCallSpec(): void {
     delete: WRITE,
     search: { ...READ, search: 'query' },
     searchPost: { body: true, search: 'body', precondition: false },
+    export: { ...READ, search: 'query' },
+    exportPost: { body: true, search: 'body', precondition: false },
     find: READ,
     list: { ...READ, search: 'query' },
     reverse: { ...READ, search: 'query' },

@@ -5,12 +5,12 @@ import { ModelRoutesException } from '../../../src/errors/model-routes.exception
 export function admissionOptionsSpec(): void {
   describe('resolveAdmissionOptions', () => {
     it('derives its defaults from the pool: a quarter of maxPoolSize at work (at least 1), as many waiting, Retry-After 1 s', () => {
-      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1 });
-      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 2, retryAfter: 1 });
-      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 1, retryAfter: 1 });
+      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2 });
+      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 2, retryAfter: 1, exports: 2 });
+      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 1, retryAfter: 1, exports: 2 });
       // A pool the connection does not tell: the driver's default of 100.
-      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1 });
-      expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1 });
+      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2 });
+      expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1, exports: 2 });
       expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5 }, 100)).toEqual({ concurrency: 25, queue: 0, retryAfter: 5 });
       expect(resolveAdmissionOptions(false, 100)).toBe(false);
     });
@@ -27,7 +27,7 @@ export function admissionOptionsSpec(): void {
 
   describe('Admission', () => {
     it('admits `concurrency` at once, queues `queue` in arrival order, refuses the next with MR_OVERLOADED and Retry-After', async () => {
-      const admission = new Admission({ concurrency: 1, queue: 1, retryAfter: 3 });
+      const admission = new Admission({ concurrency: 1, queue: 1, retryAfter: 3, exports: 2 });
       const first = admission.enter();
       expect(first).toBeDefined();
       expect(first).not.toBeInstanceOf(Promise);
@@ -51,7 +51,7 @@ export function admissionOptionsSpec(): void {
     });
 
     it('sheds with an exception that carries no stack frames, and leaves the stack trace limit as it was', () => {
-      const admission = new Admission({ concurrency: 0, queue: 0, retryAfter: 1 });
+      const admission = new Admission({ concurrency: 0, queue: 0, retryAfter: 1, exports: 2 });
       const limit = Error.stackTraceLimit;
       let refused: Error | undefined;
       try {
