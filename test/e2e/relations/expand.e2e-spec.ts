@@ -44,7 +44,7 @@ export function expandSpec(): void {
     @Prop({ required: true }) city!: string;
   }
 
-  @GeneratedResource({ references: { crew: { expand: true, expandReverse: 'bands' }, manager: { expand: true }, driver: { expand: false } } })
+  @GeneratedResource({ references: { crew: { expand: true, expandReverse: 'bands' }, manager: { expand: true }, driver: { expand: false } }, routes: { export: true, exportPost: true } })
   @Schema()
   class Band {
     @Prop({ required: true }) name!: string;
@@ -195,6 +195,8 @@ export function expandSpec(): void {
       findOne: () => t.http().get(`/band/${band}?expand=manager`),
       search: () => t.http().get('/bands?expand=manager'),
       searchPost: () => t.http().post('/bands').send({ expand: ['manager'] }),
+      export: () => t.http().get('/bands/export?format=json&expand=manager'),
+      exportPost: () => t.http().post('/bands/export?format=json').send({ expand: ['manager'] }),
       find: () => t.http().get(`/band/${band}/manager?expand=bands.manager`),
       list: () => t.http().get(`/band/${band}/crew?expand=bands.manager`),
       reverse: () => t.http().get(`/roadie/${roadie}/bands/manager?expand=manager`),

@@ -34,6 +34,7 @@ export function serializationSpec(): void {
   beforeAll(async () => {
     t = await createTestApp(engine, {
       resources: [Agent, Agency, Plain],
+      routes: { export: true, exportPost: true },
       serializationGroups: (request: { headers: Record<string, string | undefined> }) => (request.headers['x-role'] === 'admin' ? ['admin'] : []),
     });
     const stored = await t.connection.model('Agency').create({ name: 'Circus', budget: 90000, vault: 'vault-code' });
@@ -42,6 +43,13 @@ export function serializationSpec(): void {
     await t.connection.model('Agency').updateOne({ _id: stored._id }, { $set: { members: [agent._id] } });
   });
   afterAll(() => t?.close());
+
+  /** An NDJSON body as the array of its documents. */
+  const ndjson = (res: Response, done: (error: Error | null, body: unknown) => void) => {
+    let text = '';
+    (res as unknown as NodeJS.ReadableStream).on('data', (chunk: Buffer) => (text += chunk.toString()));
+    (res as unknown as NodeJS.ReadableStream).on('end', () => done(null, text.split('\n').filter(Boolean).map((line) => JSON.parse(line))));
+  };
 
   /** Every route kind that answers documents: how to call it, the documents of its answer, and its status. */
   const ROUTES: Array<[string, (admin: boolean) => Promise<Response>, (body: any) => Doc[], number]> = [
@@ -52,6 +60,8 @@ export function serializationSpec(): void {
     ['delete', async (admin) => t.http().delete(`/agent/${(await storeAgent({ agency: undefined }))._id}`).set(headers(admin)), (body) => [body], 200],
     ['search', (admin) => t.http().get('/agents').set(headers(admin)), (body) => body.result, 200],
     ['searchPost', (admin) => t.http().post('/agents').set(headers(admin)).send({}), (body) => body.result, 200],
+    ['export', (admin) => t.http().get('/agents/export?format=json').set(headers(admin)), (body) => body, 200],
+    ['exportPost', (admin) => t.http().post('/agents/export?format=ndjson').set(headers(admin)).send({}).buffer(true).parse(ndjson), (body) => body, 200],
     ['reverse', (admin) => t.http().get(`/agency/${agency._id}/agents/agency`).set(headers(admin)), (body) => body.result, 200],
     ['reversePost', (admin) => t.http().post(`/agency/${agency._id}/agents/agency`).set(headers(admin)).send({}), (body) => body.result, 200],
     ['list', (admin) => t.http().get(`/agency/${agency._id}/members`).set(headers(admin)), (body) => body.result, 200],
@@ -133,6 +143,12 @@ export function serializationSpec(): void {
       expect(docs(plain.body)[0]).toMatchObject({ name: 'Circus' });
       expect(docs(plain.body)[0]).not.toHaveProperty('budget');
       expect(docs(admin.body)[0]).toMatchObject({ name: 'Circus', budget: 90000 });
+    });
+
+    it("an export's columns are the view's: a field hidden from the request is no column", async () => {
+      const header = async (admin: boolean) => (await t.http().get('/agents/export').set(headers(admin)).expect(200)).text.split('\n')[0].replace('\ufeff', '');
+      expect(await header(false)).toBe('_id,codename,callsign,hideout.city,hideout._id,agency');
+      expect(await header(true)).toBe('_id,codename,realName,salary,callsign,hideout.city,hideout._id,agency');
     });
 
     it('is written like any other field', async () => {

@@ -11,7 +11,7 @@ export function admissionOptionsSpec(): void {
       // A pool the connection does not tell: the driver's default of 100.
       expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2 });
       expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1, exports: 2 });
-      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5 }, 100)).toEqual({ concurrency: 25, queue: 0, retryAfter: 5 });
+      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5, exports: 4 }, 100)).toEqual({ concurrency: 25, queue: 0, retryAfter: 5, exports: 4 });
       expect(resolveAdmissionOptions(false, 100)).toBe(false);
     });
 
