@@ -50,6 +50,24 @@ export function admissionOptionsSpec(): void {
       expect([admission.running, admission.queued]).toEqual([0, 0]);
     });
 
+    it('streams at most `exports` exports, apart from the requests at work; a place given back twice counts once; no limit without admission', () => {
+      const admission = new Admission({ concurrency: 1, queue: 0, retryAfter: 2, exports: 2 });
+      const first = admission.enterExport();
+      const second = admission.enterExport();
+      expect(() => admission.enterExport()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED', headers: { 'Retry-After': '2' } }));
+      expect(admission.shed).toBe(1);
+      // The requests' places are the other limit's.
+      expect(admission.enter()).toBeDefined();
+      first();
+      first();
+      const third = admission.enterExport();
+      expect(() => admission.enterExport()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED' }));
+      second();
+      third();
+      const unbounded = new Admission(false);
+      for (let i = 0; i < 5; i++) unbounded.enterExport();
+    });
+
     it('sheds with an exception that carries no stack frames, and leaves the stack trace limit as it was', () => {
       const admission = new Admission({ concurrency: 0, queue: 0, retryAfter: 1, exports: 2 });
       const limit = Error.stackTraceLimit;
