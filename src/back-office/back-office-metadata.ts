@@ -9,7 +9,7 @@ import type { BackOfficeMetadata, ElementRoute, ServedRouteMetadata, FieldMetada
 import type { ResolvedBackOfficeOptions } from './back-office-options.interface.js';
 import { declaredRank, filterFieldsOf, resourceFields, type FieldContext } from './back-office-fields.js';
 
-const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost'> = ['reverse', 'reversePost'];
+const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost' | 'reverseExport' | 'reverseExportPost'> = ['reverse', 'reversePost', 'reverseExport', 'reverseExportPost'];
 type FieldRoute = ReferenceRoute | FileRoute | ElementRoute;
 /** The routes of a reference, file or sub-document array field, in the order of `ROUTE_ACTIONS`; the reverse ones are the target's (`referencedBy`). */
 const FIELD_ACTIONS: ReadonlyArray<FieldRoute> = [...actionsOf('reference'), ...actionsOf('file'), ...actionsOf('element')].filter(

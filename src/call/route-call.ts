@@ -11,6 +11,7 @@ import type { ExpandPath, SearchParams } from '../query/search-params.interface.
 import type { CountPolicy } from '../metadata/count-policies.js';
 import type { SerializationView } from '../serialization/serialization-views.js';
 import type { RoutePlan } from './route-plan.js';
+import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
 
 /** The request of a generated route, as the call reads it (Express and Fastify alike). */
 export interface CallRequest {
@@ -42,6 +43,7 @@ export interface RouteCallParts {
   count?: CountPolicy;
   requiresIfMatch: boolean;
   ticket?: AdmissionTicket;
+  exported?: Pick<RepositoryDefinition, 'name' | 'schema' | 'fields'>;
 }
 
 /**
@@ -74,6 +76,8 @@ export class RouteCall {
   readonly count?: CountPolicy;
   /** The request's place under the admission limit (`forRoot({ admission })`), held while its work runs. */
   readonly ticket?: AdmissionTicket;
+  /** An export route's: the model whose documents it writes (their columns are read from its fields). */
+  readonly exported?: Pick<RepositoryDefinition, 'name' | 'schema' | 'fields'>;
 
   constructor(parts: RouteCallParts) {
     this.plan = parts.plan;
@@ -88,6 +92,7 @@ export class RouteCall {
     this.expansion = parts.expansion;
     this.count = parts.count;
     this.ticket = parts.ticket;
+    this.exported = parts.exported;
   }
 
   get action(): RouteActionName {

@@ -167,6 +167,7 @@ export function openRouteCall(
       ...(count && { count }),
       requiresIfMatch: resource.definition.requireIfMatch === true,
       ...(ticket && { ticket }),
+      ...(row.answers.shape === 'export' && { exported: answered.definition }),
     });
   };
   return checked instanceof Promise ? checked.then(finish) : finish(checked);

@@ -6,7 +6,7 @@ import type { RoutePlan } from '../call/route-plan.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import { applyView } from '../controllers/serve-route.js';
 import { contentDisposition } from '../files/file-name.util.js';
-import type { ExportPages, ModelRepository } from '../repository/model-repository.js';
+import type { ExportPages } from '../repository/model-repository.js';
 import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
 import { exportColumns } from './export-columns.js';
 import { EXPORT_FORMATS, exportFormatOf } from './export-formats.js';
@@ -50,8 +50,8 @@ export async function serveExport(controller: object, plan: RoutePlan, args: unk
     ticket?.end();
   }
   const search = call.search?.params;
-  const { definition } = (controller as { repository: ModelRepository }).repository;
-  // The fields the request may read: its serialization view's, else the resource's.
+  const definition = call.exported!;
+  // The fields the request may read: its serialization view's, else the model's.
   const { readable, openPrefixes } = call.view?.fields ?? definition.fields;
   const columns = exportColumns({ readable, openPrefixes, documentArrays: definition.fields.documentArrays }, search?.select, search?.select ? [] : answeredVirtuals(definition.schema));
   const stages = await exportStages(format, columns, plan.names.source.name);

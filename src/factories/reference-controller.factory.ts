@@ -6,7 +6,7 @@ import type { ReferenceRouteDefinition } from '../interfaces/route-definition.in
 import { actionsOf, routeAction, type ReferenceActionName } from '../metadata/route-actions.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
-import { parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
+import { exportQuery, parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
@@ -14,6 +14,7 @@ import { createSearchDto } from '../dto/resource-dto.factory.js';
 import { pascalCase } from '../utils/naming.util.js';
 import { currentCall } from '../call/route-call.js';
 import { serveRoute } from '../controllers/serve-route.js';
+import { serveExport } from '../export/serve-export.js';
 import { createControllerClass, decorateGeneratedHandler, foundIn, routePlans, viewsFor, type RoutePlans } from './controller.util.js';
 import { createRouteBody } from './route-body.factory.js';
 import { routeNames, type ReferenceTarget } from '../routes/route-table.factory.js';
@@ -102,6 +103,15 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
       return this.searchByReference(key, searchOf(body) ?? parseSearchBody(body, this.source.definition));
     }
 
+    async reverseExport(key: string, query: Record<string, unknown>) {
+      const search = exportQuery(query);
+      return this.source.exportPages(searchOf(search) ?? parseSearchQueryString(search, this.source.definition), await this.referencing(key));
+    }
+
+    async reverseExportPost(key: string, body: unknown) {
+      return this.source.exportPages(searchOf(body) ?? parseSearchBody(body, this.source.definition), await this.referencing(key));
+    }
+
     async add(key: string, related: string) {
       const objectId = await this.target.resolveObjectId(related);
       if (!objectId || !(await this.target.findByObjectId(objectId))) throw ModelRoutesException.notFound(targetName, related);
@@ -133,6 +143,22 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
       if (!objectId) throw ModelRoutesException.notFound(targetName, key);
       return this.source.search(params, { [field]: objectId });
     }
+
+    /**
+     * The condition of the documents whose `field` holds the document `key` names, for an export
+     * (which answers no page to look at first): a 404 when `key` names no document and no document
+     * references it, as `searchByReference` answers.
+     */
+    private async referencing(key: string): Promise<Record<string, unknown>> {
+      if (this.target.definition.idField !== '_id') {
+        const objectId = await this.target.existingObjectId(key);
+        if (!objectId) throw ModelRoutesException.notFound(targetName, key);
+        return { [field]: objectId };
+      }
+      const scope = { [field]: this.target.castId(key) };
+      if (!(await this.target.existingObjectId(key)) && !(await this.source.matchingObjectIds(scope, 1)).length) throw ModelRoutesException.notFound(targetName, key);
+      return scope;
+    }
   }
   return ReferenceRoutesBase;
 }
@@ -155,6 +181,12 @@ function referenceHandlers(work: Type, plans: RoutePlans<ReferenceActionName>): 
     }
     reversePost(...args: unknown[]) {
       return serveRoute(this, plans.reversePost, args);
+    }
+    reverseExport(...args: unknown[]) {
+      return serveExport(this, plans.reverseExport, args);
+    }
+    reverseExportPost(...args: unknown[]) {
+      return serveExport(this, plans.reverseExportPost, args);
     }
     add(...args: unknown[]) {
       return serveRoute(this, plans.add, args);

@@ -195,6 +195,20 @@ export const ROUTE_ACTIONS = {
     summary: ({ source, field, target }) => `${source.name} documents whose ${field} is this ${target!.name} (flexible)`,
     description: ({ field }) => `The body's query is ANDed with ${field} = the identifier in the path; an identifier that names no document, and that no document references, is a 404.`,
   },
+  reverseExport: {
+    scope: 'reference', method: 'GET', path: (names) => `${reverse(names)}/export`, status: 200, params: ['targetId', 'query', 'rawResponse'],
+    searchQuery: true, expand: true, optIn: true, answers: { shape: 'export', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
+    errors: [[400, `MR_INVALID_ID, ${SEARCH}`], [404, 'MR_NOT_FOUND'], ...EXPORT_ERRORS],
+    summary: ({ source, field, target }) => `Export the ${source.name} documents whose ${field} is this ${target!.name}`,
+    description: ({ field }) => `The reverse route's search, ANDed with ${field} = the identifier in the path, format in ?format=. ${EXPORT_TEXT}`,
+  },
+  reverseExportPost: {
+    scope: 'reference', method: 'POST', path: (names) => `${reverse(names)}/export`, status: 200, params: ['targetId', 'body', 'rawResponse'],
+    body: 'search', expand: true, optIn: true, answers: { shape: 'export', of: 'source' }, appliesTo: ({ targetIsResource }) => targetIsResource,
+    errors: [[400, `MR_INVALID_ID, ${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], [404, 'MR_NOT_FOUND'], ...BODY_LIMITS, ...EXPORT_ERRORS],
+    summary: ({ source, field, target }) => `Export the ${source.name} documents whose ${field} is this ${target!.name} (flexible)`,
+    description: ({ field }) => `The reverse POST route's search body, ANDed with ${field} = the identifier in the path, format in ?format=. ${EXPORT_TEXT}`,
+  },
   add: {
     scope: 'reference', method: 'POST', path: related, status: 200, params: ['id', 'relatedId'],
     conditional: 'write', answers: { shape: 'document', of: 'source' }, appliesTo: ({ isArray, targetIsResource }) => isArray && targetIsResource,

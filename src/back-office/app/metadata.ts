@@ -72,7 +72,7 @@ export interface ResourceMetadata {
   /** Its fields, nested objects holding theirs; hidden fields are not here. */
   fields: FieldMetadata[];
   /** Reference fields of resources (this one included) that point to this one, with their enabled reverse routes. */
-  referencedBy: Array<{ resource: string; field: string; isArray: boolean; routes: Array<'reverse' | 'reversePost'> }>;
+  referencedBy: Array<{ resource: string; field: string; isArray: boolean; routes: Array<'reverse' | 'reversePost' | 'reverseExport' | 'reverseExportPost'> }>;
 }
 
 /** @publicApi */

@@ -20,7 +20,7 @@ export interface RouteAt {
 }
 
 /** The actions the app calls (the element routes are not: it edits an array of sub-documents as JSON). */
-export type AppAction = ResourceRoute | 'reverse' | 'reversePost' | 'add' | 'remove' | FileRoute;
+export type AppAction = ResourceRoute | 'reverse' | 'reversePost' | 'reverseExport' | 'reverseExportPost' | 'add' | 'remove' | FileRoute;
 
 export interface AppRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,6 +49,8 @@ export const ROUTES: { readonly [A in AppAction]: AppRoute } = {
   exportPost: { method: 'POST', segments: (at) => [...plural(at), 'export'] },
   reverse: { method: 'GET', segments: reverse },
   reversePost: { method: 'POST', segments: reverse },
+  reverseExport: { method: 'GET', segments: (at) => [...reverse(at), 'export'] },
+  reverseExportPost: { method: 'POST', segments: (at) => [...reverse(at), 'export'] },
   add: { method: 'POST', segments: item },
   remove: { method: 'DELETE', segments: item },
   upload: { method: 'PUT', segments: field },

@@ -24,7 +24,7 @@ export function exportRoutesSpec(): void {
     @Prop() label?: string;
   }
 
-  @GeneratedResource({ path: 'shipment', plural: 'shipments', routes: { export: true, exportPost: true }, references: { carrier: { expand: true } }, hidden: ['internalNote'] })
+  @GeneratedResource({ path: 'shipment', plural: 'shipments', routes: { export: true, exportPost: true }, references: { carrier: { expand: true, reverseExport: true, reverseExportPost: true } }, hidden: ['internalNote'] })
   @Schema({ timestamps: true })
   class Shipment {
     @Prop({ required: true }) code!: string;
@@ -158,6 +158,25 @@ export function exportRoutesSpec(): void {
     expect(csvOf((await t.http().get('/pallets/export?sort=-n&limit=2').expect(200)).text).map((row) => row.n)).toEqual(['5', '4']);
     // A larger limit is lowered to the bound, as a search's is.
     expect(csvOf((await t.http().get('/pallets/export?limit=50').expect(200)).text)).toHaveLength(3);
+  });
+
+  it('the reverse routes export the documents of one parent, which a filter cannot widen; a missing parent is a 404', async () => {
+    const other = (await t.connection.model('Carrier').create({ name: 'Slow' }))._id.toString();
+    await t.connection.model('Shipment').create({ code: 'F6', carrier: other });
+    try {
+      const search = (await t.http().get(`/carrier/${carrier}/shipments/carrier?limit=100`).expect(200)).body.result;
+      const exported = await t.http().get(`/carrier/${carrier}/shipments/carrier/export?format=json`).expect(200);
+      expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="shipments.json"/);
+      expect(exported.body).toEqual(search);
+      expect(exported.body.map((doc: { code: string }) => doc.code)).toEqual(['A1']);
+      const widened = await t.http().post(`/carrier/${carrier}/shipments/carrier/export?format=json`).send({ query: { $or: [{ carrier: other }, { code: { $exists: true } }] } }).expect(200);
+      expect(widened.body.map((doc: { code: string }) => doc.code)).toEqual(['A1']);
+      expectError(await t.http().get(`/carrier/${new Types.ObjectId()}/shipments/carrier/export`), 404, 'MR_NOT_FOUND');
+      expectError(await t.http().get('/carrier/nope/shipments/carrier/export'), 400, 'MR_INVALID_ID');
+    } finally {
+      await t.connection.model('Shipment').deleteOne({ code: 'F6' });
+      await t.connection.model('Carrier').deleteOne({ _id: other });
+    }
   });
 
   it('an empty match is a header alone, an empty array, an empty NDJSON', async () => {

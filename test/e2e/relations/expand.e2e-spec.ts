@@ -44,7 +44,7 @@ export function expandSpec(): void {
     @Prop({ required: true }) city!: string;
   }
 
-  @GeneratedResource({ references: { crew: { expand: true, expandReverse: 'bands' }, manager: { expand: true }, driver: { expand: false } }, routes: { export: true, exportPost: true } })
+  @GeneratedResource({ references: { crew: { expand: true, expandReverse: 'bands' }, manager: { expand: true, reverseExport: true, reverseExportPost: true }, driver: { expand: false } }, routes: { export: true, exportPost: true } })
   @Schema()
   class Band {
     @Prop({ required: true }) name!: string;
@@ -201,6 +201,8 @@ export function expandSpec(): void {
       list: () => t.http().get(`/band/${band}/crew?expand=bands.manager`),
       reverse: () => t.http().get(`/roadie/${roadie}/bands/manager?expand=manager`),
       reversePost: () => t.http().post(`/roadie/${roadie}/bands/manager`).send({ expand: 'manager' }),
+      reverseExport: () => t.http().get(`/roadie/${roadie}/bands/manager/export?format=json&expand=manager`),
+      reverseExportPost: () => t.http().post(`/roadie/${roadie}/bands/manager/export?format=json`).send({ expand: 'manager' }),
     };
 
     it.each(Object.keys(EXPANDING) as ExpandingAction[])("never answers the target's hidden fields through %s", async (action) => {

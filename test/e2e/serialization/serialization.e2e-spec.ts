@@ -35,6 +35,7 @@ export function serializationSpec(): void {
     t = await createTestApp(engine, {
       resources: [Agent, Agency, Plain],
       routes: { export: true, exportPost: true },
+      references: { reverseExport: true },
       serializationGroups: (request: { headers: Record<string, string | undefined> }) => (request.headers['x-role'] === 'admin' ? ['admin'] : []),
     });
     const stored = await t.connection.model('Agency').create({ name: 'Circus', budget: 90000, vault: 'vault-code' });
@@ -63,6 +64,7 @@ export function serializationSpec(): void {
     ['export', (admin) => t.http().get('/agents/export?format=json').set(headers(admin)), (body) => body, 200],
     ['exportPost', (admin) => t.http().post('/agents/export?format=ndjson').set(headers(admin)).send({}).buffer(true).parse(ndjson), (body) => body, 200],
     ['reverse', (admin) => t.http().get(`/agency/${agency._id}/agents/agency`).set(headers(admin)), (body) => body.result, 200],
+    ['reverseExport', (admin) => t.http().get(`/agency/${agency._id}/agents/agency/export?format=json`).set(headers(admin)), (body) => body, 200],
     ['reversePost', (admin) => t.http().post(`/agency/${agency._id}/agents/agency`).set(headers(admin)).send({}), (body) => body.result, 200],
     ['list', (admin) => t.http().get(`/agency/${agency._id}/members`).set(headers(admin)), (body) => body.result, 200],
   ];

@@ -33,6 +33,8 @@ export function routeCallSpec(): void {
     list: { ...READ, search: 'query' },
     reverse: { ...READ, search: 'query' },
     reversePost: { body: true, search: 'body', precondition: false },
+    reverseExport: { ...READ, search: 'query' },
+    reverseExportPost: { body: true, search: 'body', precondition: false },
     add: WRITE,
     remove: WRITE,
     upload: WRITE,
