@@ -168,8 +168,10 @@ function exportForm(context: AppContext, resource: ResourceMetadata, spec: Searc
       const link = h('a', { href: URL.createObjectURL(new Blob([answer], { type: request.mediaType })), download: request.filename });
       link.click();
       window.setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-      context.announce(`Exported ${plural} as ${EXPORT_FORMATS[format].label}: ${request.filename}.`);
+      // Saved even if the user went on meanwhile; said only on its own page.
+      if (form.isConnected) context.announce(`Exported ${plural} as ${EXPORT_FORMATS[format].label}: ${request.filename}.`, { page: true });
     } catch (error) {
+      if (!form.isConnected) return;
       failed = context.alert(error, `export ${plural}`);
       alerts.append(failed);
     } finally {
