@@ -69,12 +69,7 @@ export class Api {
   /** A JSON request; answers its body and `ETag`, or throws an `ApiError`. */
   async json<T = Record<string, unknown>>(method: string, url: string, options: RequestOptions = {}): Promise<Tagged<T>> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    let body: BodyInit | undefined;
-    if (options.body instanceof FormData) body = options.body;
-    else if (options.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.body);
-    }
+    const body = encoded(options.body, headers);
     if (options.prefer) headers.prefer = options.prefer;
     const response = await this.send(method, url, { headers, body, ifMatch: options.ifMatch, query: options.query });
     const text = await response.text();
@@ -84,6 +79,18 @@ export class Api {
   /** A file's bytes (`download`), as a blob for an object URL: fetched so that guarded downloads get the credential. */
   async blob(url: string, query?: URLSearchParams): Promise<Blob> {
     return (await this.send('GET', url, { headers: {}, query })).blob();
+  }
+
+  /**
+   * The answer of the generated route `action` as bytes (a list's export), with the method the
+   * route table gives it and a JSON body if any: fetched, not opened as a link, so that guarded
+   * routes get the credential and a refusal comes back in the error shape. The whole answer is
+   * read: a transfer cut short fails (an `Error`, not an `ApiError`).
+   */
+  async bytes(action: AppAction, at: RouteAt, options: Pick<RequestOptions, 'query' | 'body'> = {}): Promise<Blob> {
+    const headers: Record<string, string> = {};
+    const body = encoded(options.body, headers);
+    return (await this.send(ROUTES[action].method, this.routeUrl(action, at), { headers, body, query: options.query })).blob();
   }
 
   private async send(method: string, url: string, options: { headers: Record<string, string>; body?: BodyInit; ifMatch?: string; query?: URLSearchParams }): Promise<Response> {
@@ -106,4 +113,12 @@ export class Api {
     if (!response.ok) throw await errorOf(response);
     return response;
   }
+}
+
+/** A request's body: a form as it is, anything else as JSON (its `content-type` set in `headers`). */
+function encoded(body: unknown, headers: Record<string, string>): BodyInit | undefined {
+  if (body instanceof FormData) return body;
+  if (body === undefined) return undefined;
+  headers['content-type'] = 'application/json';
+  return JSON.stringify(body);
 }

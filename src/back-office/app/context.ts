@@ -38,10 +38,13 @@ export class AppContext {
    */
   readonly pages = latest();
 
-  /** Announces a success politely (a live region); it stays through the next page (a create opens the document, a delete the list). */
-  announce(message: string): void {
+  /**
+   * Announces a success politely (a live region); it stays through the next page (a create opens
+   * the document, a delete the list), unless `page` says it belongs to this one (an export).
+   */
+  announce(message: string, { page = false }: { page?: boolean } = {}): void {
     replace(this.status, message);
-    this.fresh = true;
+    this.fresh = !page;
   }
 
   /** A new page: the previous page's announcement goes, unless it was made for this one. */

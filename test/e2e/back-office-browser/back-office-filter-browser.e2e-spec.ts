@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
+import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { AppModule } from '../../../sample-app/app.module.js';
 import { configureSampleApp } from '../../../sample-app/app.setup.js';
@@ -167,6 +169,53 @@ export function backOfficeFilterBrowserSpec(): void {
       await page.locator('main[aria-busy=false]').waitFor();
       const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
       expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual(['POST /reports', 'GET /pilots']);
+    });
+
+    it("exports the filtered list: Export (CSV) downloads the list's search, every match and no other, through POST /reports/export; a refusal shows as an alert; none on a list without an export route", async () => {
+      await openBackOffice(session, '/report?sort=title&author.name=sagan', 'Reports');
+      await page.getByRole('row', { name: /Orbit/ }).waitFor();
+      await page.locator('main[aria-busy=false]').waitFor();
+      const format = page.getByLabel('Export format');
+      await expect(format.inputValue()).resolves.toBe('csv');
+      await expect(format.locator('option').allTextContents()).resolves.toEqual(['CSV', 'XLSX', 'JSON', 'NDJSON']);
+      await checkAccessibility(page, 'reports, filtered, with their export control');
+      const exported = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/reports/export');
+      const downloaded = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      const request = await exported;
+      // The list's search (its filter and sort), without its page or its expand; the credential as the list's own requests send it.
+      expect(new URL(request.url()).search).toBe('?format=csv');
+      expect(request.postDataJSON()).toEqual({ query: { 'author.name': { $regex: 'sagan', $options: 'i' } }, sort: 'title' });
+      const download = await downloaded;
+      expect(download.suggestedFilename()).toBe('reports.csv');
+      const rows = parse(await readFile((await download.path())!, 'utf8'), { bom: true, columns: true }) as Array<Record<string, string>>;
+      expect(Object.keys(rows[0])).toEqual(['_id', 'title', 'mission', 'author']);
+      expect(rows.map(({ title, mission, author }) => ({ title, mission, author }))).toEqual([
+        { title: 'Launch', mission: ids.Apollo, author: ids['Carl Sagan'] },
+        { title: 'Orbit', mission: ids.Mercury, author: ids['Carl Sagan'] },
+      ]);
+      await page.getByRole('status').getByText('Exported reports as CSV: reports.csv.').waitFor();
+
+      // Unfiltered, the three reports are more than the two the resource exports: the server's 400 as an alert, the list still there.
+      await openBackOffice(session, '/report?sort=title', 'Reports');
+      await page.getByRole('row', { name: /Landing/ }).waitFor();
+      // The announcement was of the page before.
+      await expect(page.getByRole('status').textContent()).resolves.toBe('');
+      await format.selectOption('json');
+      const refused = page.waitForResponse((response) => new URL(response.url()).pathname === '/reports/export');
+      await page.getByRole('button', { name: 'Export', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      expect((await refused).status()).toBe(400);
+      const alert = page.getByRole('alert');
+      await alert.getByText('Could not export reports').waitFor();
+      await expect(alert.textContent()).resolves.toContain('(400 MR_EXPORT_TOO_LARGE)');
+      await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Landing', 'Launch', 'Orbit']);
+
+      // Missions enable no export route: no control.
+      await openBackOffice(session, '/mission?sort=name', 'Missions');
+      await page.getByRole('row', { name: /Apollo/ }).waitFor();
+      await expect(page.getByRole('button', { name: 'Export' }).count()).resolves.toBe(0);
+      await expect(page.getByLabel('Export format').count()).resolves.toBe(0);
     });
 
     it('filters through an array of references: the missions with some crew member of that name (the dotted form)', async () => {
