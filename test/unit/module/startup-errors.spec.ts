@@ -133,7 +133,7 @@ export function startupErrorsSpec(): void {
       const error = startupError({ resources: [OwnerModel], references: { sideways: false } as never });
       expect(error.code).toBe('MR_CONFIG_UNKNOWN_ROUTE');
       expect(error.message).toContain('sideways');
-      expect(error.message).toMatch(/find, list, reverse, reversePost, add, remove/);
+      expect(error.message).toMatch(/find, list, reverse, reversePost, reverseExport, reverseExportPost, add, remove/);
     });
 
     it('MR_CONFIG_UNKNOWN_ROUTE: references: { notAField: {...} }', () => {
@@ -149,7 +149,7 @@ export function startupErrorsSpec(): void {
       expect(error.code).toBe('MR_CONFIG_UNKNOWN_ROUTE');
       expect(error.message).toContain('SidewaysModel');
       expect(error.message).toContain('sideways');
-      expect(error.message).toMatch(/find, list, reverse, reversePost, add, remove/);
+      expect(error.message).toMatch(/find, list, reverse, reversePost, reverseExport, reverseExportPost, add, remove/);
     });
 
     it('MR_CONFIG_INVALID_CONTROLLER: a controller that does not extend GeneratedController', () => {

@@ -62,7 +62,7 @@ export function wireContractSpec(): void {
       const scope = ROUTE_ACTIONS[action].scope;
       let at: RouteAt;
       let expected: string;
-      if (action === 'reverse' || action === 'reversePost') {
+      if (action === 'reverse' || action === 'reversePost' || action === 'reverseExport' || action === 'reverseExportPost') {
         at = { resource: { path: 'user', plural: 'users' }, id: values.user_id, source: company, field: 'owner' };
         expected = filled(action, NAMES, values);
       } else if (scope === 'file') {
