@@ -23,11 +23,12 @@ export class Entrepreneur {
  * /company/:company_id/logo`, resized on request (`?w=200&h=200&format=webp`). Its owner can be
  * expanded (`GET /companies?expand=owner`): the back office lists companies with their owners' names
  * in one request. Its owner's fields can be filtered on (`GET /companies?owner.niceName[regex]=^A`):
- * the back office's company list offers filters on the owner's name and birth.
+ * the back office's company list offers filters on the owner's name and birth. Its list is exported
+ * (`GET /companies/export?format=csv|xlsx|json|ndjson`, the same search), and the back office's list has an Export button.
  */
 const apiKey = { guards: [ApiKeyGuard], decorators: [ApiSecurity('api-key')] };
 
-@GeneratedResource({ routes: { delete: apiKey }, files: { logo: { upload: apiKey, deleteFile: apiKey } }, references: { owner: { expand: true, filter: true } } })
+@GeneratedResource({ routes: { delete: apiKey, export: true, exportPost: true }, files: { logo: { upload: apiKey, deleteFile: apiKey } }, references: { owner: { expand: true, filter: true } } })
 @Schema()
 export class Company {
   @Prop({ required: true }) niceName!: string;

@@ -93,7 +93,7 @@ const EXPORT_ERRORS = [[422, 'MR_QUERY_TIMEOUT'], [503, 'MR_OVERLOADED']] as con
 const EXPORT_TEXT =
   'Every match of the search, streamed: CSV (the default), NDJSON, JSON or XLSX, chosen by ?format= or Accept; a nested object is flattened to dotted columns in CSV and XLSX, ' +
   'dates are ISO 8601, and CSV text that a spreadsheet would run as a formula is prefixed with \'. Without limit, a search that matches more than search.exportMaxRows documents ' +
-  'is aborted mid-stream (never a file that looks complete).';
+  'is refused: a 400 MR_EXPORT_TOO_LARGE within the first page, an aborted transfer past it (never a file that looks complete).';
 const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
 
 /**

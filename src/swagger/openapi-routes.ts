@@ -69,7 +69,7 @@ function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, 
   return [
     ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names) }),
     ...pathParameters(route, byName, undefined, names.elementParam ? { name: names.elementParam, field: names.field! } : undefined),
-    ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!) : []),
+    ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!, row.answers.shape === 'export') : []),
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...conditionalHeaders(row, owner),
     ...countHeaders(row, byName.get(route.resource)),
@@ -196,15 +196,19 @@ function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?:
   return parameters;
 }
 
-function queryParameters(definition: ResolvedResource): MethodDecorator[] {
+function queryParameters(definition: ResolvedResource, exporting = false): MethodDecorator[] {
   const { search } = definition;
+  // An export's `limit` has no default (every match) and its own bound; its `format` is no field's filter.
+  const limit = exporting
+    ? ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: search.exportMaxRows }, description: exportLimitText(search) })
+    : ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: limitParameterText(search) });
   const fields = documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>;
   // An array of scalars is filtered by one element's value (`?tags=vip` matches the arrays that hold it).
   const scalar = Object.entries(fields)
     .map(([name, schema]): [string, OpenApiSchema] => [name, schema.type === 'array' ? { ...(schema.items as OpenApiSchema) } : schema])
-    .filter(([, schema]) => ['string', 'number', 'integer', 'boolean'].includes(schema.type as string));
+    .filter(([name, schema]) => ['string', 'number', 'integer', 'boolean'].includes(schema.type as string) && !(exporting && name === 'format'));
   return [
-    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: limitParameterText(search) }),
+    limit,
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),
     ApiQuery({ name: 'sort', required: false, schema: { type: 'string' }, description: `Fields, comma-separated, \`-\` for descending: \`${sortExample(definition, ',')}\`.` }),
     ApiQuery({ name: 'select', required: false, schema: { type: 'string' }, description: 'Fields to return, comma-separated; `_id` always comes back.' }),
@@ -218,6 +222,11 @@ function queryParameters(definition: ResolvedResource): MethodDecorator[] {
       }),
     ),
   ];
+}
+
+/** What an export's `limit` query parameter says of the export's bound. */
+export function exportLimitText(search: Pick<ResolvedSearchOptions, 'exportMaxRows'>): string {
+  return `The first matches only; without it, every match: more than ${search.exportMaxRows} is a 400 MR_EXPORT_TOO_LARGE (or an aborted transfer past the first page). Larger values are clamped.`;
 }
 
 /** What the `limit` query parameter says of the search settings. */
