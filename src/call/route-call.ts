@@ -43,7 +43,7 @@ export interface RouteCallParts {
   count?: CountPolicy;
   requiresIfMatch: boolean;
   ticket?: AdmissionTicket;
-  exported?: Pick<RepositoryDefinition, 'name' | 'schema' | 'fields'>;
+  exported?: Pick<RepositoryDefinition, 'name' | 'schema' | 'fields' | 'files'>;
 }
 
 /**
@@ -77,7 +77,7 @@ export class RouteCall {
   /** The request's place under the admission limit (`forRoot({ admission })`), held while its work runs. */
   readonly ticket?: AdmissionTicket;
   /** An export route's: the model whose documents it writes (their columns are read from its fields). */
-  readonly exported?: Pick<RepositoryDefinition, 'name' | 'schema' | 'fields'>;
+  readonly exported?: Pick<RepositoryDefinition, 'name' | 'schema' | 'fields' | 'files'>;
 
   constructor(parts: RouteCallParts) {
     this.plan = parts.plan;

@@ -53,7 +53,8 @@ export async function serveExport(controller: object, plan: RoutePlan, args: unk
   const definition = call.exported!;
   // The fields the request may read: its serialization view's, else the model's.
   const { readable, openPrefixes } = call.view?.fields ?? definition.fields;
-  const columns = exportColumns({ readable, openPrefixes, documentArrays: definition.fields.documentArrays }, search?.select, search?.select ? [] : answeredVirtuals(definition.schema));
+  const wholes = [...definition.fields.documentArrays, ...(definition.files ?? []).map((file) => file.field)];
+  const columns = exportColumns({ readable, openPrefixes, wholes }, search?.select, search?.select ? [] : answeredVirtuals(definition.schema));
   const stages = await exportStages(format, columns, plan.names.source.name);
   const { extension, mediaType } = EXPORT_FORMATS[format];
   const headers = {

@@ -2,7 +2,7 @@ import { Prop, Schema, raw } from '@nestjs/mongoose';
 import ExcelJS from 'exceljs';
 import { Types } from 'mongoose';
 import { parse } from 'csv-parse/sync';
-import { GeneratedResource } from '../../../src/index.js';
+import { FileProp, GeneratedResource, type FileRef } from '../../../src/index.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 import { expectError, expectNoRoute } from '../../support/expect-error.js';
@@ -37,6 +37,7 @@ export function exportRoutesSpec(): void {
     @Prop({ type: [Parcel] }) parcels?: Parcel[];
     @Prop({ type: Types.ObjectId, ref: 'Carrier' }) carrier?: Types.ObjectId;
     @Prop() shippedAt?: Date;
+    @FileProp({ accept: ['application/pdf'] }) waybill?: FileRef;
   }
 
   /** Not opted in: no export route. */
@@ -84,7 +85,7 @@ export function exportRoutesSpec(): void {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.text.charCodeAt(0)).toBe(0xfeff);
     const rows = csvOf(response.text);
-    expect(Object.keys(rows[0])).toEqual(['_id', 'code', 'note', 'paid', 'weight', 'address.city', 'address.zip', 'tags', 'parcels', 'carrier', 'shippedAt', 'createdAt', 'updatedAt']);
+    expect(Object.keys(rows[0])).toEqual(['_id', 'code', 'note', 'paid', 'weight', 'address.city', 'address.zip', 'tags', 'parcels', 'carrier', 'shippedAt', 'waybill', 'createdAt', 'updatedAt']);
     expect(rows.map((row) => row.code)).toEqual(['A1', 'B2', 'C3', 'D4', 'E5']);
     expect(rows[0]).toMatchObject({ paid: 'true', weight: '-2.5', 'address.city': 'Lyon', tags: '["x","y"]', parcels: '[{"weight":1,"label":"p"}]', carrier, shippedAt: shippedAt.toISOString() });
     expect(rows[1]).toMatchObject({ paid: 'false', 'address.city': '', tags: '[]' });
@@ -132,7 +133,7 @@ export function exportRoutesSpec(): void {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(response.body as never);
     const sheet = book.getWorksheet('Shipment')!;
-    expect(sheet.getRow(1).values).toEqual([undefined, '_id', 'code', 'note', 'paid', 'weight', 'address.city', 'address.zip', 'tags', 'parcels', 'carrier', 'shippedAt', 'createdAt', 'updatedAt']);
+    expect(sheet.getRow(1).values).toEqual([undefined, '_id', 'code', 'note', 'paid', 'weight', 'address.city', 'address.zip', 'tags', 'parcels', 'carrier', 'shippedAt', 'waybill', 'createdAt', 'updatedAt']);
     expect(sheet.rowCount).toBe(6);
     const first = sheet.getRow(2);
     expect(first.getCell(2).value).toBe('A1');

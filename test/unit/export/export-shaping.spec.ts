@@ -29,13 +29,13 @@ export function exportShapingSpec(): void {
 
   describe('exportColumns', () => {
     const fields = {
-      readable: new Set(['_id', 'name', 'address', 'address.city', 'address.geo', 'address.geo.lat', 'tags', 'meta', 'lines', 'lines.qty', 'lines.sku', 'createdAt']),
+      readable: new Set(['_id', 'name', 'address', 'address.city', 'address.geo', 'address.geo.lat', 'tags', 'meta', 'lines', 'lines.qty', 'lines.sku', 'logo', 'logo.name', 'logo.size', 'createdAt']),
       openPrefixes: ['tags', 'meta'],
-      documentArrays: new Set(['lines']),
+      wholes: new Set(['lines', 'logo']),
     };
 
-    it('one column per field that holds a value, nested objects flattened, arrays and free-form fields whole, _id first, virtuals last', () => {
-      expect(exportColumns(fields, undefined, ['fullName'])).toEqual(['_id', 'name', 'address.city', 'address.geo.lat', 'tags', 'meta', 'lines', 'createdAt', 'fullName']);
+    it('one column per field that holds a value, nested objects flattened, arrays, files and free-form fields whole, _id first, virtuals last', () => {
+      expect(exportColumns(fields, undefined, ['fullName'])).toEqual(['_id', 'name', 'address.city', 'address.geo.lat', 'tags', 'meta', 'lines', 'logo', 'createdAt', 'fullName']);
     });
 
     it('with select, the selected fields only (and _id), at any depth, without virtuals', () => {
