@@ -13,7 +13,7 @@ import { rotated } from './measure.js';
 import { seed } from './seed.js';
 
 /**
- * `npm run bench:export [-- --sizes 1000,100000] [--rounds <n>] [--formats csv,xlsx] [--adapter express|fastify] [--quick]`
+ * `npm run bench:export [-- --sizes 1000,100000] [--rounds <n>] [--formats csv,xlsx] [--adapter express|fastify] [--heap <MiB>] [--quick]`
  * (issue 27, "Measured"): an export of every company in each format through the library's route
  * (`GET /companies/export?format=…`, `bench/servers/generated.ts` with `BENCH_EXPORT=1`) beside the
  * same export written by hand with the driver's cursor and the same libraries
@@ -38,6 +38,8 @@ const sizes = (option('--sizes') ?? (quick ? '200' : '100000')).split(',').map(N
 const rounds = Number(option('--rounds') ?? (quick ? 1 : 3));
 const formats = (option('--formats')?.split(',') ?? [...EXPORT_BENCH_FORMATS]) as ExportBenchFormat[];
 const adapter = option('--adapter') === 'fastify' ? 'fastify' : 'express';
+/** `--heap <MiB>`: both servers run with `--max-old-space-size=<MiB>` (is the growth live memory, or garbage V8 has not yet collected?). */
+const heap = option('--heap');
 const WARMUP_ROWS = 1000;
 /** The library's default `search.exportMaxRows`: a larger collection needs the bound raised on the generated server. */
 const LIBRARY_MAX_ROWS = 100_000;
@@ -86,6 +88,7 @@ async function measureSize(size: number): Promise<void> {
 /** A fresh server, a warm-up export, then the whole export downloaded and watched. */
 async function measureExport(db: string, size: number, format: ExportBenchFormat, server: ExportServer, round: number): Promise<ExportRun> {
   const env: Record<string, string> = { BENCH_URI: engine.uri, BENCH_DB: db, BENCH_ADAPTER: adapter };
+  if (heap) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${Number(heap)}`.trim();
   if (server === 'generated') Object.assign(env, { BENCH_EXPORT: '1' }, size > LIBRARY_MAX_ROWS && { BENCH_EXPORT_MAX_ROWS: String(size) });
   const child = await spawnServer(server === 'generated' ? 'generated.js' : 'export-handwritten.js', env);
   const pid = child.process.pid!;
@@ -174,7 +177,7 @@ function print(): void {
   };
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
   out();
-  out(`Exports (issue 27): ${rounds} round(s), each export from a fresh server after a warm-up of ${WARMUP_ROWS} rows; ${adapter === 'fastify' ? 'Fastify' : 'Express'}`);
+  out(`Exports (issue 27): ${rounds} round(s), each export from a fresh server after a warm-up of ${WARMUP_ROWS} rows; ${adapter === 'fastify' ? 'Fastify' : 'Express'}${heap ? `; servers run with --max-old-space-size=${Number(heap)}` : ''}`);
   out(`Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ${engine.description.split(' at ')[0]}`);
   out(`Load average at the start ${load(started.load)}, at the end ${load(loadavg())} (${started.at.toISOString()} to ${new Date().toISOString()})`);
   out(`Idle RSS before the export: generated ${idle('generated')}, hand-written ${idle('hand')}`);
