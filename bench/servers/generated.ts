@@ -21,6 +21,15 @@ const admissionSetting = process.env.BENCH_ADMISSION?.split(',').map(Number);
 const admission = admissionSetting ? { concurrency: admissionSetting[0]!, queue: admissionSetting[1]! } : undefined;
 
 /**
+ * `BENCH_EXPORT=1` (`npm run bench:export`): the opt-in export routes (`GET|POST /<plural>/export`)
+ * of every resource turned on, with the library's export settings; `BENCH_EXPORT_MAX_ROWS=<n>` raises
+ * `search.exportMaxRows` (default 100,000) for a larger collection. Unset, the server has no export
+ * route, as every other benchmark measures it.
+ */
+const exportsOn = process.env.BENCH_EXPORT === '1';
+const exportMaxRows = Number(process.env.BENCH_EXPORT_MAX_ROWS) || undefined;
+
+/**
  * The library's generated routes. `Company.owner`, the app's only reference, is declared
  * expandable and filterable here (the module's default for every reference: the test fixture's
  * `Company` stays as the other tests need it), for the scenarios "search with owner expanded" and
@@ -33,8 +42,9 @@ const admission = admissionSetting ? { concurrency: admissionSetting[0]!, queue:
       resources: [Entrepreneur, Company, Venture],
       serializationGroups: groupsOf,
       references: { expand: true, filter: true },
-      search: { maxTimeMS: BENCH_TIME_LIMIT_MS },
+      search: { maxTimeMS: BENCH_TIME_LIMIT_MS, ...(exportMaxRows && { exportMaxRows }) },
       ...(admission && { admission }),
+      ...(exportsOn && { routes: { export: true, exportPost: true } }),
     }),
   ],
 })
