@@ -37,6 +37,14 @@ export async function serveExport(controller: object, plan: RoutePlan, args: unk
   const bodyAt = params.indexOf('body');
   if (bodyAt >= 0) own[bodyAt] = call.bodyFor(own[bodyAt], plan.body?.dto);
   const format = exportFormatOf(call.request.query?.format, call.request.headers.accept);
+  const search = call.search?.params;
+  const definition = call.exported!;
+  // The fields the request may read: its serialization view's, else the model's.
+  const { readable, openPrefixes } = call.view?.fields ?? definition.fields;
+  const wholes = [...definition.fields.documentArrays, ...(definition.files ?? []).map((file) => file.field)];
+  const columns = exportColumns({ readable, openPrefixes, wholes }, search?.select, search?.select ? [] : answeredVirtuals(definition.schema));
+  // Before any database work: a format the server cannot write (XLSX without exceljs) costs no query.
+  const stages = await exportStages(format, columns, plan.names.source.name);
   const { ticket } = call;
   ticket?.hold();
   let pages: AsyncIterator<ExportedDocument[]>;
@@ -49,13 +57,6 @@ export async function serveExport(controller: object, plan: RoutePlan, args: unk
     ticket?.unhold();
     ticket?.end();
   }
-  const search = call.search?.params;
-  const definition = call.exported!;
-  // The fields the request may read: its serialization view's, else the model's.
-  const { readable, openPrefixes } = call.view?.fields ?? definition.fields;
-  const wholes = [...definition.fields.documentArrays, ...(definition.files ?? []).map((file) => file.field)];
-  const columns = exportColumns({ readable, openPrefixes, wholes }, search?.select, search?.select ? [] : answeredVirtuals(definition.schema));
-  const stages = await exportStages(format, columns, plan.names.source.name);
   const { extension, mediaType } = EXPORT_FORMATS[format];
   const headers = {
     'Content-Type': mediaType,
