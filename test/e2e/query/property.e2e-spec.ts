@@ -53,8 +53,8 @@ export function propertySpec(): void {
   }
 
   /** fc.assert with the file's seed, and PROPERTY_PATH when replaying one failure. */
-  function assertProperty<T>(property: fc.IAsyncPropertyWithHooks<[T]>): Promise<void> {
-    return fc.assert(property, PATH ? { path: PATH, endOnFailure: true } : {});
+  function assertProperty<T>(property: fc.IAsyncPropertyWithHooks<[T]>, runs?: number): Promise<void> {
+    return fc.assert(property, PATH ? { path: PATH, endOnFailure: true } : runs ? { numRuns: Math.min(runs, NUM_RUNS) } : {});
   }
 
   const { ADA, BOB, ACME, ROOT } = SEED_IDS;
@@ -300,7 +300,7 @@ export function propertySpec(): void {
 
   describe(`generated routes of the fixture app (fast-check seed ${SEED}${SEED === DEFAULT_SEED ? ', the default' : ''}; PROPERTY_SEED=random explores)`, () => {
     // Its references may be expanded and filtered across: those surfaces get the random inputs too.
-    useSeededApp(engine, (app) => (t = app), { references: { expand: true, filter: true } });
+    useSeededApp(engine, (app) => (t = app), { references: { expand: true, filter: true }, routes: { export: true, exportPost: true } });
 
     describe('random searches', () => {
       // Test names name the route, not the seeded ids (new on every run), so that `-t` finds them again.
@@ -339,6 +339,24 @@ export function propertySpec(): void {
         },
         PROPERTY_TIMEOUT,
       );
+    });
+
+    describe('random exports (the search routes take the same searches: a third of the runs)', () => {
+      /** An export's answer: the error shape, or a JSON array of documents. */
+      const expectExport = (response: Response) => {
+        expectAnswer(response);
+        if (response.status !== 200) return expect(response.status).toBeGreaterThanOrEqual(400);
+        expect(Array.isArray(response.body)).toBe(true);
+        for (const doc of response.body as Array<Record<string, unknown>>) expect(doc._id).toMatch(/^[0-9a-f]{24}$/);
+      };
+
+      it('POST /companies/export with random JSON bodies: never a 5xx; the error shape or the documents', async () => {
+        await assertProperty(fc.asyncProperty(searchBody, async (body) => expectExport(await t.http().post('/companies/export?format=json').set('Content-Type', 'application/json').send(JSON.stringify(body)))), NUM_RUNS / 3);
+      }, PROPERTY_TIMEOUT);
+
+      it('GET /companies/export with random query strings: never a 5xx; the error shape or the documents', async () => {
+        await assertProperty(fc.asyncProperty(queryString, async (query) => expectExport(await t.http().get(`/companies/export?${query}`).set('Accept', 'application/json'))), NUM_RUNS / 3);
+      }, PROPERTY_TIMEOUT);
     });
 
     describe('random writes', () => {
