@@ -1,0 +1,14 @@
+import { ModelRoutesException } from '../errors/model-routes.exception.js';
+
+/** 400 `MR_INVALID_IMPORT`: the file cannot be read at `row` (1-based; 0 for a CSV header). Nothing was written. */
+export function invalidImport(row: number, message: string): ModelRoutesException {
+  const where = row === 0 ? 'The header row' : `Row ${row}`;
+  return new ModelRoutesException('MR_INVALID_IMPORT', `${where} of the file cannot be read: ${message}. Nothing was written`, [{ path: String(row), message }]);
+}
+
+/** 413 `MR_IMPORT_TOO_LARGE`: the file is past `bound` (a `search` option), at `row` when one is at fault. Nothing was written. */
+export function importTooLarge(bound: 'importMaxRows' | 'importMaxBytes' | 'importMaxRowBytes', limit: number, row?: number): ModelRoutesException {
+  const what = { importMaxRows: `more than ${limit} rows`, importMaxBytes: `more than ${limit} bytes`, importMaxRowBytes: `a row of more than ${limit} bytes` }[bound];
+  const message = `The file holds ${what} (search.${bound}). Nothing was written`;
+  return new ModelRoutesException('MR_IMPORT_TOO_LARGE', message, row === undefined ? undefined : [{ path: String(row), message: `larger than ${limit} bytes` }]);
+}
