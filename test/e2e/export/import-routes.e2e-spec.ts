@@ -8,6 +8,7 @@ import { observe } from '../../support/db-snapshot.js';
 import { useEngine } from '../../support/engine.js';
 import { expectNoRoute } from '../../support/expect-error.js';
 import { expectRefusedUnchanged } from '../../support/expect-refused.js';
+import { streamUpload } from '../../support/raw-upload.js';
 
 /** Issue 27, item 2: `POST /<plural>/import` of CSV, NDJSON and a JSON array, every row checked as a create (or an update) is. */
 export function importRoutesSpec(): void {
@@ -62,11 +63,26 @@ export function importRoutesSpec(): void {
     @Prop() label?: string;
   }
 
+  /** Identified by a unique `sku`: an upsert's key. */
+  @GeneratedResource({ path: 'product', plural: 'products', id: 'sku', routes: { import: true } })
+  @Schema()
+  class Product {
+    @Prop({ required: true, unique: true }) sku!: string;
+    @Prop() price?: number;
+  }
+
+  /** Imports whose client may fall silent for 200 ms at most. */
+  @GeneratedResource({ path: 'pail', plural: 'pails', routes: { import: true }, search: { importBodyTimeout: 200 } })
+  @Schema()
+  class Pail {
+    @Prop() label?: string;
+  }
+
   let t: TestApp;
   let supplier: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Supplier, Item, ItemCopy, Crate, Bin] });
+    t = await createTestApp(engine, { resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail] });
     supplier = (await t.connection.model('Supplier').create({ name: 'Acme' }))._id.toString();
   });
   afterAll(() => t?.close());
@@ -131,6 +147,16 @@ export function importRoutesSpec(): void {
       report({ mode: 'upsert', rows: 3, created: 1, updated: 1, refused: 1, errors: [{ row: 3, code: 'MR_NOT_FOUND', message: `Item '${unknown}' not found` }] }),
     );
     expect(await items({ code: { $in: ['U1', 'U2', 'U3'] } })).toEqual([expect.objectContaining({ code: 'U1', qty: 2, note: 'kept' }), expect.objectContaining({ code: 'U2' })]);
+  });
+
+  it('mode=upsert keyed by another id field (a unique sku): a known sku is updated, a new one created with it', async () => {
+    await t.connection.model('Product').create({ sku: 'S-1', price: 1 });
+    const response = await csv('/products/import?mode=upsert', 'sku,price\nS-1,2\nS-2,3\n').expect(200);
+    expect(response.body).toEqual(report({ mode: 'upsert', rows: 2, created: 1, updated: 1 }));
+    expect((await t.connection.model('Product').find().sort({ sku: 1 }).lean()).map(({ sku, price }) => ({ sku, price }))).toEqual([{ sku: 'S-1', price: 2 }, { sku: 'S-2', price: 3 }]);
+    // In create mode a known sku is the duplicate a create answers, for that row.
+    const again = await csv('/products/import', 'sku,price\nS-1,9\n').expect(200);
+    expect(again.body.errors).toEqual([expect.objectContaining({ row: 1, code: 'MR_DUPLICATE_KEY' })]);
   });
 
   it('dryRun writes nothing and answers the report the import then gives', async () => {
@@ -227,5 +253,24 @@ export function importRoutesSpec(): void {
     await expectRefusedUnchanged(t.connection, () => csv('/bins/import', `label\n${rows}\n`), tooLarge());
     // Within every bound: written.
     expect((await csv('/bins/import', 'label\na\nb\nc\n').expect(200)).body).toEqual(report({ rows: 3, created: 3 }));
+  });
+
+  it('counts the bytes of a body sent without Content-Length (chunked) as they arrive: past importMaxBytes, a 413, nothing written', async () => {
+    const head = Buffer.from(`label\n${Array.from({ length: 3 }, () => 'z'.repeat(70)).join('\n')}\n`);
+    const { response, before, after } = await observe(t.connection, () => streamUpload(t.app, '/bins/import', { method: 'POST', head, total: head.length, headers: { 'Content-Type': 'text/csv' } }));
+    expect({ status: response.status, code: response.body?.code }).toEqual({ status: 413, code: 'MR_IMPORT_TOO_LARGE' });
+    expect(after.text).toBe(before.text);
+  });
+
+  it('a client that falls silent mid-file for longer than importBodyTimeout is answered 408, nothing written', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const head = Buffer.from('label\na\n');
+    const { response, before, after } = await observe(t.connection, () =>
+      streamUpload(t.app, '/pails/import', { method: 'POST', head, total: head.length + 16, headers: { 'Content-Type': 'text/csv' }, pauseAfter: { bytes: head.length, until: released } }),
+    );
+    release();
+    expect({ status: response.status, code: response.body?.code }).toEqual({ status: 408, code: 'MR_REQUEST_TIMEOUT' });
+    expect(after.text).toBe(before.text);
   });
 }
