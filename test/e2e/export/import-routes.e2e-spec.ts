@@ -1,4 +1,4 @@
-import { Prop, Schema, raw } from '@nestjs/mongoose';
+import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -6,7 +6,7 @@ import { GeneratedResource } from '../../../src/index.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { observe } from '../../support/db-snapshot.js';
 import { useEngine } from '../../support/engine.js';
-import { expectNoRoute } from '../../support/expect-error.js';
+import { expectError, expectNoRoute } from '../../support/expect-error.js';
 import { expectRefusedUnchanged } from '../../support/expect-refused.js';
 import { streamUpload } from '../../support/raw-upload.js';
 
@@ -78,11 +78,22 @@ export function importRoutesSpec(): void {
     @Prop() label?: string;
   }
 
+  /** A save hook that fails on one value: a failure half-way through an import, as a database that goes away would be. */
+  @GeneratedResource({ path: 'ledger', plural: 'ledgers', routes: { import: true } })
+  @Schema()
+  class Ledger {
+    @Prop() n?: number;
+  }
+  const LedgerSchema = SchemaFactory.createForClass(Ledger);
+  LedgerSchema.pre('save', function () {
+    if ((this as { n?: number }).n === 6) throw new Error('the disk is full');
+  });
+
   let t: TestApp;
   let supplier: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail] });
+    t = await createTestApp(engine, { resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail, { resource: Ledger, schema: LedgerSchema }] });
     supplier = (await t.connection.model('Supplier').create({ name: 'Acme' }))._id.toString();
   });
   afterAll(() => t?.close());
@@ -260,6 +271,21 @@ export function importRoutesSpec(): void {
     const { response, before, after } = await observe(t.connection, () => streamUpload(t.app, '/bins/import', { method: 'POST', head, total: head.length, headers: { 'Content-Type': 'text/csv' } }));
     expect({ status: response.status, code: response.body?.code }).toEqual({ status: 413, code: 'MR_IMPORT_TOO_LARGE' });
     expect(after.text).toBe(before.text);
+  });
+
+  it('answers a 413 to a large body that is still arriving (the answer reaches the client, the connection is closed), nothing written', async () => {
+    const head = Buffer.from('label\na\nb\n');
+    const total = 4 * 1024 * 1024;
+    const { response, before, after } = await observe(t.connection, () => streamUpload(t.app, '/bins/import', { method: 'POST', head, total, headers: { 'Content-Type': 'text/csv' } }));
+    expect({ status: response.status, code: response.body?.code }).toEqual({ status: 413, code: 'MR_IMPORT_TOO_LARGE' });
+    expect(after.text).toBe(before.text);
+  });
+
+  it('a failure half-way (not a refusal of its row) ends the import with that error; the rows written before it stay', async () => {
+    const rows = Array.from({ length: 10 }, (_, index) => ({ n: index + 1 }));
+    expectError(await ndjson('/ledgers/import', rows), 500, 'MR_INTERNAL');
+    // Rows go four at a time: the first four, and those of the failing row's four but itself, were written; none after.
+    expect((await t.connection.model('Ledger').find().sort({ n: 1 }).lean()).map(({ n }) => n)).toEqual([1, 2, 3, 4, 5, 7, 8]);
   });
 
   it('a client that falls silent mid-file for longer than importBodyTimeout is answered 408, nothing written', async () => {
