@@ -2,7 +2,10 @@ import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { DocumentBuilder } from '@nestjs/swagger';
 import { GeneratedResource } from '../../../src/index.js';
+import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { observe } from '../../support/db-snapshot.js';
 import { useEngine } from '../../support/engine.js';
@@ -106,6 +109,18 @@ export function importRoutesSpec(): void {
   it('is off until the resource turns it on: 404', async () => {
     // JSON: Fastify answers a body of a type it has no parser for (text/csv) with a 415 before it finds no route.
     expectNoRoute(await t.http().post('/crates/import').send([{ name: 'x' }]));
+  });
+
+  it('is in the OpenAPI document: its media types, parameters and the report\'s schema; only where it is on', async () => {
+    const document = createModelRoutesDocument(t.app, new DocumentBuilder().setTitle('import').build());
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    const operation = (document.paths['/items/import'] as Record<string, any>).post;
+    expect(operation.operationId).toBe('item_import');
+    expect(Object.keys(operation.requestBody.content).sort()).toEqual(['application/json', 'application/jsonl', 'application/x-ndjson', 'text/csv']);
+    expect(operation.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual(['dryRun', 'format', 'mode']);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '408', '413', '415']));
+    expect(operation.responses['200'].content['application/json'].schema.required).toEqual(expect.arrayContaining(['created', 'updated', 'refused', 'errors']));
+    expect(document.paths['/crates/import']).toBeUndefined();
   });
 
   it('creates from CSV: dotted columns nested, cells cast as a JSON body\'s strings are, an empty cell an absent field, JSON cells for arrays', async () => {
