@@ -179,7 +179,7 @@ export function importRoutesSpec(): void {
     await t.connection.model('Product').create({ sku: 'S-1', price: 1 });
     const response = await csv('/products/import?mode=upsert', 'sku,price\nS-1,2\nS-2,3\n').expect(200);
     expect(response.body).toEqual(report({ mode: 'upsert', rows: 2, created: 1, updated: 1 }));
-    expect((await t.connection.model('Product').find().sort({ sku: 1 }).lean()).map(({ sku, price }) => ({ sku, price }))).toEqual([{ sku: 'S-1', price: 2 }, { sku: 'S-2', price: 3 }]);
+    expect(((await t.connection.model('Product').find().sort({ sku: 1 }).lean()) as Array<Record<string, unknown>>).map(({ sku, price }) => ({ sku, price }))).toEqual([{ sku: 'S-1', price: 2 }, { sku: 'S-2', price: 3 }]);
     // In create mode a known sku is the duplicate a create answers, for that row.
     const again = await csv('/products/import', 'sku,price\nS-1,9\n').expect(200);
     expect(again.body.errors).toEqual([expect.objectContaining({ row: 1, code: 'MR_DUPLICATE_KEY' })]);
@@ -300,7 +300,7 @@ export function importRoutesSpec(): void {
     const rows = Array.from({ length: 10 }, (_, index) => ({ n: index + 1 }));
     expectError(await ndjson('/ledgers/import', rows), 500, 'MR_INTERNAL');
     // Rows go four at a time: the first four, and those of the failing row's four but itself, were written; none after.
-    expect((await t.connection.model('Ledger').find().sort({ n: 1 }).lean()).map(({ n }) => n)).toEqual([1, 2, 3, 4, 5, 7, 8]);
+    expect(((await t.connection.model('Ledger').find().sort({ n: 1 }).lean()) as Array<Record<string, unknown>>).map(({ n }) => n)).toEqual([1, 2, 3, 4, 5, 7, 8]);
   });
 
   it('a client that falls silent mid-file for longer than importBodyTimeout is answered 408, nothing written', async () => {
