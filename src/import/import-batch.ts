@@ -97,6 +97,8 @@ class RowImporter {
     for (const path of Object.keys(update.$unset ?? {})) current.set(path, undefined);
     const changed = current.modifiedPaths();
     if (changed.length === 0) return 'unchanged';
+    // A resource whose writes need If-Match takes no update without one: a file's row carries none.
+    if (definition.requireIfMatch) throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${definition.name} require If-Match, which an imported row cannot carry: update it with PATCH`);
     if (this.dryRun) await this.validated(current, changed);
     else if (!(await this.repository.update(key, data))) throw ModelRoutesException.notFound(definition.name, key);
     return 'updated';

@@ -74,6 +74,13 @@ export function importRoutesSpec(): void {
     @Prop() price?: number;
   }
 
+  /** Writes need If-Match. */
+  @GeneratedResource({ path: 'contract', plural: 'contracts', routes: { import: true }, requireIfMatch: true })
+  @Schema()
+  class Contract {
+    @Prop() title?: string;
+  }
+
   /** Imports whose client may fall silent for 200 ms at most. */
   @GeneratedResource({ path: 'pail', plural: 'pails', routes: { import: true }, search: { importBodyTimeout: 200 } })
   @Schema()
@@ -96,7 +103,7 @@ export function importRoutesSpec(): void {
   let supplier: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail, { resource: Ledger, schema: LedgerSchema }] });
+    t = await createTestApp(engine, { resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail, Contract, { resource: Ledger, schema: LedgerSchema }] });
     supplier = (await t.connection.model('Supplier').create({ name: 'Acme' }))._id.toString();
   });
   afterAll(() => t?.close());
@@ -183,6 +190,14 @@ export function importRoutesSpec(): void {
     // In create mode a known sku is the duplicate a create answers, for that row.
     const again = await csv('/products/import', 'sku,price\nS-1,9\n').expect(200);
     expect(again.body.errors).toEqual([expect.objectContaining({ row: 1, code: 'MR_DUPLICATE_KEY' })]);
+  });
+
+  it('on a resource whose writes need If-Match, an upsert row that would change a document is refused (428 MR_PRECONDITION_REQUIRED, as a PATCH without it); creates and unchanged rows go through', async () => {
+    const [contract] = await t.connection.model('Contract').create([{ title: 'a' }]);
+    const id = contract._id.toString();
+    const response = await ndjson('/contracts/import?mode=upsert', [{ _id: id, title: 'b' }, { _id: id, title: 'a' }, { title: 'c' }]).expect(200);
+    expect(response.body).toEqual(report({ mode: 'upsert', rows: 3, created: 1, unchanged: 1, refused: 1, errors: [{ row: 1, code: 'MR_PRECONDITION_REQUIRED', message: expect.any(String) }] }));
+    expect(((await t.connection.model('Contract').findById(id).lean()) as Record<string, unknown>).title).toBe('a');
   });
 
   it('dryRun writes nothing and answers the report the import then gives', async () => {
