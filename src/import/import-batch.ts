@@ -5,7 +5,7 @@ import { resolveReferences } from '../references/reference-resolver.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { writeError } from '../repository/write-error.util.js';
 import { flatAccess, nestedAccess } from '../utils/object-path.util.js';
-import { toMergeUpdate, withoutNulls } from '../write/update-document.util.js';
+import { mergeData, toMergeUpdate, withoutNulls } from '../write/update-document.util.js';
 import type { ImportQuery } from './import-request.js';
 
 /** Rows checked and written at once, in row order: enough to overlap the round trips, few enough to leave the pool to the other requests. */
@@ -26,9 +26,9 @@ export function createImportBatch(repository: ModelRepository, { mode, dryRun }:
     mode,
     dryRun,
     rows,
-    async run(): Promise<ImportReport> {
+    async run({ serverFields } = {}): Promise<ImportReport> {
       const report: ImportReport = { mode, dryRun, rows: rows.length, created: 0, updated: 0, unchanged: 0, refused: 0, ignored: [...ignored], errors: [] };
-      const importer = new RowImporter(repository, mode === 'upsert', dryRun);
+      const importer = new RowImporter(repository, mode === 'upsert', dryRun, serverFields);
       for (let start = 0; start < rows.length; start += IMPORT_CONCURRENCY) {
         const settled = await Promise.allSettled(rows.slice(start, start + IMPORT_CONCURRENCY).map((row) => importer.import(row.value)));
         settled.forEach((outcome, index) => {
@@ -58,6 +58,7 @@ class RowImporter {
     private readonly repository: ModelRepository,
     private readonly upsert: boolean,
     private readonly dryRun: boolean,
+    private readonly serverFields: Record<string, unknown> | undefined,
   ) {}
 
   async import(value: unknown): Promise<Outcome> {
@@ -67,12 +68,12 @@ class RowImporter {
       const current = await this.current(key);
       if (current) {
         const { [definition.idField]: _key, ...changes } = value as Record<string, unknown>;
-        return this.update(key, current, await checkWrite(changes, definition, definition.dtos?.update));
+        return this.update(key, current, mergeData(await checkWrite(changes, definition, definition.dtos?.update), this.serverFields));
       }
       // Never a create with an `_id` the client chose.
       if (definition.idField === '_id') throw ModelRoutesException.notFound(definition.name, key);
     }
-    const data = await checkWrite(value, definition, definition.dtos?.create);
+    const data = mergeData(await checkWrite(value, definition, definition.dtos?.create), this.serverFields);
     if (this.dryRun) await this.checkCreate(data);
     else await this.repository.create(data);
     return 'created';

@@ -61,5 +61,10 @@ export interface ImportBatch {
   readonly mode: ImportMode;
   readonly dryRun: boolean;
   readonly rows: readonly ImportRow[];
-  run(): Promise<ImportReport>;
+  /**
+   * Checks and writes the rows, and answers the report. `serverFields` are set on every row after
+   * its check, as `create(body, serverFields)` sets them, and may name hidden and `readonly`
+   * fields (`batch.run({ serverFields: { createdBy: user.id } })`).
+   */
+  run(options?: { serverFields?: Record<string, unknown> }): Promise<ImportReport>;
 }

@@ -4,7 +4,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { DocumentBuilder } from '@nestjs/swagger';
-import { GeneratedResource } from '../../../src/index.js';
+import { Controller, ForbiddenException } from '@nestjs/common';
+import { GeneratedController, GeneratedResource, type ImportBatch, type ImportReport } from '../../../src/index.js';
 import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { observe } from '../../support/db-snapshot.js';
@@ -81,6 +82,22 @@ export function importRoutesSpec(): void {
     @Prop() title?: string;
   }
 
+  /** `author` is the server's: set by the controller's override of `import`, never by the file. */
+  @GeneratedResource({ path: 'memo', plural: 'memos', routes: { import: true }, readonly: ['author'] })
+  @Schema()
+  class Memo {
+    @Prop() text?: string;
+    @Prop() author?: string;
+  }
+
+  @Controller()
+  class MemoController extends GeneratedController(Memo) {
+    override async import(batch: ImportBatch): Promise<ImportReport> {
+      if (batch.rows.length > 2) throw new ForbiddenException('Two memos at a time');
+      return batch.run({ serverFields: { author: 'importer' } });
+    }
+  }
+
   /** Imports whose client may fall silent for 200 ms at most. */
   @GeneratedResource({ path: 'pail', plural: 'pails', routes: { import: true }, search: { importBodyTimeout: 200 } })
   @Schema()
@@ -103,7 +120,7 @@ export function importRoutesSpec(): void {
   let supplier: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail, Contract, { resource: Ledger, schema: LedgerSchema }] });
+    t = await createTestApp(engine, { controllers: [MemoController], resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail, Contract, Memo, { resource: Ledger, schema: LedgerSchema }] });
     supplier = (await t.connection.model('Supplier').create({ name: 'Acme' }))._id.toString();
   });
   afterAll(() => t?.close());
@@ -198,6 +215,17 @@ export function importRoutesSpec(): void {
     const response = await ndjson('/contracts/import?mode=upsert', [{ _id: id, title: 'b' }, { _id: id, title: 'a' }, { title: 'c' }]).expect(200);
     expect(response.body).toEqual(report({ mode: 'upsert', rows: 3, created: 1, unchanged: 1, refused: 1, errors: [{ row: 1, code: 'MR_PRECONDITION_REQUIRED', message: expect.any(String) }] }));
     expect(((await t.connection.model('Contract').findById(id).lean()) as Record<string, unknown>).title).toBe('a');
+  });
+
+  it('an override of import(batch) sets server-owned fields on every row after its check, or refuses the import', async () => {
+    const response = await csv('/memos/import', 'text,author\nhello,\nbye,mallory\n').expect(200);
+    // The file's author column is a readonly field's: ignored, never written.
+    expect(response.body).toEqual(report({ rows: 2, created: 2, ignored: ['author'] }));
+    expect(((await t.connection.model('Memo').find().sort({ text: -1 }).lean()) as Array<Record<string, unknown>>).map(({ text, author }) => ({ text, author }))).toEqual([
+      { text: 'hello', author: 'importer' },
+      { text: 'bye', author: 'importer' },
+    ]);
+    await expectRefusedUnchanged(t.connection, () => ndjson('/memos/import', [{ text: 'a' }, { text: 'b' }, { text: 'c' }]), { status: 403, code: 'MR_FORBIDDEN' });
   });
 
   it('dryRun writes nothing and answers the report the import then gives', async () => {
