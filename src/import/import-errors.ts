@@ -1,7 +1,8 @@
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 
-/** 400 `MR_INVALID_IMPORT`: the file cannot be read at `row` (1-based; 0 for a CSV header). Nothing was written. */
-export function invalidImport(row: number, message: string): ModelRoutesException {
+/** 400 `MR_INVALID_IMPORT`: the file cannot be read, at `row` when one is at fault (1-based; 0 for a CSV header). Nothing was written. */
+export function invalidImport(row: number | undefined, message: string): ModelRoutesException {
+  if (row === undefined) return new ModelRoutesException('MR_INVALID_IMPORT', `The file cannot be read: ${message}. Nothing was written`);
   const where = row === 0 ? 'The header row' : `Row ${row}`;
   return new ModelRoutesException('MR_INVALID_IMPORT', `${where} of the file cannot be read: ${message}. Nothing was written`, [{ path: String(row), message }]);
 }

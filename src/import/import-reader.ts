@@ -61,7 +61,7 @@ export async function readImportFile(request: ImportRequest, format: ImportForma
 }
 
 function jsonFile(value: unknown, bounds: ImportBounds, columns: ImportColumns): ImportFile {
-  if (!Array.isArray(value)) throw invalidImport(1, 'a JSON body must be an array of objects');
+  if (!Array.isArray(value)) throw invalidImport(undefined, 'a JSON body must be an array of objects');
   if (value.length > bounds.importMaxRows) throw importTooLarge('importMaxRows', bounds.importMaxRows);
   const ignored = new Set<string>();
   const rows = value.map((element, index) => {
@@ -171,7 +171,7 @@ async function* bounded(stream: Readable, bounds: ImportBounds): AsyncGenerator<
     try {
       next = await Promise.race([iterator.next(), expired]);
     } catch (error) {
-      throw error instanceof ModelRoutesException ? error : invalidImport(1, 'the body was interrupted before its end');
+      throw error instanceof ModelRoutesException ? error : invalidImport(undefined, 'the body was interrupted before its end');
     } finally {
       clearTimeout(timer);
     }
@@ -181,7 +181,7 @@ async function* bounded(stream: Readable, bounds: ImportBounds): AsyncGenerator<
     if (received > bounds.importMaxBytes) throw importTooLarge('importMaxBytes', bounds.importMaxBytes);
     yield chunk;
   }
-  if ((stream as Partial<IncomingMessage>).complete === false) throw invalidImport(1, 'the body was interrupted before its end');
+  if ((stream as Partial<IncomingMessage>).complete === false) throw invalidImport(undefined, 'the body was interrupted before its end');
 }
 
 function timedOut(ms: number): ModelRoutesException {
