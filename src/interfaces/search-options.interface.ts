@@ -81,7 +81,10 @@ export interface SearchOptions {
   importMaxRows?: number;
   /** Most bytes of an import's body: past it the file is refused whole (413 `MR_IMPORT_TOO_LARGE`), as soon as it is known. Default 10485760 (10 MB). */
   importMaxBytes?: number;
-  /** Most bytes of one row of an import (a CSV record, an NDJSON line, an element of a JSON array): a larger one refuses the file whole (413 `MR_IMPORT_TOO_LARGE`). Default 65536. */
+  /**
+   * Most bytes of one row of an import (an NDJSON line, an element of a JSON array as JSON; a CSV
+   * record counts characters): a larger one refuses the file whole (413 `MR_IMPORT_TOO_LARGE`). Default 65536.
+   */
   importMaxRowBytes?: number;
   /** Milliseconds an import waits on its client for the next bytes of its body: past it, 408 `MR_REQUEST_TIMEOUT`, nothing written. Default 30000. */
   importBodyTimeout?: number;
