@@ -47,6 +47,8 @@ const LAYERS = [
   { name: 'controllers', path: '^src/controllers/' },
   // Exports: formats, columns, cells, the streaming writers, and the HTTP side of an export route.
   { name: 'export', path: '^src/export/' },
+  // Imports: reading a CSV, NDJSON or JSON file within its bounds, checking and writing its rows, the report.
+  { name: 'import', path: '^src/import/' },
   // The route table and the plan of one forRoot (definitions, user controllers, routes), pure data.
   { name: 'routes', path: '^src/routes/' },
   // ModelRoutesExplorer: the registrations and routes of a running app.

@@ -31,6 +31,7 @@ export { getModelRepositoryToken } from './repository/model-repository.token.js'
 export type { WriteOptions } from './concurrency/conditional-write.js';
 export { ModelRepository, type ExportPages, type PlainDocument } from './repository/model-repository.js';
 export type { ExportFormat } from './export/export-formats.js';
+export type { ImportBatch, ImportMode, ImportReport, ImportRow, ImportRowError } from './interfaces/import.interface.js';
 export { etagOf } from './concurrency/entity-tag.js';
 export type { SearchResult } from './interfaces/search-result.interface.js';
 export type { SearchParams } from './query/search-params.interface.js';

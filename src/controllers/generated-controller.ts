@@ -2,6 +2,7 @@ import { Inject, type Type } from '@nestjs/common';
 import { currentCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
+import type { ImportBatch, ImportReport } from '../interfaces/import.interface.js';
 import { exportQuery, parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import { mergeData } from '../write/update-document.util.js';
 import { checkWrite } from '../call/write-check.util.js';
@@ -47,6 +48,12 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
   export(query: Record<string, unknown>): ExportPages<T> | Promise<ExportPages<T>>;
   /** `POST /companies/export` (opt-in: `routes: { exportPost: true }`): the same, from a search body. */
   exportPost(body: unknown): ExportPages<T> | Promise<ExportPages<T>>;
+  /**
+   * `POST /companies/import` (opt-in: `routes: { import: true }`): the rows of the file, read and
+   * bounded; `batch.run()` checks and writes them and answers the report. Override it to refuse an
+   * import (throw) or to act on its report.
+   */
+  import(batch: ImportBatch): Promise<ImportReport>;
 }
 
 /**
@@ -129,6 +136,10 @@ export function GeneratedController<T>(
 
     exportPost(body: unknown): ExportPages<T> {
       return this.repository.exportPages(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
+    }
+
+    import(batch: ImportBatch): Promise<ImportReport> {
+      return batch.run();
     }
 
     /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */

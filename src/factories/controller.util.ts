@@ -114,7 +114,7 @@ export function routePlans<A extends RouteActionName>(actions: readonly A[], rou
 export function viewsFor(action: RouteActionName, source: RouteModel, target?: RouteModel): SerializationViews | undefined {
   const row = routeAction(action);
   const model = row.answers.of === 'target' ? target : source;
-  if (!model || row.answers.shape === 'file' || row.answers.shape === 'element') return undefined;
+  if (!model || row.answers.shape === 'file' || row.answers.shape === 'element' || row.answers.shape === 'report') return undefined;
   return model.serialization;
 }
 

@@ -7,6 +7,8 @@ import { actionsOf, routeAction, type ResourceActionName } from '../metadata/rou
 import type { RouteBody } from '../call/route-plan.js';
 import { serveRoute } from '../controllers/serve-route.js';
 import { serveExport } from '../export/serve-export.js';
+import { serveImport } from '../import/serve-import.js';
+import { markUploadRoute } from '../files/fastify-uploads.js';
 import { createControllerClass, decorateGeneratedHandler, defineMethod, ownHandler, routePlans, viewsFor, type RoutePlans } from './controller.util.js';
 import { createRouteBody, type BodyKind } from './route-body.factory.js';
 import { copyRouteMetadata } from '../routes/route-metadata.util.js';
@@ -41,7 +43,11 @@ export function createResourceController(definition: ResourceDefinition, routes:
     };
   });
   const handlers = resourceHandlers(parent, plans);
-  for (const route of generated) decorateGeneratedHandler(handlers, route, plans[route.action]);
+  for (const route of generated) {
+    decorateGeneratedHandler(handlers, route, plans[route.action]);
+    // Fastify leaves an import's CSV or NDJSON body unread for its handler to stream (see `FastifyImports`).
+    if (route.action === 'import') markUploadRoute(handlers.prototype[route.handler]);
+  }
   const controller = createControllerClass(routes[0].controller, handlers);
 
   // A custom handler with several paths is defined once, with all of them.
@@ -104,6 +110,9 @@ function resourceHandlers(parent: Type, plans: RoutePlans<ResourceActionName>): 
     }
     exportPost(...args: unknown[]) {
       return serveExport(this, plans.exportPost, args);
+    }
+    import(...args: unknown[]) {
+      return serveImport(this, plans.import, args);
     }
   }
   return ResourceHandlers;

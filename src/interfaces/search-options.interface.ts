@@ -74,6 +74,20 @@ export interface SearchOptions {
    * time the database spends on it, not the time the client takes to read). Default 120000.
    */
   exportMaxTimeMS?: number;
+  /**
+   * Most rows one import takes (`POST /<plural>/import`, when its route is on): a file with more is
+   * refused whole, 413 `MR_IMPORT_TOO_LARGE`, nothing written. Default 10000.
+   */
+  importMaxRows?: number;
+  /** Most bytes of an import's body: past it the file is refused whole (413 `MR_IMPORT_TOO_LARGE`), as soon as it is known. Default 10485760 (10 MB). */
+  importMaxBytes?: number;
+  /**
+   * Most bytes of one row of an import (an NDJSON line, an element of a JSON array as JSON; a CSV
+   * record counts characters): a larger one refuses the file whole (413 `MR_IMPORT_TOO_LARGE`). Default 65536.
+   */
+  importMaxRowBytes?: number;
+  /** Milliseconds an import waits on its client for the next bytes of its body: past it, 408 `MR_REQUEST_TIMEOUT`, nothing written. Default 30000. */
+  importBodyTimeout?: number;
 }
 
 /** Search options with every default filled in (`cursorSecret` has none: the library's key is used). */

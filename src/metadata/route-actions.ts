@@ -55,9 +55,9 @@ export interface RouteActionRow {
   /**
    * What a success answers, and of which model: the resource's, or the referenced one's; or a file's
    * bytes; or one element of an array of sub-documents; or every match of a search, streamed in a
-   * format of the client's choice (`export`).
+   * format of the client's choice (`export`); or the report of an import (`report`).
    */
-  answers: { shape: 'document' | 'list' | 'file' | 'element' | 'export'; of: 'source' | 'target' };
+  answers: { shape: 'document' | 'list' | 'file' | 'element' | 'export' | 'report'; of: 'source' | 'target' };
   /** Off unless its options turn it on (`routes: { export: true }`): a route that reads a whole collection at once is an access decision. */
   optIn?: true;
   /** It reads an uploaded file (multipart/form-data or a raw body). */
@@ -94,6 +94,11 @@ const EXPORT_TEXT =
   'Every match of the search, streamed: CSV (the default), NDJSON, JSON or XLSX, chosen by ?format= or Accept; a nested object is flattened to dotted columns in CSV and XLSX, ' +
   'dates are ISO 8601, and CSV text that a spreadsheet would run as a formula is prefixed with \'. Without limit, a search that matches more than search.exportMaxRows documents ' +
   'is refused: a 400 MR_EXPORT_TOO_LARGE within the first page, an aborted transfer past it (never a file that looks complete).';
+const IMPORT_TEXT =
+  'Creates (mode=create, the default) or creates and updates (mode=upsert, keyed by the id field) the documents of a file: CSV (text/csv, a header row, dotted columns for nested fields), ' +
+  'NDJSON (application/x-ndjson) or a JSON array (application/json); ?format= overrides the Content-Type. Every row is checked as a create (or an update) is; a refused row is reported ' +
+  'with its number and the details that write would give, and the others are written. dryRun=true checks every row and writes nothing. A file that cannot be read, or is past ' +
+  'search.importMaxRows, importMaxBytes or importMaxRowBytes, is refused whole, nothing written.';
 const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
 
 /**
@@ -165,6 +170,13 @@ export const ROUTE_ACTIONS = {
     errors: [[400, `${SEARCH}, MR_INVALID_BODY, MR_INVALID_JSON`], ...BODY_LIMITS, ...EXPORT_ERRORS],
     summary: ({ source }) => `Export ${source.name} documents (flexible)`,
     description: () => `The search body of POST /<plural>, format in ?format=. ${EXPORT_TEXT}`,
+  },
+  import: {
+    scope: 'resource', method: 'POST', path: ({ source }) => `/${source.plural}/import`, status: 200, params: ['query', 'request'],
+    optIn: true, answers: { shape: 'report', of: 'source' },
+    errors: [[400, 'MR_INVALID_IMPORT, MR_INVALID_QUERY'], [408, 'MR_REQUEST_TIMEOUT'], [413, 'MR_IMPORT_TOO_LARGE, MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']],
+    summary: ({ source }) => `Import ${source.name} documents`,
+    description: () => IMPORT_TEXT,
   },
   find: {
     scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id'],

@@ -9,6 +9,7 @@ import { MODEL_ROUTES_REGISTRATION } from '../constants.js';
 import { ImageWork, resolveImageOptions } from '../files/image-work.js';
 import { ADMISSION, IMAGE_WORK } from '../constants.js';
 import { createControllers } from '../factories/controllers.factory.js';
+import { FastifyImports } from '../import/fastify-imports.js';
 import { resolveResources, type ResolvedResources } from '../definitions/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
 import { createRepositoryProviders } from './model-repository.providers.js';
@@ -42,6 +43,7 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
       { provide: MODEL_ROUTES_SERIALIZATION, useValue: { groups: options.serializationGroups } satisfies SerializationSettings },
       { provide: IMAGE_WORK, useFactory: (settings: ModelRoutesSettings) => new ImageWork(resolveImageOptions(settings.images)), inject: [MODEL_ROUTES_SETTINGS] },
       admissionProvider(connectionName),
+      ...(plan.table.some((route) => route.action === 'import') ? [FastifyImports] : []),
       ...createRepositoryProviders(plan.definitions, connectionName),
       ...(options.providers ?? []),
     ],

@@ -21,4 +21,8 @@ export const DEFAULT_SEARCH_OPTIONS: Readonly<ResolvedSearchOptions> = Object.fr
   estimateLimit: 1000,
   exportMaxRows: 100_000,
   exportMaxTimeMS: 120_000,
+  importMaxRows: 10_000,
+  importMaxBytes: 10 * 1024 * 1024,
+  importMaxRowBytes: 64 * 1024,
+  importBodyTimeout: 30_000,
 });

@@ -9,6 +9,7 @@ import type { ModelRoutesRegistration } from '../explorer/model-routes.explorer.
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../export/export-formats.js';
+import { IMPORT_REPORT_SCHEMA, importParameters, importRequestBody } from './openapi-import.js';
 import { AFTER_TEXT, documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
@@ -67,13 +68,13 @@ function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, 
   const file = route.file && owner.files.find((candidate) => candidate.field === route.file!.field);
   if (file) return fileDecorators(route, row, names, owner, file, byName);
   return [
-    ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names) }),
+    ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names), ...(row.answers.shape === 'report' && { requestBody: importRequestBody() }) } as never),
     ...pathParameters(route, byName, undefined, names.elementParam ? { name: names.elementParam, field: names.field! } : undefined),
     ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!, row.answers.shape === 'export') : []),
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...conditionalHeaders(row, owner),
     ...countHeaders(row, byName.get(route.resource)),
-    ...(row.answers.shape === 'export' ? exportResponses(row, route, byName) : responses(row, route, owner, byName)),
+    ...(row.answers.shape === 'export' ? exportResponses(row, route, byName) : row.answers.shape === 'report' ? importResponses(row) : responses(row, route, owner, byName)),
   ];
 }
 
@@ -100,6 +101,11 @@ function exportResponses(row: RouteActionRow, route: RouteDefinition, byName: De
     } as never),
     ...errorResponses(row),
   ];
+}
+
+/** An import's parameters and its report. */
+function importResponses(row: RouteActionRow): MethodDecorator[] {
+  return [...importParameters(), ApiResponse({ status: 200, description: 'The report: what became of each row', schema: IMPORT_REPORT_SCHEMA as never }), ...errorResponses(row)];
 }
 
 const BINARY = { type: 'string', format: 'binary' };

@@ -47,6 +47,7 @@ export const ROUTES: { readonly [A in AppAction]: AppRoute } = {
   searchPost: { method: 'POST', segments: plural },
   export: { method: 'GET', segments: (at) => [...plural(at), 'export'] },
   exportPost: { method: 'POST', segments: (at) => [...plural(at), 'export'] },
+  import: { method: 'POST', segments: (at) => [...plural(at), 'import'] },
   reverse: { method: 'GET', segments: reverse },
   reversePost: { method: 'POST', segments: reverse },
   reverseExport: { method: 'GET', segments: (at) => [...reverse(at), 'export'] },

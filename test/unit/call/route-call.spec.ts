@@ -29,6 +29,7 @@ export function routeCallSpec(): void {
     searchPost: { body: true, search: 'body', precondition: false },
     export: { ...READ, search: 'query' },
     exportPost: { body: true, search: 'body', precondition: false },
+    import: READ,
     find: READ,
     list: { ...READ, search: 'query' },
     reverse: { ...READ, search: 'query' },
