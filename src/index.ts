@@ -32,6 +32,7 @@ export type { WriteOptions } from './concurrency/conditional-write.js';
 export { ModelRepository, type ExportPages, type PlainDocument } from './repository/model-repository.js';
 export type { ExportFormat } from './export/export-formats.js';
 export type { ImportBatch, ImportMode, ImportReport, ImportRow, ImportRowError } from './interfaces/import.interface.js';
+export type { BulkItem, BulkOptions, BulkReport } from './interfaces/bulk.interface.js';
 export { etagOf } from './concurrency/entity-tag.js';
 export type { SearchResult } from './interfaces/search-result.interface.js';
 export type { SearchParams } from './query/search-params.interface.js';

@@ -3,6 +3,8 @@ import { currentCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { ImportBatch, ImportReport } from '../interfaces/import.interface.js';
+import type { BulkReport } from '../interfaces/bulk.interface.js';
+import { bulkConditions, bulkDryRun, parseBulkQueryString } from '../query/bulk-query.js';
 import { exportQuery, parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import { mergeData } from '../write/update-document.util.js';
 import { checkWrite } from '../call/write-check.util.js';
@@ -54,6 +56,15 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
    * import (throw) or to act on its report.
    */
   import(batch: ImportBatch): Promise<ImportReport>;
+  /**
+   * `PATCH /companies?<conditions>` (opt-in: `routes: { updateMany: true }`): merges `body`, then
+   * `serverFields` (as for `update`), into every document the conditions match, each by its own
+   * write (see `ModelRepository.updateMany`); `query` holds the conditions and `dryRun`. A resource
+   * with `requireIfMatch` takes no bulk change (428): no `If-Match` names many documents.
+   */
+  updateMany(query: Record<string, unknown>, body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<BulkReport>;
+  /** `DELETE /companies?<conditions>` (opt-in: `routes: { deleteMany: true }`): deletes every document the conditions match, each by its own delete (see `ModelRepository.deleteMany`). */
+  deleteMany(query: Record<string, unknown>): Promise<BulkReport>;
 }
 
 /**
@@ -140,6 +151,25 @@ export function GeneratedController<T>(
 
     import(batch: ImportBatch): Promise<ImportReport> {
       return batch.run();
+    }
+
+    async updateMany(query: Record<string, unknown>, body: unknown, serverFields?: Record<string, unknown>): Promise<BulkReport> {
+      const filter = this.bulkFilter(query);
+      return this.repository.updateMany(filter, await this.checked(body, 'update', serverFields), { dryRun: bulkDryRun(query) });
+    }
+
+    deleteMany(query: Record<string, unknown>): Promise<BulkReport> {
+      return this.repository.deleteMany(this.bulkFilter(query), { dryRun: bulkDryRun(query) });
+    }
+
+    /** The engine filter of a bulk change's conditions: the call's, parsed by its entry guard, or parsed here. */
+    private bulkFilter(query: Record<string, unknown>): Record<string, unknown> {
+      const { definition } = this.repository;
+      if (definition.requireIfMatch) {
+        throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${definition.name} require If-Match, which no bulk change can carry: change the documents one by one`);
+      }
+      const conditions = bulkConditions(query);
+      return (currentCall()?.searchFor(conditions) ?? parseBulkQueryString(conditions, definition)).filter;
     }
 
     /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */

@@ -7,6 +7,7 @@ import { ADMISSION, MODEL_ROUTES_SERIALIZATION } from '../constants.js';
 import type { Admission, AdmissionTicket } from '../concurrency/admission.js';
 import { endOfResponse } from './response-end.util.js';
 import { exportQuery, parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
+import { bulkConditions, parseBulkQueryString } from '../query/bulk-query.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { resolveRelationFilters } from '../relations/relation-filter.js';
 import { searchRulesOf } from '../relations/relation-rules.js';
@@ -133,14 +134,21 @@ export function openRouteCall(
   const finish = (checkedBody: unknown): RouteCall | Promise<RouteCall> => {
     const searches = row.searchQuery || row.body === 'search';
     const exports = row.answers.shape === 'export';
-    // An export counts nothing.
-    const count = searches && !exports ? countPreferenceOf(request.headers.prefer) : undefined;
+    const bulk = row.answers.shape === 'bulk';
+    // An export and a bulk change count nothing.
+    const count = searches && !exports && !bulk ? countPreferenceOf(request.headers.prefer) : undefined;
     // The rules of references cost a walk over the model's paths: built for a search, or for a read that names `expand`.
     const expands = row.expand === true && request.query?.expand !== undefined;
     const rules = searches || expands ? searchRulesOf(answered, groups, repositoryOf) : undefined;
     if (!searches || !rules) return opened(checkedBody, rules, undefined, count);
-    const sent = row.searchQuery ? (exports ? exportQuery(request.query) : request.query) : request.body;
-    const parsed = exports ? parseExport(row, sent, rules) : row.searchQuery ? parseSearchQueryString(request.query, rules) : parseSearchBody(request.body, rules);
+    const sent = row.searchQuery ? (exports ? exportQuery(request.query) : bulk ? bulkConditions(request.query) : request.query) : request.body;
+    const parsed = exports
+      ? parseExport(row, sent, rules)
+      : bulk
+        ? parseBulkQueryString(sent as Record<string, unknown> | undefined, rules)
+        : row.searchQuery
+          ? parseSearchQueryString(request.query, rules)
+          : parseSearchBody(request.body, rules);
     // Conditions across references become conditions on the references here, once: handlers and the repository see an engine filter.
     const params = resolveRelationFilters(parsed, rules, { repositoryOf, readPreference: plan.readPreference });
     return params instanceof Promise ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved }, count)) : opened(checkedBody, rules, { sent, params }, count);

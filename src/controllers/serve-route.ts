@@ -61,6 +61,8 @@ async function answer(controller: object, call: RouteCall, args: unknown[]): Pro
 
 /** The answer in the view of the request's serialization groups, where the route's model has views that change it. */
 function inView(call: RouteCall, result: unknown): unknown {
+  // A bulk change's report names documents by their identifiers only: nothing of them to put in a view.
+  if (call.row.answers.shape === 'bulk') return result;
   if (call.row.answers.shape === 'list') applyView(call, (result as SearchResult | undefined)?.result ?? []);
   else applyView(call, [result]);
   return result;

@@ -114,6 +114,12 @@ function resourceHandlers(parent: Type, plans: RoutePlans<ResourceActionName>): 
     import(...args: unknown[]) {
       return serveImport(this, plans.import, args);
     }
+    updateMany(...args: unknown[]) {
+      return serveRoute(this, plans.updateMany, args);
+    }
+    deleteMany(...args: unknown[]) {
+      return serveRoute(this, plans.deleteMany, args);
+    }
   }
   return ResourceHandlers;
 }

@@ -88,6 +88,12 @@ export interface SearchOptions {
   importMaxRowBytes?: number;
   /** Milliseconds an import waits on its client for the next bytes of its body: past it, 408 `MR_REQUEST_TIMEOUT`, nothing written. Default 30000. */
   importBodyTimeout?: number;
+  /**
+   * Most documents one bulk change touches (`PATCH /<plural>` and `DELETE /<plural>`, when their
+   * routes are on, and the repository's `updateMany`/`deleteMany`): a filter that matches more is
+   * refused whole, 400 `MR_BULK_TOO_LARGE` with the count, nothing written. Default 1000.
+   */
+  bulkMaxDocuments?: number;
 }
 
 /** Search options with every default filled in (`cursorSecret` has none: the library's key is used). */

@@ -55,9 +55,10 @@ export interface RouteActionRow {
   /**
    * What a success answers, and of which model: the resource's, or the referenced one's; or a file's
    * bytes; or one element of an array of sub-documents; or every match of a search, streamed in a
-   * format of the client's choice (`export`); or the report of an import (`report`).
+   * format of the client's choice (`export`); or the report of an import (`report`), or of a bulk
+   * change (`bulk`).
    */
-  answers: { shape: 'document' | 'list' | 'file' | 'element' | 'export' | 'report'; of: 'source' | 'target' };
+  answers: { shape: 'document' | 'list' | 'file' | 'element' | 'export' | 'report' | 'bulk'; of: 'source' | 'target' };
   /** Off unless its options turn it on (`routes: { export: true }`): a route that reads a whole collection at once is an access decision. */
   optIn?: true;
   /** It reads an uploaded file (multipart/form-data or a raw body). */
@@ -99,6 +100,11 @@ const IMPORT_TEXT =
   'NDJSON (application/x-ndjson) or a JSON array (application/json); ?format= overrides the Content-Type. Every row is checked as a create (or an update) is; a refused row is reported ' +
   'with its number and the details that write would give, and the others are written. dryRun=true checks every row and writes nothing. A file that cannot be read, or is past ' +
   'search.importMaxRows, importMaxBytes or importMaxRowBytes, is refused whole, nothing written.';
+const BULK_TEXT =
+  'The query string holds the conditions, as GET /<plural> takes them (field=value, field[op]=value, conditions across references); at least one is required, and limit, skip, sort, ' +
+  'select, expand and after are refused. Every match is written by its own write (the rules of the single route: references checked, onDelete, validators, write serialisation), ' +
+  'a few at a time in _id order, each filtered on the conditions again (a document changed in between is skipped); a filter that matches more than search.bulkMaxDocuments ' +
+  'documents is refused whole, with their count (400 MR_BULK_TOO_LARGE, nothing written). dryRun=true lists the matches and writes nothing. The report names every document and what became of it.';
 const MERGE_TEXT = 'Changes only the fields sent, at every depth: a nested object is merged, null removes a field, arrays are replaced whole. Their validators run.';
 
 /**
@@ -177,6 +183,20 @@ export const ROUTE_ACTIONS = {
     errors: [[400, 'MR_INVALID_IMPORT, MR_INVALID_QUERY'], [408, 'MR_REQUEST_TIMEOUT'], [413, 'MR_IMPORT_TOO_LARGE, MR_PAYLOAD_TOO_LARGE'], [415, 'MR_UNSUPPORTED_MEDIA_TYPE']],
     summary: ({ source }) => `Import ${source.name} documents`,
     description: () => IMPORT_TEXT,
+  },
+  updateMany: {
+    scope: 'resource', method: 'PATCH', path: ({ source }) => `/${source.plural}`, status: 200, params: ['query', 'body'],
+    body: 'update', searchQuery: true, optIn: true, answers: { shape: 'bulk', of: 'source' },
+    errors: [[400, `${WRITE}, ${SEARCH}, MR_BULK_TOO_LARGE`], [428, 'MR_PRECONDITION_REQUIRED'], ...BODY_LIMITS],
+    summary: ({ source }) => `Modify every ${source.name} that matches`,
+    description: () => `The body is the changes, as PATCH /<path>/:id takes them (${MERGE_TEXT.charAt(0).toLowerCase()}${MERGE_TEXT.slice(1)}) ${BULK_TEXT}`,
+  },
+  deleteMany: {
+    scope: 'resource', method: 'DELETE', path: ({ source }) => `/${source.plural}`, status: 200, params: ['query'],
+    searchQuery: true, optIn: true, answers: { shape: 'bulk', of: 'source' },
+    errors: [[400, `${SEARCH}, MR_BULK_TOO_LARGE`], [428, 'MR_PRECONDITION_REQUIRED']],
+    summary: ({ source }) => `Delete every ${source.name} that matches`,
+    description: () => `Each delete applies the onDelete rules of the fields that reference the document: one that a restrict field keeps is refused (MR_REFERENCED in its item). ${BULK_TEXT}`,
   },
   find: {
     scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id'],

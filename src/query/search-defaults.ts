@@ -25,4 +25,5 @@ export const DEFAULT_SEARCH_OPTIONS: Readonly<ResolvedSearchOptions> = Object.fr
   importMaxBytes: 10 * 1024 * 1024,
   importMaxRowBytes: 64 * 1024,
   importBodyTimeout: 30_000,
+  bulkMaxDocuments: 1000,
 });

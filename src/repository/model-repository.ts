@@ -21,6 +21,8 @@ import { resolveReferences } from '../references/reference-resolver.js';
 import { searchError, timeLimitAmong, type SearchPlace } from './search-error.util.js';
 import { knownServerEngine, serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
+import { runBulk, type BulkPlan } from './bulk-writes.js';
+import type { BulkOptions, BulkReport } from '../interfaces/bulk.interface.js';
 import type { FileRef } from '../files/file-ref.js';
 import { FileWrites } from '../files/file-writes.js';
 import { FileStore } from '../files/file-store.js';
@@ -46,7 +48,10 @@ const ELEMENT_ATTEMPTS = 8;
 /** Options of `findAndUpdate()`. */
 interface UpdateOptions {
   merge?: MergeUpdate;
+  /** A condition whose failure means the document is as asked already (an add of an identifier there): it is answered, unchanged. */
   condition?: Record<string, unknown>;
+  /** A condition whose failure means the write is not for this document (a bulk change's filter): `null` is answered, as for a missing one. */
+  where?: Record<string, unknown>;
   precondition?: Precondition;
 }
 
@@ -213,7 +218,12 @@ export class ModelRepository<T = Record<string, unknown>> {
    * Merges `data` into the document (see `toMergeUpdate`): only the fields it names change, at
    * every depth; their validators run. Returns the updated document, or `null` when none has this id.
    */
-  async update(id: string, data: Record<string, unknown>, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+  update(id: string, data: Record<string, unknown>, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    return this.updateWhere(id, data, options);
+  }
+
+  /** `update()`, of a document that still matches `where` (else nothing is written and `null` answered): a bulk change's write of one of its matches. */
+  private async updateWhere(id: string, data: Record<string, unknown>, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
     const update = toMergeUpdate(data, this.definition.fields);
     const precondition = this.preconditionOf(id, options);
     if (!update.$set && !update.$unset) return this.conditions.unwritten(id, precondition, true);
@@ -225,7 +235,7 @@ export class ModelRepository<T = Record<string, unknown>> {
         // No such document: the write answers its 404.
         if (self) await assertNoCycles(this.model as unknown as Model<unknown>, this.definition.references, (self as { _id: Types.ObjectId })._id, update.$set, this.maxTimeMS);
       }
-      return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, precondition });
+      return this.findAndUpdate(id, update as Record<string, unknown>, { merge: update, precondition, where });
     });
   }
 
@@ -373,12 +383,58 @@ export class ModelRepository<T = Record<string, unknown>> {
    * id. First, the `onDelete` rules of the fields that reference it apply (see `DeleteCascade`): a
    * 409 `MR_REFERENCED` while a `restrict` field references it, then `nullify` and `pull`.
    */
-  async delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+  delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    return this.deleteWhere(id, options);
+  }
+
+  /**
+   * Merges `data` into every document `filter` matches, each as `update()` merges it into one
+   * (references checked, validators, the version key, write serialisation), a few at a time in
+   * `_id` order, each write filtered on `filter` again: a document that another write changed so
+   * that it no longer matches is `skipped`. More matches than `maxDocuments` (default
+   * `search.bulkMaxDocuments`) is a 400 `MR_BULK_TOO_LARGE` with their count, nothing written; a
+   * document whose own write is refused (a validator, a duplicate key) is reported `refused` with
+   * that error, and the others are written. `filter` is an engine filter, cast by the schema (a
+   * client's must be checked first: `parseSearchBody`). `dryRun` lists the matches and writes nothing.
+   *
+   * @example
+   * ```ts
+   * const report = await companies.updateMany({ location: 'Lyon' }, { location: 'Lyon 2e' }, { maxDocuments: 50 });
+   * ```
+   */
+  async updateMany(filter: Record<string, unknown>, data: Record<string, unknown>, options: BulkOptions = {}): Promise<BulkReport> {
+    const update = toMergeUpdate(data, this.definition.fields);
+    if (!update.$set && !update.$unset) throw ModelRoutesException.invalidBody('body', 'A bulk update needs at least one field to change');
+    // The references it sets are the same for every match: one that names no document refuses the change whole, before any write (each write checks them again).
+    const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
+    if (resolving) await resolving;
+    return this.bulk(filter, options, 'updated', async (id, where) => (await this.updateWhere(id, data, undefined, where)) !== null);
+  }
+
+  /**
+   * Deletes every document `filter` matches, each as `delete()` deletes one (`onDelete` rules,
+   * files, write serialisation), with the bound, the per-document report and the dry run of
+   * `updateMany()`: a document another write changed so that it no longer matches is `skipped`,
+   * one an `onDelete: 'restrict'` reference keeps is `refused` (409 `MR_REFERENCED`).
+   */
+  async deleteMany(filter: Record<string, unknown>, options: BulkOptions = {}): Promise<BulkReport> {
+    return this.bulk(filter, options, 'deleted', async (id, where) => (await this.deleteWhere(id, undefined, where)) !== null);
+  }
+
+  private async bulk(filter: Record<string, unknown>, options: BulkOptions, outcome: BulkPlan['outcome'], write: BulkPlan['write']): Promise<BulkReport> {
+    if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(filter);
+    const { name, idField, search } = this.definition;
+    const max = options.maxDocuments ?? search.bulkMaxDocuments;
+    return runBulk({ model: this.model, resource: name, idField, filter, max, maxTimeMS: this.maxTimeMS, dryRun: options.dryRun === true, outcome, write });
+  }
+
+  /** `delete()`, of a document that still matches `where` (else nothing is written and `null` answered). */
+  private async deleteWhere(id: string, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
     const precondition = this.preconditionOf(id, options);
     // The references' locks before the document's turn, as writes that reference it take them: never the other way round.
     const doc = await referenceLocksOfProcess.exclusive(await this.deleteLocks(id), () =>
       this.serialized(id, async () => {
-        const target = await this.conditions.writeFilter(id, precondition);
+        const target = await this.conditions.writeFilter(id, precondition, where);
         const released = target && (await releaseReferences(this.model, target.filter, id, this.maxTimeMS));
         return released && (await this.model.findOneAndDelete(target.filter).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec());
       }),
@@ -456,10 +512,10 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** `findAndUpdate()` without waiting for the other writes to the document: for a caller that runs in its turn already. */
   private updateNow(id: string, update: Record<string, unknown>, options: UpdateOptions): Promise<PlainDocument<T> | null>;
   private updateNow(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined>;
-  private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, precondition, retry }: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined> {
+  private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, where, precondition, retry }: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined> {
     const { versionKey } = this.definition.fields;
     const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
-    const target = await this.conditions.writeFilter(id, precondition, condition);
+    const target = await this.conditions.writeFilter(id, precondition, where ? { ...condition, ...where } : condition);
     try {
       // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
       // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.

@@ -10,6 +10,7 @@ import type { ResolvedSearchOptions } from '../interfaces/search-options.interfa
 import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../export/export-formats.js';
 import { IMPORT_REPORT_SCHEMA, importParameters, importRequestBody } from './openapi-import.js';
+import { bulkResponses } from './openapi-bulk.js';
 import { AFTER_TEXT, documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
@@ -70,11 +71,17 @@ function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, 
   return [
     ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names), ...(row.answers.shape === 'report' && { requestBody: importRequestBody() }) } as never),
     ...pathParameters(route, byName, undefined, names.elementParam ? { name: names.elementParam, field: names.field! } : undefined),
-    ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!, row.answers.shape === 'export') : []),
+    ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!, row.answers.shape) : []),
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...conditionalHeaders(row, owner),
     ...countHeaders(row, byName.get(route.resource)),
-    ...(row.answers.shape === 'export' ? exportResponses(row, route, byName) : row.answers.shape === 'report' ? importResponses(row) : responses(row, route, owner, byName)),
+    ...(row.answers.shape === 'export'
+      ? exportResponses(row, route, byName)
+      : row.answers.shape === 'report'
+        ? importResponses(row)
+        : row.answers.shape === 'bulk'
+          ? [...bulkResponses(route.method === 'DELETE' ? 'deleted' : 'updated'), ...errorResponses(row)]
+          : responses(row, route, owner, byName)),
   ];
 }
 
@@ -202,8 +209,10 @@ function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?:
   return parameters;
 }
 
-function queryParameters(definition: ResolvedResource, exporting = false): MethodDecorator[] {
+/** The query-string parameters of a route that takes a search (`shape`: what it answers): a bulk change's are its conditions only. */
+function queryParameters(definition: ResolvedResource, shape: RouteActionRow['answers']['shape']): MethodDecorator[] {
   const { search } = definition;
+  const exporting = shape === 'export';
   // An export's `limit` has no default (every match) and its own bound; its `format` is no field's filter.
   const limit = exporting
     ? ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: search.exportMaxRows }, description: exportLimitText(search) })
@@ -213,20 +222,22 @@ function queryParameters(definition: ResolvedResource, exporting = false): Metho
   const scalar = Object.entries(fields)
     .map(([name, schema]): [string, OpenApiSchema] => [name, schema.type === 'array' ? { ...(schema.items as OpenApiSchema) } : schema])
     .filter(([name, schema]) => ['string', 'number', 'integer', 'boolean'].includes(schema.type as string) && !(exporting && name === 'format'));
+  const conditions = scalar.map(([name, schema]) =>
+    ApiQuery({
+      name,
+      required: false,
+      schema: schema as never,
+      description: `Equality filter. Also \`${name}[op]=value\` with op in ${[...QUERY_STRING_OPERATORS].map((operator) => operator.slice(1)).join(', ')}.`,
+    }),
+  );
+  if (shape === 'bulk') return conditions;
   return [
     limit,
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),
     ApiQuery({ name: 'sort', required: false, schema: { type: 'string' }, description: `Fields, comma-separated, \`-\` for descending: \`${sortExample(definition, ',')}\`.` }),
     ApiQuery({ name: 'select', required: false, schema: { type: 'string' }, description: 'Fields to return, comma-separated; `_id` always comes back.' }),
     ApiQuery({ name: 'after', required: false, schema: { type: 'string' }, description: AFTER_TEXT }),
-    ...scalar.map(([name, schema]) =>
-      ApiQuery({
-        name,
-        required: false,
-        schema: schema as never,
-        description: `Equality filter. Also \`${name}[op]=value\` with op in ${[...QUERY_STRING_OPERATORS].map((operator) => operator.slice(1)).join(', ')}.`,
-      }),
-    ),
+    ...conditions,
   ];
 }
 
@@ -276,9 +287,9 @@ function conditionalHeaders(row: RouteActionRow, owner: ResolvedResource): Metho
 }
 
 /** Whether a route's row searches (a query string or a search body): it takes `Prefer: count=`. */
-/** A route that counts its matches: a search, not an export. */
+/** A route that counts its matches: a search, not an export nor a bulk change. */
 function searches(row: RouteActionRow): boolean {
-  return (row.searchQuery === true || row.body === 'search') && row.answers.shape !== 'export';
+  return (row.searchQuery === true || row.body === 'search') && row.answers.shape !== 'export' && row.answers.shape !== 'bulk';
 }
 
 /** What the `Prefer` header of a search route says, with the resource's default count. */

@@ -48,6 +48,8 @@ export const ROUTES: { readonly [A in AppAction]: AppRoute } = {
   export: { method: 'GET', segments: (at) => [...plural(at), 'export'] },
   exportPost: { method: 'POST', segments: (at) => [...plural(at), 'export'] },
   import: { method: 'POST', segments: (at) => [...plural(at), 'import'] },
+  updateMany: { method: 'PATCH', segments: plural },
+  deleteMany: { method: 'DELETE', segments: plural },
   reverse: { method: 'GET', segments: reverse },
   reversePost: { method: 'POST', segments: reverse },
   reverseExport: { method: 'GET', segments: (at) => [...reverse(at), 'export'] },

@@ -30,6 +30,8 @@ export function routeCallSpec(): void {
     export: { ...READ, search: 'query' },
     exportPost: { body: true, search: 'body', precondition: false },
     import: READ,
+    updateMany: { body: true, search: 'query', precondition: false },
+    deleteMany: { ...READ, search: 'query' },
     find: READ,
     list: { ...READ, search: 'query' },
     reverse: { ...READ, search: 'query' },
@@ -65,7 +67,8 @@ export function routeCallSpec(): void {
       const request = {
         headers: { 'content-type': 'application/json', 'if-match': '"p1-3"' },
         params: { plain_id: 'p1', element_id: 'e1' },
-        query: { label: 'b', sort: '-label' },
+        // A bulk change takes conditions only: no sort.
+        query: row.answers.shape === 'bulk' ? { label: 'b' } : { label: 'b', sort: '-label' },
         body: sent,
       };
       const response = {};
@@ -91,7 +94,7 @@ export function routeCallSpec(): void {
       if (expected.body) expect(call.bodyFor(sent, BodyDto)).toBe(call.body!.checked);
       if (expected.body) expect(call.bodyFor(new BodyDto(), BodyDto)).toBe(call.body!.checked);
       expect(call.search?.sent).toBe(expected.search === 'query' ? request.query : expected.search === 'body' ? sent : undefined);
-      if (expected.search === 'query') expect(call.search!.params).toMatchObject({ filter: { label: 'b' }, sort: { label: -1 } });
+      if (expected.search === 'query') expect(call.search!.params).toMatchObject({ filter: { label: 'b' }, ...(row.answers.shape !== 'bulk' && { sort: { label: -1 } }) });
       if (expected.search === 'body') expect(call.search!.params).toMatchObject({ filter: { label: 'a' }, limit: 2 });
       expect(call.precondition).toEqual(expected.precondition ? { resource: 'Plain', id: 'p1', ifMatch: ['"p1-3"'], used: false } : undefined);
       expect(runCall(call, () => currentCall())).toBe(call);
