@@ -21,7 +21,7 @@ export function bulkRoutesSpec(): void {
   }
 
   /** Bulk changes of at most 3 documents. */
-  @GeneratedResource({ path: 'chore', plural: 'chores', routes: { updateMany: true, deleteMany: true }, hidden: ['internal'], search: { bulkMaxDocuments: 3 } })
+  @GeneratedResource({ path: 'chore', plural: 'chores', routes: { updateMany: true, deleteMany: true }, hidden: ['internal'], search: { bulkMaxDocuments: 3 }, references: { keeper: { filter: true } } })
   @Schema()
   class Chore {
     @Prop({ required: true }) title!: string;
@@ -124,6 +124,14 @@ export function bulkRoutesSpec(): void {
       ],
     });
     expect(await t.connection.model('Keeper').find({ team: 'blue' }).lean()).toEqual([expect.objectContaining({ name: 'Ann' })]);
+  });
+
+  it('takes conditions across a reference declared filter: true (keeper.name=...), resolved as a search resolves them', async () => {
+    const [cleo, dan] = (await t.connection.model('Keeper').create([{ name: 'Cleo' }, { name: 'Dan' }])) as Array<{ _id: Types.ObjectId }>;
+    const ids = await chores('across', [{ keeper: cleo._id }, { keeper: dan._id }, { keeper: cleo._id }]);
+    const response = await t.http().patch('/chores?batch=across&keeper.name=Cleo').send({ points: 9 }).expect(200);
+    expect(response.body).toMatchObject({ matched: 2, updated: 2, items: [{ id: ids[0] }, { id: ids[2] }] });
+    expect((await stored('across')).map(({ points }) => points)).toEqual([9, undefined, 9]);
   });
 
   it('dryRun=true counts and lists the matches and writes nothing, for PATCH and DELETE', async () => {

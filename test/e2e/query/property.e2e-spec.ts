@@ -300,7 +300,7 @@ export function propertySpec(): void {
 
   describe(`generated routes of the fixture app (fast-check seed ${SEED}${SEED === DEFAULT_SEED ? ', the default' : ''}; PROPERTY_SEED=random explores)`, () => {
     // Its references may be expanded and filtered across: those surfaces get the random inputs too.
-    useSeededApp(engine, (app) => (t = app), { references: { expand: true, filter: true }, routes: { export: true, exportPost: true } });
+    useSeededApp(engine, (app) => (t = app), { references: { expand: true, filter: true }, routes: { export: true, exportPost: true, updateMany: true, deleteMany: true } });
 
     describe('random searches', () => {
       // Test names name the route, not the seeded ids (new on every run), so that `-t` finds them again.
@@ -356,6 +356,32 @@ export function propertySpec(): void {
 
       it('GET /companies/export with random query strings: never a 5xx; the error shape or the documents', async () => {
         await assertProperty(fc.asyncProperty(queryString, async (query) => expectExport(await t.http().get(`/companies/export?${query}`).set('Accept', 'application/json'))), NUM_RUNS / 3);
+      }, PROPERTY_TIMEOUT);
+    });
+
+    describe('random bulk changes, dry runs (a third of the runs)', () => {
+      /** A bulk change's answer: the error shape, or a dry run's report of documents named by id. */
+      const answered = { reports: 0, refusals: 0 };
+      const expectDryRun = (response: Response) => {
+        expectAnswer(response);
+        if (response.status !== 200) {
+          answered.refusals += 1;
+          return expect(response.status).toBeGreaterThanOrEqual(400);
+        }
+        answered.reports += 1;
+        expect(response.body).toMatchObject({ dryRun: true, skipped: 0, refused: 0 });
+        for (const item of response.body.items as Array<Record<string, unknown>>) expect(item).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), result: 'matched' });
+      };
+
+      it.each([
+        ['DELETE', (query: string) => t.http().delete(`/companies?${query}&dryRun=true`)],
+        ['PATCH', (query: string) => t.http().patch(`/companies?${query}&dryRun=true`).send({ employees: 1 })],
+      ] as const)('%s /companies with random query strings and dryRun=true: never a 5xx; the error shape or the report; nothing written', async (_method, send) => {
+        Object.assign(answered, { reports: 0, refusals: 0 });
+        const { before, after } = await observe(t.connection, () => assertProperty(fc.asyncProperty(queryString, async (query) => expectDryRun(await send(query))), NUM_RUNS / 3));
+        expect(after.text).toBe(before.text);
+        // Both kinds of answer were met: the property did not only see refusals.
+        expect([answered.reports > 0, answered.refusals > 0]).toEqual([true, true]);
       }, PROPERTY_TIMEOUT);
     });
 

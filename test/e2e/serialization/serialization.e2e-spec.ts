@@ -34,7 +34,7 @@ export function serializationSpec(): void {
   beforeAll(async () => {
     t = await createTestApp(engine, {
       resources: [Agent, Agency, Plain],
-      routes: { export: true, exportPost: true },
+      routes: { export: true, exportPost: true, updateMany: true, deleteMany: true },
       references: { reverseExport: true },
       serializationGroups: (request: { headers: Record<string, string | undefined> }) => (request.headers['x-role'] === 'admin' ? ['admin'] : []),
     });
@@ -180,6 +180,8 @@ export function serializationSpec(): void {
       ['reverse GET', (field: string) => t.http().get(`/agency/${agency._id}/agents/agency?${field}=Jane%20Roe`)],
       ['reverse POST', (field: string) => t.http().post(`/agency/${agency._id}/agents/agency`).send({ query: { [field]: { $exists: true } } })],
       ['list of references', (field: string) => t.http().get(`/agency/${agency._id}/members?sort=${field}`)],
+      ['bulk DELETE', (field: string) => t.http().delete(`/agents?${field}=Jane%20Roe`)],
+      ['bulk PATCH', (field: string) => t.http().patch(`/agents?${field}[regex]=^Jane`).send({ callsign: 'x' })],
     ])('without the group: %s', async (_label, send) => {
       await expectAnswerOfUnknownField(send, 'realName');
     });
@@ -202,6 +204,12 @@ export function serializationSpec(): void {
       expect(response.body.result.length).toBeGreaterThan(0);
       for (const doc of response.body.result) expect(doc.realName).toBe('Jane Roe');
     });
+  });
+
+  it('with the group, a bulk change may name the field: its dry run lists the agent, and its report names documents by id only', async () => {
+    const response = await t.http().delete('/agents?realName=Jane%20Roe&codename=falcon&dryRun=true').set(ADMIN).expect(200);
+    expect(response.body).toMatchObject({ dryRun: true, items: expect.arrayContaining([{ id: agent._id, result: 'matched' }]) });
+    expect(JSON.stringify(response.body)).not.toMatch(/Jane|falcon|launch-code/);
   });
 
   describe('@Transform() rewrites the output value', () => {
