@@ -31,6 +31,13 @@ export interface AdmissionOptions {
    * answered 503 `MR_OVERLOADED` with `Retry-After` at once. Default 2.
    */
   exports?: number;
+  /**
+   * Imports at once (`POST /<plural>/import`): each holds its place under `concurrency` while its
+   * file arrives (at its client's pace, within `search.importBodyTimeout`) and while its rows are
+   * written, so that a few slow uploads of files cannot take every place. Past it an import is
+   * answered 503 `MR_OVERLOADED` with `Retry-After` at once, before its body is read. Default 2.
+   */
+  imports?: number;
 }
 
 /** The admission limit in force, every number given. */
@@ -47,8 +54,8 @@ export function resolveAdmissionOptions(options: AdmissionOptions | false | unde
   }
   const pool = Number.isSafeInteger(poolSize) && poolSize! > 0 ? poolSize! : DEFAULT_POOL_SIZE;
   const concurrency = options?.concurrency ?? Math.max(1, Math.floor(pool / 4));
-  const resolved = { concurrency, queue: concurrency, retryAfter: 1, exports: 2, ...options };
-  const minimum = { concurrency: 1, queue: 0, retryAfter: 0, exports: 1 };
+  const resolved = { concurrency, queue: concurrency, retryAfter: 1, exports: 2, imports: 2, ...options };
+  const minimum = { concurrency: 1, queue: 0, retryAfter: 0, exports: 1, imports: 1 };
   for (const [key, least] of Object.entries(minimum) as Array<[keyof ResolvedAdmissionOptions, number]>) {
     const value = resolved[key];
     if (!Number.isSafeInteger(value) || value < least) {
@@ -101,12 +108,14 @@ export class AdmissionTicket {
  * `MR_OVERLOADED` and `Retry-After`. A request whose client goes away while it waits leaves the
  * queue without running. Emits `'queued'` when a request starts to wait (with the number waiting),
  * `'withdrawn'` when one leaves the queue because its client went away, `'shed'` when one is
- * refused and `'left'` when one gives its place back, which tests use to know where requests are
+ * refused, `'left'` when one gives its place back, and `'exports'` or `'imports'` when one takes a
+ * place under that bound (with the number taken), which tests use to know where requests are
  * without timing them.
  */
 export class Admission extends EventEmitter {
   private active = 0;
-  private exporting = 0;
+  /** Exports streaming, imports running: each under its own bound, beside `concurrency`. */
+  private readonly bounded = { exports: 0, imports: 0 };
   private readonly waiting: Array<() => void> = [];
   private shedCount = 0;
 
@@ -122,6 +131,11 @@ export class Admission extends EventEmitter {
   /** Requests waiting for a place. */
   get queued(): number {
     return this.waiting.length;
+  }
+
+  /** Exports streaming and imports running now, each under its own bound (`exports`, `imports`). */
+  get bounds(): { readonly exports: number; readonly imports: number } {
+    return { ...this.bounded };
   }
 
   /** Requests refused since the start. */
@@ -170,19 +184,29 @@ export class Admission extends EventEmitter {
    * number of calls); a 503 `MR_OVERLOADED` when `exports` streams run. Always a place without a limit.
    */
   enterExport(): () => void {
+    return this.enterBounded('exports', 'exports streaming');
+  }
+
+  /** A place for one import, given back as an export's is; a 503 `MR_OVERLOADED` when `imports` imports run. */
+  enterImport(): () => void {
+    return this.enterBounded('imports', 'imports running');
+  }
+
+  private enterBounded(kind: 'exports' | 'imports', running: string): () => void {
     const { options } = this;
     if (!options) return () => undefined;
-    if (this.exporting >= options.exports) {
+    if (this.bounded[kind] >= options[kind]) {
       this.shedCount++;
       this.emit('shed', this.shedCount);
-      throw overloaded(options, `${options.exports} exports streaming: forRoot({ admission: { exports } })`);
+      throw overloaded(options, `${options[kind]} ${running}: forRoot({ admission: { ${kind} } })`);
     }
-    this.exporting++;
+    this.bounded[kind]++;
+    this.emit(kind, this.bounded[kind]);
     let left = false;
     return () => {
       if (left) return;
       left = true;
-      this.exporting--;
+      this.bounded[kind]--;
     };
   }
 

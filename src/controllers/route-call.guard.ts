@@ -57,6 +57,8 @@ export class RouteCallGuard implements CanActivate {
     const open = (ticket?: AdmissionTicket) => this.open(plan, request, response, ticket);
     // An export holds a place of its own for as long as it streams (its client's pace), given back when the response ends.
     if (plan.row.answers.shape === 'export') endOfResponse(response, this.admission.enterExport());
+    // An import holds its place while its file arrives, at its client's pace: a few of them at once, so slow uploads cannot take every place.
+    if (plan.row.answers.shape === 'report') endOfResponse(response, this.admission.enterImport());
     // An upload's route is not admitted here: it waits on its client for most of its time, and has its own bounds (size, body time-out, image work).
     // A request whose client goes away while it waits for a place leaves the queue: its work would answer nobody.
     const ticket = plan.row.upload ? undefined : this.admission.enter((withdraw) => endOfResponse(response, withdraw));

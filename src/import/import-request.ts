@@ -1,4 +1,5 @@
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { article } from '../utils/naming.util.js';
 import type { ImportMode } from '../interfaces/import.interface.js';
 
 /** The formats an import reads. */
@@ -53,6 +54,6 @@ function formatOfContentType(contentType: string | string[] | undefined): Import
   const type = String(contentType ?? '').split(';')[0].trim().toLowerCase();
   const format = IMPORT_MEDIA_TYPES[type];
   if (format) return format;
-  const sent = type ? `a ${type} body` : 'a body without a Content-Type';
+  const sent = type ? `${article(type)} ${type} body` : 'a body without a Content-Type';
   throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', `An import reads ${Object.keys(IMPORT_MEDIA_TYPES).join(', ')} (or ?format=csv|ndjson|json), not ${sent}`);
 }

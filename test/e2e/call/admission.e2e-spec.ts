@@ -95,7 +95,7 @@ export function admissionSpec(): void {
   const getOne = () => send(t.http().get(`/turbine/${id}`));
 
   it('derives its defaults from the connection pool: a quarter of maxPoolSize at work, as many waiting, Retry-After 1 s, 2 exports streaming', () => {
-    expect(admission.options).toEqual({ concurrency: 2, queue: 2, retryAfter: 1, exports: 2 });
+    expect(admission.options).toEqual({ concurrency: 2, queue: 2, retryAfter: 1, exports: 2, imports: 2 });
   });
 
   it('past the requests at work and those waiting, answers 503 MR_OVERLOADED with Retry-After at once, without touching the database; the others are served', async () => {

@@ -13,6 +13,8 @@ import { useEngine } from '../../support/engine.js';
 import { expectError, expectNoRoute } from '../../support/expect-error.js';
 import { expectRefusedUnchanged } from '../../support/expect-refused.js';
 import { streamUpload } from '../../support/raw-upload.js';
+import { ADMISSION } from '../../../src/constants.js';
+import type { Admission } from '../../../src/concurrency/admission.js';
 
 /** Issue 27, item 2: `POST /<plural>/import` of CSV, NDJSON and a JSON array, every row checked as a create (or an update) is. */
 export function importRoutesSpec(): void {
@@ -105,6 +107,13 @@ export function importRoutesSpec(): void {
     @Prop() label?: string;
   }
 
+  /** Imports that wait for their client as long as the default lets them (30 s). */
+  @GeneratedResource({ path: 'tub', plural: 'tubs', routes: { import: true } })
+  @Schema()
+  class Tub {
+    @Prop() label?: string;
+  }
+
   /** A save hook that fails on one value: a failure half-way through an import, as a database that goes away would be. */
   @GeneratedResource({ path: 'ledger', plural: 'ledgers', routes: { import: true } })
   @Schema()
@@ -120,7 +129,7 @@ export function importRoutesSpec(): void {
   let supplier: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { controllers: [MemoController], resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail, Contract, Memo, { resource: Ledger, schema: LedgerSchema }] });
+    t = await createTestApp(engine, { controllers: [MemoController], resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail, Tub, Contract, Memo, { resource: Ledger, schema: LedgerSchema }], admission: { imports: 1 } });
     supplier = (await t.connection.model('Supplier').create({ name: 'Acme' }))._id.toString();
   });
   afterAll(() => t?.close());
@@ -356,5 +365,24 @@ export function importRoutesSpec(): void {
     release();
     expect({ status: response.status, code: response.body?.code }).toEqual({ status: 408, code: 'MR_REQUEST_TIMEOUT' });
     expect(after.text).toBe(before.text);
+  });
+
+  it('bounds the imports at once (admission.imports: 1 here): while one waits on its client, the next is a 503 with Retry-After before its body is read; the place comes back with the answer', async () => {
+    const admission = t.app.get<Admission>(ADMISSION, { strict: false });
+    const entered = new Promise((resolve) => admission.once('imports', resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const head = Buffer.from('label\na\n');
+    // Paused until released, well inside the default body time-out: the place is held until then, whatever the machine's pace.
+    const slow = streamUpload(t.app, '/tubs/import', { method: 'POST', head, total: head.length + 16, headers: { 'Content-Type': 'text/csv' }, pauseAfter: { bytes: head.length, until: released } });
+    await entered;
+    const refused = await expectRefusedUnchanged(t.connection, () => csv('/tubs/import', 'label\nb\n'), { status: 503, code: 'MR_OVERLOADED' });
+    expect(refused.headers['retry-after']).toBe('1');
+    // The other routes are not held by the import.
+    await t.http().get('/tubs').expect(200);
+    release();
+    expect((await slow).status).toBe(200);
+    expect(admission.bounds.imports).toBe(0);
+    expect((await csv('/tubs/import', 'label\nb\n').expect(200)).body).toEqual(report({ rows: 1, created: 1 }));
   });
 }

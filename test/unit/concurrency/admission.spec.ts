@@ -5,13 +5,13 @@ import { ModelRoutesException } from '../../../src/errors/model-routes.exception
 export function admissionOptionsSpec(): void {
   describe('resolveAdmissionOptions', () => {
     it('derives its defaults from the pool: a quarter of maxPoolSize at work (at least 1), as many waiting, Retry-After 1 s', () => {
-      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2 });
-      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 2, retryAfter: 1, exports: 2 });
-      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 1, retryAfter: 1, exports: 2 });
+      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2, imports: 2 });
+      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 2, retryAfter: 1, exports: 2, imports: 2 });
+      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 1, retryAfter: 1, exports: 2, imports: 2 });
       // A pool the connection does not tell: the driver's default of 100.
-      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2 });
-      expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1, exports: 2 });
-      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5, exports: 4 }, 100)).toEqual({ concurrency: 25, queue: 0, retryAfter: 5, exports: 4 });
+      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2, imports: 2 });
+      expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1, exports: 2, imports: 2 });
+      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5, exports: 4, imports: 3 }, 100)).toEqual({ concurrency: 25, queue: 0, retryAfter: 5, exports: 4, imports: 3 });
       expect(resolveAdmissionOptions(false, 100)).toBe(false);
     });
 
@@ -19,6 +19,7 @@ export function admissionOptionsSpec(): void {
       [{ concurrency: 0 }, /concurrency must be an integer of at least 1/],
       [{ queue: -1 }, /queue must be an integer of at least 0/],
       [{ retryAfter: 0.5 }, /retryAfter must be an integer of at least 0/],
+      [{ imports: 0 }, /imports must be an integer of at least 1/],
       [true, /admission must be an object or false/],
     ])('refuses %p at startup, naming the option', (options, message) => {
       expect(() => resolveAdmissionOptions(options as never, 100)).toThrow(message);
@@ -27,7 +28,7 @@ export function admissionOptionsSpec(): void {
 
   describe('Admission', () => {
     it('admits `concurrency` at once, queues `queue` in arrival order, refuses the next with MR_OVERLOADED and Retry-After', async () => {
-      const admission = new Admission({ concurrency: 1, queue: 1, retryAfter: 3, exports: 2 });
+      const admission = new Admission({ concurrency: 1, queue: 1, retryAfter: 3, exports: 2, imports: 2 });
       const first = admission.enter();
       expect(first).toBeDefined();
       expect(first).not.toBeInstanceOf(Promise);
@@ -50,26 +51,31 @@ export function admissionOptionsSpec(): void {
       expect([admission.running, admission.queued]).toEqual([0, 0]);
     });
 
-    it('streams at most `exports` exports, apart from the requests at work; a place given back twice counts once; no limit without admission', () => {
-      const admission = new Admission({ concurrency: 1, queue: 0, retryAfter: 2, exports: 2 });
-      const first = admission.enterExport();
-      const second = admission.enterExport();
-      expect(() => admission.enterExport()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED', headers: { 'Retry-After': '2' } }));
+    it.each([
+      ['exports', 'enterExport'],
+      ['imports', 'enterImport'],
+    ] as const)('runs at most `%s` at once, apart from the requests at work; a place given back twice counts once; no limit without admission', (kind, enter) => {
+      const admission = new Admission({ concurrency: 1, queue: 0, retryAfter: 2, exports: 2, imports: 2, [kind]: 2 });
+      const other = kind === 'exports' ? 'enterImport' : 'enterExport';
+      const first = admission[enter]();
+      const second = admission[enter]();
+      expect(() => admission[enter]()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED', headers: { 'Retry-After': '2' }, message: expect.stringContaining(`admission: { ${kind} }`) }));
       expect(admission.shed).toBe(1);
-      // The requests' places are the other limit's.
+      // The requests' places are the other limit's, and the other kind has its own.
       expect(admission.enter()).toBeDefined();
+      expect(admission[other]()).toBeInstanceOf(Function);
       first();
       first();
-      const third = admission.enterExport();
-      expect(() => admission.enterExport()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED' }));
+      const third = admission[enter]();
+      expect(() => admission[enter]()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED' }));
       second();
       third();
       const unbounded = new Admission(false);
-      for (let i = 0; i < 5; i++) unbounded.enterExport();
+      for (let i = 0; i < 5; i++) unbounded[enter]();
     });
 
     it('sheds with an exception that carries no stack frames, and leaves the stack trace limit as it was', () => {
-      const admission = new Admission({ concurrency: 0, queue: 0, retryAfter: 1, exports: 2 });
+      const admission = new Admission({ concurrency: 0, queue: 0, retryAfter: 1, exports: 2, imports: 2 });
       const limit = Error.stackTraceLimit;
       let refused: Error | undefined;
       try {
