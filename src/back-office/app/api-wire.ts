@@ -56,7 +56,11 @@ export class ApiError extends Error {
 
 /** The `ApiError` of a failed answer: the library's error shape when it is one, else the status alone (a proxy's page). */
 export async function errorOf(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
+  return errorOfText(response.status, response.statusText, await response.text().catch(() => ''));
+}
+
+/** The `ApiError` of a failed answer read as text (an `XMLHttpRequest`'s): as `errorOf`. */
+export function errorOfText(status: number, statusText: string, text: string): ApiError {
   let body: ErrorShape = {};
   try {
     body = text ? JSON.parse(text) : {};
@@ -64,7 +68,7 @@ export async function errorOf(response: Response): Promise<ApiError> {
     // Not the library's shape (a proxy's page): the status says enough.
   }
   const message = Array.isArray(body.message) ? body.message.join('; ') : body.message;
-  return new ApiError(response.status, body.code ?? `HTTP_${response.status}`, message ?? response.statusText, Array.isArray(body.details) ? body.details : []);
+  return new ApiError(status, body.code ?? `HTTP_${status}`, message ?? statusText, Array.isArray(body.details) ? body.details : []);
 }
 
 /** A failure in words: 401 and 403 say what to do; others give the server's message. */

@@ -1,4 +1,4 @@
-import { ApiError, apiUrl, errorOf, type Envelope, type Tagged } from './api-wire.js';
+import { ApiError, apiUrl, errorOf, errorOfText, type Envelope, type Tagged } from './api-wire.js';
 import type { BackOfficeMetadata, ResourceMetadata } from './metadata.js';
 import { ROUTES, type AppAction, type RouteAt } from './routes.js';
 import { routeRequest } from './routing.js';
@@ -9,6 +9,18 @@ export { ApiError, type Envelope, type ErrorDetail, type Tagged } from './api-wi
 export function authOfPage(): BackOfficeMetadata['auth'] {
   const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="model-routes-auth-${name}"]`)?.content || undefined;
   return { header: meta('header') ?? 'authorization', scheme: meta('scheme') };
+}
+
+/** How far an upload is: its bytes sent (`total` when the browser knows it), then the wait for the server's answer. */
+export type UploadProgress = { phase: 'sending'; loaded: number; total?: number } | { phase: 'waiting' };
+
+/** A file sent as the body of a route (`import`), with the progress of its upload. */
+export interface UploadOptions {
+  query?: URLSearchParams;
+  body: Blob;
+  /** The body's `Content-Type`. */
+  contentType: string;
+  onProgress?: (progress: UploadProgress) => void;
 }
 
 interface RequestOptions {
@@ -93,25 +105,61 @@ export class Api {
     return (await this.send(ROUTES[action].method, this.routeUrl(action, at), { headers, body, query: options.query })).blob();
   }
 
+  /**
+   * A file sent to the generated route `action` (an import), answered as JSON: sent with an
+   * `XMLHttpRequest`, the one way a page learns how many bytes of a body went (`upload.onprogress`,
+   * where the browser reports it), with the credential and the route's version as every request.
+   * `onProgress` hears the bytes sent, then `waiting` while the server reads and answers.
+   */
+  upload<T = Record<string, unknown>>(action: AppAction, at: RouteAt, options: UploadOptions): Promise<T> {
+    const method = ROUTES[action].method;
+    const { url, headers } = this.prepare(method, this.routeUrl(action, at), { accept: 'application/json', 'content-type': options.contentType }, options.query);
+    const { onProgress } = options;
+    return new Promise<T>((resolve, reject) => {
+      const request = new XMLHttpRequest();
+      request.open(method, url);
+      for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+      if (onProgress) {
+        request.upload.addEventListener('progress', (event) => onProgress({ phase: 'sending', loaded: event.loaded, total: event.lengthComputable ? event.total : undefined }));
+        request.upload.addEventListener('load', () => onProgress({ phase: 'waiting' }));
+      }
+      request.addEventListener('load', () => {
+        if (request.status < 200 || request.status >= 300) return reject(errorOfText(request.status, request.statusText, request.responseText));
+        try {
+          resolve((request.responseText ? JSON.parse(request.responseText) : undefined) as T);
+        } catch (error) {
+          reject(error);
+        }
+      });
+      // No answer: the server went away, or closed the connection before reading the whole body.
+      for (const kind of ['error', 'abort', 'timeout'] as const) request.addEventListener(kind, () => reject(ApiError.unreachable(new Error(`the upload ended without an answer (${kind})`))));
+      request.send(options.body);
+    });
+  }
+
   private async send(method: string, url: string, options: { headers: Record<string, string>; body?: BodyInit; ifMatch?: string; query?: URLSearchParams }): Promise<Response> {
-    // The route's version: in its URL (URI versioning) or in a header; and its prefix, unless excluded.
-    const routed = routeRequest(this.metadata.routes, this.metadata.apiBase, method, url);
-    const headers = { ...options.headers, ...routed.headers };
-    if (options.ifMatch) headers['if-match'] = options.ifMatch;
-    const credential = this.credential;
-    if (credential) {
-      const { header, scheme } = this.metadata.auth;
-      headers[header] = scheme ? `${scheme} ${credential}` : credential;
-    }
-    const search = options.query?.toString();
+    const prepared = this.prepare(method, url, options.ifMatch ? { ...options.headers, 'if-match': options.ifMatch } : options.headers, options.query);
     let response: Response;
     try {
-      response = await fetch(search ? `${routed.url}?${search}` : routed.url, { method, headers, body: options.body, credentials: 'same-origin' });
+      response = await fetch(prepared.url, { method, headers: prepared.headers, body: options.body, credentials: 'same-origin' });
     } catch (error) {
       throw ApiError.unreachable(error);
     }
     if (!response.ok) throw await errorOf(response);
     return response;
+  }
+
+  /** Where a request goes and its headers: the route's version (in its URL, or a header), its prefix unless excluded, the credential. */
+  private prepare(method: string, url: string, given: Record<string, string>, query?: URLSearchParams): { url: string; headers: Record<string, string> } {
+    const routed = routeRequest(this.metadata.routes, this.metadata.apiBase, method, url);
+    const headers = { ...given, ...routed.headers };
+    const credential = this.credential;
+    if (credential) {
+      const { header, scheme } = this.metadata.auth;
+      headers[header] = scheme ? `${scheme} ${credential}` : credential;
+    }
+    const search = query?.toString();
+    return { url: search ? `${routed.url}?${search}` : routed.url, headers };
   }
 }
 

@@ -7,7 +7,7 @@ import type { FieldMetadata, ResourceMetadata } from './metadata.js';
 import type { Doc } from './api-wire.js';
 import { listParams, pageHash, pagerLinks, PageTrail, positionOf, type ListPosition } from './list-paging.js';
 import { createPicker } from './picker.js';
-import { EXPORT_FORMATS, exportRequest, type ExportFormat } from './list-export.js';
+import { exportForm } from './list-export-form.js';
 import type { SearchSpec } from './search-query.js';
 import { expandPaths, referenceId } from './expanded.js';
 import { referencedDocuments, resourceSearch, reverseSearch, searchExpanding, type Searcher } from './search.js';
@@ -59,8 +59,11 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   const sort = params.get('sort') ?? '';
   const list = listParams(params);
   const searched: SearchSpec = { filter: filterOf(filters.map(({ field }) => field), params), sort: sort || undefined };
-  // The export routes search the resource itself: a reverse list has none of its own.
-  append(main, [filterForm(context, resource, filters, params, here, loaded), !reverse && exportForm(context, resource, searched, alerts)]);
+  // A reverse list exports through its relation's reverse export routes; only the resource's own list imports.
+  const relation = reverse && reverse.target.referencedBy.find((entry) => entry.resource === resource.name && entry.field === reverse.field);
+  const exporting = exportForm(context, resource, searched, alerts, reverse && { ...reverse, routes: relation?.routes ?? [] });
+  const importing = !reverse && resource.routes.includes('import') && h('a', { class: 'button secondary', href: `#/${resource.path}/import` }, `Import ${pluralName(resource).toLowerCase()}`);
+  append(main, [filterForm(context, resource, filters, params, here, loaded), (exporting || importing) && h('div', { class: 'list-tools' }, exporting, importing)]);
   await context.pages.run(
     async () => {
       // One request where the shown references are expandable; one search per other target resource.
@@ -136,57 +139,6 @@ function filterForm(context: AppContext, resource: ResourceMetadata, filters: Li
       h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button primary' }, 'Apply filters'), active && h('a', { class: 'button secondary', href: params.get('sort') ? `${here}?sort=${encodeURIComponent(params.get('sort')!)}` : here }, 'Clear filters')),
     ),
   );
-}
-
-/**
- * "Export": every document of the list's search (its filter and sort, not its page) in the format
- * chosen (see list-export.ts), fetched through the app's API, so that guarded routes get the
- * credential, and saved from an object URL. A refusal (a 400 past `exportMaxRows`, a 401...) shows in
- * the page's alerts, as a list that cannot load does. None when neither export route is enabled.
- */
-function exportForm(context: AppContext, resource: ResourceMetadata, spec: SearchSpec, alerts: HTMLElement): HTMLElement | false {
-  if (!exportRequest(resource, spec, 'csv')) return false;
-  const id = uid('export');
-  const plural = pluralName(resource).toLowerCase();
-  const select = h('select', { id }, Object.entries(EXPORT_FORMATS).map(([value, { label }]) => h('option', { value }, label)));
-  const button = h('button', { type: 'submit', class: 'button secondary' }, 'Export');
-  let running = false;
-  let failed: HTMLElement | undefined;
-  const run = async (event: Event) => {
-    event.preventDefault();
-    if (running) return;
-    const format = select.value as ExportFormat;
-    const request = exportRequest(resource, spec, format)!;
-    // Busy, not disabled: a disabled button would lose the keyboard's focus.
-    running = true;
-    failed?.remove();
-    button.setAttribute('aria-disabled', 'true');
-    form.setAttribute('aria-busy', 'true');
-    try {
-      const answer = await context.api.bytes(request.action, { resource }, { query: request.query, body: request.body });
-      // The format's type, never the answer's: the object URL is of the app's origin.
-      const link = h('a', { href: URL.createObjectURL(new Blob([answer], { type: request.mediaType })), download: request.filename });
-      link.click();
-      window.setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-      // Saved even if the user went on meanwhile; said only on its own page.
-      if (form.isConnected) context.announce(`Exported ${plural} as ${EXPORT_FORMATS[format].label}: ${request.filename}.`, { page: true });
-    } catch (error) {
-      if (!form.isConnected) return;
-      failed = context.alert(error, `export ${plural}`);
-      alerts.append(failed);
-    } finally {
-      running = false;
-      button.removeAttribute('aria-disabled');
-      form.removeAttribute('aria-busy');
-    }
-  };
-  const form = h(
-    'form',
-    { class: 'list-export', onsubmit: (event) => void run(event), 'aria-label': `Export ${plural}` },
-    h('div', { class: 'field' }, h('label', { for: id }, 'Export format'), select),
-    button,
-  );
-  return form;
 }
 
 /** One filter, typed by its field: a fragment for text, a range for numbers and dates, a select for enums and booleans, a picker for references. */

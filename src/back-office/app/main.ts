@@ -4,13 +4,14 @@ import { AppContext, LOAD_FAILED } from './context.js';
 import { credentialsDialog } from './credentials.js';
 import { renderDocument } from './document-view.js';
 import { h, replace } from './dom.js';
+import { renderImport } from './import-view.js';
 import { renderList } from './list-view.js';
 import type { BackOfficeMetadata } from './metadata.js';
 import { pluralName } from './text.js';
 
 /**
  * The back office: a menu of the resources, and a page per hash route —
- * `#/company` (list), `#/company/new`, `#/company/<id>`, `#/user/<id>/companies/owner` (reverse list).
+ * `#/company` (list), `#/company/new`, `#/company/import`, `#/company/<id>`, `#/user/<id>/companies/owner` (reverse list).
  */
 async function start(): Promise<void> {
   const metadataUrl = new URL('../metadata', import.meta.url);
@@ -88,7 +89,7 @@ async function start(): Promise<void> {
   await load();
 }
 
-/** The page of a hash route: `#/company`, `#/company/new`, `#/company/<id>`, `#/user/<id>/companies/owner`, else the home page. */
+/** The page of a hash route: `#/company`, `#/company/new`, `#/company/import`, `#/company/<id>`, `#/user/<id>/companies/owner`, else the home page. */
 async function render(context: AppContext, view: HTMLElement, segments: string[], params: URLSearchParams): Promise<void> {
   const { metadata } = context;
   const resource = segments[0] ? context.resourceAt(segments[0]) : undefined;
@@ -96,6 +97,11 @@ async function render(context: AppContext, view: HTMLElement, segments: string[]
   if (resource && segments.length === 1) {
     document.title = `${pluralName(resource)} · ${metadata.title}`;
     return renderList(context, view, resource, params);
+  }
+  // Like `new`, `import` is a page of its own where the resource enables the route (a document whose id is `import` is not reached).
+  if (resource && segments.length === 2 && segments[1] === 'import' && resource.routes.includes('import')) {
+    document.title = `Import ${pluralName(resource).toLowerCase()} · ${metadata.title}`;
+    return renderImport(context, view, resource);
   }
   if (resource && segments.length === 2) {
     document.title = `${segments[1] === 'new' ? 'New' : 'Edit'} ${resource.path} · ${metadata.title}`;

@@ -9,7 +9,7 @@ import { configureSampleApp } from '../../../sample-app/app.setup.js';
 import { BackOfficeModule } from '../../../src/back-office/index.js';
 import { ModelRoutesModule, type RouteDefinition } from '../../../src/index.js';
 import { Base, Mission, Pilot, Report } from '../../fixtures/back-office-expand-models.js';
-import { openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../../support/back-office-session.js';
+import { holdNextRequest, openBackOffice, startBackOfficeSession, type BackOfficeSession } from '../../support/back-office-session.js';
 import { checkAccessibility, describeBrowser, type PageProblems, type RecordedRequest, type RequestLog } from '../../support/browser.js';
 import { useEngine } from '../../support/engine.js';
 
@@ -189,7 +189,7 @@ export function backOfficeFilterBrowserSpec(): void {
       const download = await downloaded;
       expect(download.suggestedFilename()).toBe('reports.csv');
       const rows = parse(await readFile((await download.path())!, 'utf8'), { bom: true, columns: true }) as Array<Record<string, string>>;
-      expect(Object.keys(rows[0])).toEqual(['_id', 'title', 'mission', 'author']);
+      expect(Object.keys(rows[0])).toEqual(['_id', 'title', 'mission', 'author', 'pages']);
       expect(rows.map(({ title, mission, author }) => ({ title, mission, author }))).toEqual([
         { title: 'Launch', mission: ids.Apollo, author: ids['Carl Sagan'] },
         { title: 'Orbit', mission: ids.Mercury, author: ids['Carl Sagan'] },
@@ -231,6 +231,99 @@ export function backOfficeFilterBrowserSpec(): void {
       expect(requests.map((request) => request.path)).toEqual(['/missions?crew.name%5Bregex%5D=LISKOV&crew.name%5Boptions%5D=i&sort=name&limit=20&expand=captain%2Cbase']);
       await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Apollo']);
       await checkAccessibility(page, 'missions filtered by a crew member');
+    });
+
+    it("exports a reverse list: an author's reports, in the list's sort, through GET /pilot/<id>/reports/author/export", async () => {
+      await openBackOffice(session, `/pilot/${ids['Carl Sagan']}`, /Pilot/);
+      await page.getByRole('link', { name: 'Reports whose author is this pilot' }).click();
+      await page.getByRole('heading', { level: 1, name: /Reports whose author is/ }).waitFor();
+      await page.getByRole('row', { name: /Orbit/ }).waitFor();
+      // Sorted by title, then descending: the export keeps the list's sort.
+      await page.getByRole('button', { name: /Title/ }).click();
+      await page.waitForURL(/sort=title/);
+      await page.locator('main[aria-busy=false]').waitFor();
+      await page.getByRole('button', { name: /Title/ }).click();
+      await page.waitForURL(/sort=-title/);
+      await page.locator('main[aria-busy=false]').waitFor();
+      await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Orbit', 'Launch']);
+      // The reverse list imports nothing: its Import is the resource's own list's.
+      await expect(page.getByRole('link', { name: 'Import reports' }).count()).resolves.toBe(0);
+      const exported = page.waitForRequest((request) => new URL(request.url()).pathname === `/pilot/${ids['Carl Sagan']}/reports/author/export`);
+      const downloaded = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      const request = await exported;
+      expect(request.method()).toBe('GET');
+      expect(new URL(request.url()).search).toBe('?sort=-title&format=csv');
+      const download = await downloaded;
+      expect(download.suggestedFilename()).toBe('reports.csv');
+      const rows = parse(await readFile((await download.path())!, 'utf8'), { bom: true, columns: true }) as Array<Record<string, string>>;
+      expect(rows.map(({ title, author }) => ({ title, author }))).toEqual([
+        { title: 'Orbit', author: ids['Carl Sagan'] },
+        { title: 'Launch', author: ids['Carl Sagan'] },
+      ]);
+      await page.getByRole('status').getByText('Exported reports as CSV: reports.csv.').waitFor();
+    });
+
+    it('imports reports: Check (a dry run) shows each refused row, its cells as text, and writes nothing; Import then creates the valid rows; no Import where the route is off', async () => {
+      const xss = '<img src=x onerror=alert(1)>';
+      const file = `title,pages,author\nSplashdown,12,${ids['Ada Lovelace']}\nReentry,many,${ids['Barbara Liskov']}\nDocking,3,${xss}\n"${xss}",2,\n`;
+      const reportTitles = async () => ((await http().post('/reports').send({ sort: 'title' }).expect(200)).body.result as Array<{ title: string }>).map(({ title }) => title);
+      await openBackOffice(session, '/mission', 'Missions');
+      await expect(page.getByRole('link', { name: /^Import/ }).count()).resolves.toBe(0);
+      await openBackOffice(session, '/report?sort=title', 'Reports');
+      await page.getByRole('link', { name: 'Import reports' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Import reports' }).waitFor();
+      await page.getByLabel('File').setInputFiles({ name: 'reports.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+      await expect(page.getByLabel('Format').inputValue()).resolves.toBe('csv');
+      await expect(page.getByLabel('Mode').inputValue()).resolves.toBe('create');
+      // What the progress line says, as it changes: the upload's bytes, then the wait for the server.
+      await page.evaluate(`window.said = []; new MutationObserver(() => window.said.push(document.querySelector('.import-progress p')?.textContent ?? '')).observe(document.querySelector('main'), { subtree: true, childList: true, characterData: true })`);
+      // The server's answer held back: the progress bar shows while it works.
+      const release = await holdNextRequest(page, /\/reports\/import/);
+      const checked = page.waitForRequest((request) => new URL(request.url()).pathname === '/reports/import');
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.getByRole('progressbar', { name: 'Checking: progress' }).waitFor();
+      release();
+      const request = await checked;
+      expect(new URL(request.url()).search).toBe('?mode=create&format=csv&dryRun=true');
+      expect(request.headers()['content-type']).toBe('text/csv');
+      const report = page.getByRole('region', { name: 'Check of reports.csv' });
+      await report.waitFor();
+      await expect(page.getByRole('progressbar').count()).resolves.toBe(0);
+      const said = await page.evaluate<string[]>('window.said');
+      expect(said).toEqual(expect.arrayContaining([`Sending the file: ${file.length} B of ${file.length} B.`, 'File sent. Checking: the server is reading the rows (it does not report its progress)…']));
+      await expect(report.getByText('Checked 4 rows: 2 would be created, 0 updated, 2 refused. Nothing was written.').count()).resolves.toBe(1);
+      const refused = report.getByRole('region', { name: 'Rows the import would refuse' });
+      // Row by row: its number, code, message, and each detail's path and message.
+      const cells = await refused.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent)));
+      expect(cells).toEqual([
+        ['2', 'MR_VALIDATION_FAILED', 'Validation failed for pages', 'pages: pages must be a number'],
+        ['3', 'MR_VALIDATION_FAILED', 'Validation failed for author', 'author: author must be a mongodb id'],
+      ]);
+      // Whatever the server quotes of the file is text: no element came of it.
+      await expect(page.locator('main img').count()).resolves.toBe(0);
+      expect(await reportTitles()).toEqual(['Landing', 'Launch', 'Orbit']);
+      await checkAccessibility(page, 'an import checked, with its refused rows');
+
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      const imported = page.getByRole('region', { name: 'Import of reports.csv' });
+      await imported.getByText('Imported 4 rows: 2 created, 0 updated, 2 refused.').waitFor();
+      expect(await reportTitles()).toEqual([xss, 'Landing', 'Launch', 'Orbit', 'Splashdown']);
+      await imported.getByRole('link', { name: 'See the reports' }).click();
+      await page.getByRole('row', { name: /Splashdown/ }).waitFor();
+      // The cell holding markup is shown as its text, in the list as in the report.
+      await expect(page.locator('tbody tr th').allTextContents().then((titles) => titles.sort())).resolves.toEqual([xss, 'Landing', 'Launch', 'Orbit', 'Splashdown']);
+      await expect(page.locator('main img').count()).resolves.toBe(0);
+
+      // A file that cannot be read is refused whole: an alert naming the row, nothing written.
+      await openBackOffice(session, '/report/import', 'Import reports');
+      await page.getByLabel('File').setInputFiles({ name: 'broken.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"title":"Fine"}\nnot json\n') });
+      await expect(page.getByLabel('Format').inputValue()).resolves.toBe('ndjson');
+      await page.getByRole('button', { name: 'Check' }).click();
+      const alert = page.getByRole('alert');
+      await alert.getByText('Could not check the file').waitFor();
+      await expect(alert.textContent()).resolves.toMatch(/\(400 MR_INVALID_IMPORT\).*Row 2: /);
+      expect(await reportTitles()).toHaveLength(5);
     });
 
     it('met no uncaught error, CSP violation or console error on the way', () => {

@@ -1,7 +1,9 @@
 import { apiUrl, errorOf, type Envelope, type ErrorShape } from '../../../../src/back-office/app/api-wire.js';
 import type { ElementRoute, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from '../../../../src/back-office/app/metadata.js';
 import { ROUTES, type AppAction, type RouteAt } from '../../../../src/back-office/app/routes.js';
+import type { ImportReport as AppImportReport } from '../../../../src/back-office/app/import-request.js';
 import { errorBody, type ErrorResponseBody } from '../../../../src/errors/error-body.util.js';
+import type { ImportReport } from '../../../../src/interfaces/import.interface.js';
 import type { SearchResult } from '../../../../src/interfaces/search-result.interface.js';
 import { actionsOf, ROUTE_ACTIONS, type ElementActionName, type FileActionName, type ReferenceActionName, type ResourceActionName, type RouteNames } from '../../../../src/metadata/route-actions.js';
 
@@ -23,7 +25,8 @@ export function wireContractSpec(): void {
     Equal<ElementRoute, ElementActionName>,
     Equal<Envelope['status'], SearchResult['status']>,
     ErrorResponseBody extends ErrorShape ? true : false,
-  ] = [true, true, true, true, true, true];
+    Equal<AppImportReport, ImportReport>,
+  ] = [true, true, true, true, true, true, true];
 
   /** The app's route names, one entry per member of each union: a missing or unknown name fails the type check. */
   const APP_NAMES: { resource: Record<ResourceRoute, true>; reference: Record<ReferenceRoute | ReverseRoute, true>; file: Record<FileRoute, true>; element: Record<ElementRoute, true> } = {
