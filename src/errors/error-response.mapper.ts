@@ -183,7 +183,9 @@ function fromHttpException(error: HttpException): MappedError {
     return known('MR_INVALID_JSON', 'The request body is not valid JSON (or holds a __proto__ or constructor.prototype key)');
   }
   if (fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    return known('MR_INVALID_BODY', 'The request body must be a JSON object', [{ path: 'body', message: 'The request body must be a JSON object' }]);
+    // Fastify refuses it on every route, those that read no body too (a DELETE sent with a habitual JSON Content-Type): say what to change.
+    const message = 'The request says its body is JSON (Content-Type: application/json) but has none: send a JSON object, or no Content-Type';
+    return known('MR_INVALID_BODY', message, [{ path: 'body', message }]);
   }
   const response = error.getResponse();
   const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
