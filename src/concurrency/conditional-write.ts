@@ -23,6 +23,11 @@ export interface WriteOptions {
    * thrown. Given either option, the request's conditions do not apply to the write.
    */
   ifNoneMatch?: string | readonly string[];
+  /**
+   * `false`: the resource's lifecycle hooks (`@GeneratedResource({ hooks })`) do not run for this
+   * write (a data migration, a seed). Default: they run, in your code as on the routes.
+   */
+  hooks?: boolean;
 }
 
 /** The conditions of one write, as the repository applies them (`If-Match: *` is no condition). */

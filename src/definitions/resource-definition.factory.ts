@@ -191,6 +191,7 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     referenceRoutes: metadata.references,
     fileRoutes: metadata.files,
     elementRoutes: metadata.elements,
+    ...(metadata.hooks && { hooks: metadata.hooks }),
   };
 }
 

@@ -99,6 +99,8 @@ export interface ResourceDefinition {
   fileRoutes?: Record<string, FileRoutesOptions>;
   /** `@GeneratedResource({ elements })`, by field. */
   elementRoutes?: Record<string, ElementRoutesOptions>;
+  /** `@GeneratedResource({ hooks })`: the provider class of its lifecycle hooks. */
+  hooks?: Type;
 }
 
 /**

@@ -232,6 +232,17 @@ function fromValidationMessages(details: ErrorDetail[]): MappedError {
   return known('MR_VALIDATION_FAILED', `Validation failed: ${summary}`, details);
 }
 
+/**
+ * A refusal of one item of a batch (an import's row, a bulk change's document) as its report tells
+ * it: the code, message and details a 4xx `HttpException` (the library's, or one your hook threw)
+ * would answer alone; `undefined` for anything else, which ends the batch.
+ */
+export function itemRefusal(error: unknown): { code: string; message: string; details?: ErrorDetail[] } | undefined {
+  if (!(error instanceof HttpException) || error.getStatus() >= 500) return undefined;
+  const { code, message, details } = mapError(error).body;
+  return { code, message, ...(details && { details }) };
+}
+
 /** A path that the route table serves, with a method it does not serve. */
 export function methodNotAllowed(method: string, allowed: readonly string[]): MappedError {
   return known('MR_METHOD_NOT_ALLOWED', `Method ${method} is not allowed here; use ${allowed.join(', ')}`);

@@ -1,6 +1,7 @@
 import { checkWrite } from '../call/write-check.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { ImportBatch, ImportReport, ImportRow, ImportRowError } from '../interfaces/import.interface.js';
+import { itemRefusal } from '../errors/error-response.mapper.js';
+import type { ImportBatch, ImportReport, ImportRow } from '../interfaces/import.interface.js';
 import { resolveReferences } from '../references/reference-resolver.js';
 import type { ModelRepository } from '../repository/model-repository.js';
 import { writeError } from '../repository/write-error.util.js';
@@ -36,20 +37,15 @@ export function createImportBatch(repository: ModelRepository, { mode, dryRun }:
             report[outcome.value]++;
             return;
           }
-          const error = outcome.reason as unknown;
-          if (!(error instanceof ModelRoutesException) || error.getStatus() >= 500) throw error;
+          const refusal = itemRefusal(outcome.reason);
+          if (!refusal) throw outcome.reason;
           report.refused++;
-          report.errors.push(rowError(rows[start + index].row, error));
+          report.errors.push({ row: rows[start + index].row, ...refusal });
         });
       }
       return report;
     },
   };
-}
-
-function rowError(row: number, error: ModelRoutesException): ImportRowError {
-  const { message } = error.getResponse() as { message: string };
-  return { row, code: error.code, message, ...(error.details && { details: error.details }) };
 }
 
 /** Checks and writes one row at a time (see `createImportBatch`). */

@@ -63,6 +63,13 @@ export interface GeneratedResourceOptions {
   files?: Record<string, FileRoutesOptions>;
   /** The element routes of each array of sub-documents of this resource, by field name (`vaccinations`). */
   elements?: Record<string, ElementRoutesOptions>;
+  /**
+   * Its lifecycle hooks: an `@Injectable()` class implementing `ResourceHooks` (`beforeCreate`,
+   * `afterUpdate`...), run by its repository around every write of its documents, on every surface
+   * (routes, imports, bulk changes, your own repository calls). The module provides it, so it takes
+   * services by injection from `forRoot({ imports, providers })`. See docs/rules.md.
+   */
+  hooks?: Type;
 }
 
 /**

@@ -8,6 +8,7 @@ import { DeleteCascades } from '../references/delete-cascade.js';
 import { EngineSupport } from '../repository/engine-support.js';
 import { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
+import type { ResourceHooks } from '../repository/write-hooks.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 
 /**
@@ -31,8 +32,8 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
     // Each with its resource as this app serves it: the settings in force.
     ...definitions.map((definition, index) => ({
       provide: tokens[index],
-      useFactory: (model: Model<unknown>, { resources }: ResolvedResources) => new ModelRepository(model, resources[index]),
-      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_RESOURCES],
+      useFactory: (model: Model<unknown>, { resources }: ResolvedResources, hooks?: ResourceHooks) => new ModelRepository(model, resources[index], hooks),
+      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_RESOURCES, ...(definition.hooks ? [definition.hooks] : [])],
     })),
     {
       provide: ReferenceTargets,

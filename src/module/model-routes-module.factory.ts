@@ -45,6 +45,8 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
       admissionProvider(connectionName),
       ...(plan.table.some((route) => route.action === 'import') ? [FastifyImports] : []),
       ...createRepositoryProviders(plan.definitions, connectionName),
+      // Each resource's hooks class, a provider of this module (so it takes services by injection), once.
+      ...new Set(plan.definitions.flatMap((definition) => (definition.hooks ? [definition.hooks] : [])).filter((hooks) => !options.providers?.includes(hooks))),
       ...(options.providers ?? []),
     ],
     exports: [ModelRoutesExplorer, ...plan.definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName))],

@@ -1,6 +1,7 @@
 import type { Model } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
-import type { BulkItem, BulkReport } from '../interfaces/bulk.interface.js';
+import { itemRefusal } from '../errors/error-response.mapper.js';
+import type { BulkReport } from '../interfaces/bulk.interface.js';
 import { searchError } from './search-error.util.js';
 
 /** Documents written at once, in `_id` order: enough to overlap the round trips, few enough to leave the pool to the other requests. */
@@ -56,10 +57,10 @@ export async function runBulk(plan: BulkPlan): Promise<BulkReport> {
         report.items.push({ id, result });
         return;
       }
-      const error = outcome.reason as unknown;
-      if (!(error instanceof ModelRoutesException) || error.getStatus() >= 500) throw error;
+      const refusal = itemRefusal(outcome.reason);
+      if (!refusal) throw outcome.reason;
       report.refused += 1;
-      report.items.push(refusedItem(id, error));
+      report.items.push({ id, result: 'refused', ...refusal });
     });
   }
   return report;
@@ -84,9 +85,4 @@ async function matchingIds({ model, resource, idField, filter, max, maxTimeMS }:
 function tooLarge(resource: string, matched: number, max: number): ModelRoutesException {
   const message = `The filter matches ${matched} ${resource} documents; a bulk change touches at most ${max} (search.bulkMaxDocuments): nothing was written. Narrow the filter`;
   return new ModelRoutesException('MR_BULK_TOO_LARGE', message, [{ path: 'query', message: `matches ${matched}, at most ${max}` }]);
-}
-
-function refusedItem(id: string, error: ModelRoutesException): BulkItem {
-  const { message } = error.getResponse() as { message: string };
-  return { id, result: 'refused', code: error.code, message, ...(error.details && { details: error.details }) };
 }

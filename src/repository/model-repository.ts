@@ -22,6 +22,7 @@ import { searchError, timeLimitAmong, type SearchPlace } from './search-error.ut
 import { knownServerEngine, serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
 import { runBulk, type BulkPlan } from './bulk-writes.js';
+import { WriteHooks, type HookedWrite, type ResourceHooks, type WriteOperation } from './write-hooks.js';
 import type { BulkOptions, BulkReport } from '../interfaces/bulk.interface.js';
 import type { FileRef } from '../files/file-ref.js';
 import { FileWrites } from '../files/file-writes.js';
@@ -103,10 +104,18 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** The writes of its file fields. */
   private readonly fileWrites: FileWrites<PlainDocument<T>>;
 
+  /** The resource's lifecycle hooks (`@GeneratedResource({ hooks })`), if it has any. */
+  private readonly writeHooks?: WriteHooks<PlainDocument<T>>;
+
+  /**
+   * @param hooks the resource's lifecycle hooks, run around every write (see `ResourceHooks`)
+   */
   constructor(
     readonly model: Model<T>,
     readonly definition: RepositoryDefinition,
+    hooks?: ResourceHooks<T>,
   ) {
+    if (hooks) this.writeHooks = new WriteHooks<PlainDocument<T>>(hooks, definition.name, (id) => this.findOne(id));
     this.references = [...definition.references, ...(definition.embeddedReferences ?? [])];
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
     this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
@@ -196,7 +205,11 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */
-  async create(data: Record<string, unknown>): Promise<PlainDocument<T>> {
+  create(data: Record<string, unknown>, options?: Pick<WriteOptions, 'hooks'>): Promise<PlainDocument<T>> {
+    return this.hooked({ phase: 'create', operation: 'create' }, options, data, (given) => this.createNow(given), (doc) => ({ doc }));
+  }
+
+  private async createNow(data: Record<string, unknown>): Promise<PlainDocument<T>> {
     const values = withoutNulls(data, this.definition.fields);
     const doc = await this.referencing(nestedAccess(values), async () => {
       const resolving = this.resolveReferences(nestedAccess(values));
@@ -223,7 +236,14 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /** `update()`, of a document that still matches `where` (else nothing is written and `null` answered): a bulk change's write of one of its matches. */
-  private async updateWhere(id: string, data: Record<string, unknown>, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
+  private updateWhere(id: string, data: Record<string, unknown>, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
+    return this.hooked({ phase: 'update', operation: 'update', id }, options, data, (given) => this.updateNowWhere(id, given, options, where), (doc, given) => {
+      const changed = changedPaths(toMergeUpdate(given, this.definition.fields));
+      return doc && changed.length ? { doc, changed } : undefined;
+    });
+  }
+
+  private async updateNowWhere(id: string, data: Record<string, unknown>, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
     const update = toMergeUpdate(data, this.definition.fields);
     const precondition = this.preconditionOf(id, options);
     if (!update.$set && !update.$unset) return this.conditions.unwritten(id, precondition, true);
@@ -244,6 +264,10 @@ export class ModelRepository<T = Record<string, unknown>> {
    * identifier that is there already writes nothing (timestamps and version included).
    */
   addReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    return this.fieldWrite('addReference', id, field, options, () => this.addReferenceNow(id, field, objectId, options), (doc) => doc);
+  }
+
+  private addReferenceNow(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     const precondition = this.preconditionOf(id, options);
     const access = { get: (path: string) => (path === field ? objectId : undefined) };
     return this.referencing(access, async (locked) => {
@@ -258,6 +282,10 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** Removes one identifier from an array of references; the document, or `null`. Removing one that is not there writes nothing. */
   removeReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    return this.fieldWrite('removeReference', id, field, options, () => this.removeReferenceNow(id, field, objectId, options), (doc) => doc);
+  }
+
+  private removeReferenceNow(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     return this.findAndUpdate(id, { $pull: { [field]: objectId } }, { condition: { [field]: objectId }, precondition: this.preconditionOf(id, options) });
   }
 
@@ -268,7 +296,17 @@ export class ModelRepository<T = Record<string, unknown>> {
    * out, as on create; its references are resolved and checked. Returns the document and the new
    * element's `_id`, or `null` when no document has this id.
    */
-  async addElement(
+  addElement(
+    id: string,
+    field: string,
+    element: Record<string, unknown>,
+    bounds: { rules: ElementRules; maxElements: number },
+    options?: WriteOptions,
+  ): Promise<{ doc: PlainDocument<T>; elementId: Types.ObjectId } | null> {
+    return this.fieldWrite('addElement', id, field, options, () => this.addElementNow(id, field, element, bounds, options), (added) => added?.doc);
+  }
+
+  private async addElementNow(
     id: string,
     field: string,
     element: Record<string, unknown>,
@@ -299,7 +337,11 @@ export class ModelRepository<T = Record<string, unknown>> {
    * there; when other writes moved it in between, written again. Returns the document; `null` when
    * no document has this id; `undefined` when the array holds no such element.
    */
-  async updateElement(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+  updateElement(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+    return this.fieldWrite('updateElement', id, field, options, () => this.updateElementNow(id, field, elementId, data, rules, options), (doc) => doc);
+  }
+
+  private async updateElementNow(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
     const precondition = this.preconditionOf(id, options);
     const changes = { [field]: [data] };
     const resolving = this.resolveReferences(nestedAccess(changes));
@@ -321,7 +363,11 @@ export class ModelRepository<T = Record<string, unknown>> {
    * has its length and the element its place), and written again otherwise. Returns the document;
    * `null` when no document has this id; `undefined` when the array holds no such element.
    */
-  async removeElement(id: string, field: string, elementId: unknown, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+  removeElement(id: string, field: string, elementId: unknown, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+    return this.fieldWrite('removeElement', id, field, options, () => this.removeElementNow(id, field, elementId, options), (doc) => doc);
+  }
+
+  private async removeElementNow(id: string, field: string, elementId: unknown, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
     const precondition = this.preconditionOf(id, options);
     const atomic = await hasAtomicDocumentWrites(this.model.db);
     const { versionKey } = this.definition.fields;
@@ -429,7 +475,11 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /** `delete()`, of a document that still matches `where` (else nothing is written and `null` answered). */
-  private async deleteWhere(id: string, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
+  private deleteWhere(id: string, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
+    return this.hooked({ phase: 'delete', operation: 'delete', id }, options, undefined, () => this.deleteNowWhere(id, options, where), (doc) => doc && { doc });
+  }
+
+  private async deleteNowWhere(id: string, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
     const precondition = this.preconditionOf(id, options);
     // The references' locks before the document's turn, as writes that reference it take them: never the other way round.
     const doc = await referenceLocksOfProcess.exclusive(await this.deleteLocks(id), () =>
@@ -466,7 +516,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * Returns the document (holding `file` if it was stored), or `null` when none has this id.
    */
   replaceFile(id: string, field: string, file: FileRef, replaces: Types.ObjectId | undefined, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.fileWrites.replace(id, field, file, replaces, this.preconditionOf(id, options));
+    return this.fieldWrite('setFile', id, field, options, () => this.fileWrites.replace(id, field, file, replaces, this.preconditionOf(id, options)), (doc) => doc);
   }
 
   /**
@@ -478,7 +528,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `MR_WRITE_CONFLICT` (with `Retry-After`), nothing written. `null` when no document has this id.
    */
   async swapFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
-    return this.fileWrites.swap(id, field, file, this.preconditionOf(id, options));
+    return this.fieldWrite('setFile', id, field, options, () => this.fileWrites.swap(id, field, file, this.preconditionOf(id, options)), (swapped) => swapped?.document);
   }
 
   /**
@@ -486,7 +536,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * holding its `maxFiles` already is a 409 `MR_GALLERY_FULL`, checked in the write's own filter.
    */
   async addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.fileWrites.add(id, field, file, this.preconditionOf(id, options));
+    return this.fieldWrite('addFile', id, field, options, () => this.fileWrites.add(id, field, file, this.preconditionOf(id, options)), (doc) => doc);
   }
 
   /**
@@ -494,7 +544,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `null`. A gallery's element is pulled by its whole value: the engines match it the same way.
    */
   removeFile(id: string, field: string, file: FileRef, gallery: boolean, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.fileWrites.remove(id, field, file, gallery, this.preconditionOf(id, options));
+    return this.fieldWrite('removeFile', id, field, options, () => this.fileWrites.remove(id, field, file, gallery, this.preconditionOf(id, options)), (doc) => doc);
   }
 
   /**
@@ -532,6 +582,36 @@ export class ModelRepository<T = Record<string, unknown>> {
     } catch (error) {
       throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
     }
+  }
+
+  /**
+   * Runs `run` between the hooks of its phase, if the resource has any and `options` does not turn
+   * them off (see `ResourceHooks`): the before-hook may change `data` or refuse; the after-hook sees
+   * the document `stored` finds in the result, with its changed paths (none found: nothing was
+   * written, no after-hook).
+   */
+  private async hooked<V extends Record<string, unknown> | undefined, R>(
+    write: HookedWrite,
+    options: Pick<WriteOptions, 'hooks'> | undefined,
+    data: V,
+    run: (data: V) => Promise<R>,
+    stored: (result: R, data: V) => { doc: PlainDocument<T>; changed?: string[] } | null | undefined,
+  ): Promise<R> {
+    const hooks = options?.hooks === false ? undefined : this.writeHooks;
+    if (!hooks?.has(write.phase)) return run(data);
+    const given = await hooks.before(write, data);
+    const result = await run(given);
+    const done = stored(result, given);
+    if (done) await hooks.after(write, write.id ?? String((done.doc as Record<string, unknown>)[this.definition.idField]), done.doc, done.changed);
+    return result;
+  }
+
+  /** A write of one field of the document `id` names (an update): its hooks, with the field as what changed. */
+  private fieldWrite<R>(operation: WriteOperation, id: string, field: string, options: WriteOptions | undefined, run: () => Promise<R>, docOf: (result: R) => PlainDocument<T> | null | undefined): Promise<R> {
+    return this.hooked({ phase: 'update', operation, id, field }, options, undefined, run, (result) => {
+      const doc = docOf(result);
+      return doc ? { doc, changed: [field] } : undefined;
+    });
   }
 
   /** The conditions of a write: those given, else the request's for this document (see `preconditionOf`). */
@@ -855,4 +935,9 @@ function elementOf(doc: Record<string, unknown>, field: string, elementId: unkno
   const elements = doc[field];
   if (!Array.isArray(elements)) return undefined;
   return elements.find((element) => element && String((element as Record<string, unknown>)._id) === String(elementId)) as Record<string, unknown> | undefined;
+}
+
+/** The dotted paths an update sets or removes. */
+function changedPaths(update: MergeUpdate): string[] {
+  return [...Object.keys(update.$set ?? {}), ...Object.keys(update.$unset ?? {})];
 }
