@@ -9,6 +9,7 @@ import { EngineSupport } from '../repository/engine-support.js';
 import { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import type { ResourceHooks } from '../repository/write-hooks.js';
+import { WriteEventEmitter } from './write-event-emitter.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 
 /**
@@ -32,14 +33,16 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
     // Each with its resource as this app serves it: the settings in force.
     ...definitions.map((definition, index) => ({
       provide: tokens[index],
-      useFactory: (model: Model<unknown>, { resources }: ResolvedResources, hooks?: ResourceHooks) => new ModelRepository(model, resources[index], hooks),
-      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_RESOURCES, ...(definition.hooks ? [definition.hooks] : [])],
+      useFactory: (model: Model<unknown>, { resources }: ResolvedResources, events: WriteEventEmitter, hooks?: ResourceHooks) =>
+        new ModelRepository(model, resources[index], { hooks, events: events.sinkFor(definition.path) }),
+      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_RESOURCES, WriteEventEmitter, ...(definition.hooks ? [definition.hooks] : [])],
     })),
     {
       provide: ReferenceTargets,
       useFactory: (connection: Connection, { search }: ResolvedResources, ...repositories: ModelRepository[]) => new ReferenceTargets(repositories, connection, registered, search),
       inject: [getConnectionToken(connectionName), MODEL_ROUTES_RESOURCES, ...tokens],
     },
+    WriteEventEmitter,
     { provide: EngineSupport, useFactory: (connection: Connection) => new EngineSupport(connection, definitions), inject: [getConnectionToken(connectionName)] },
     { provide: DeleteCascades, useFactory: (connection: Connection) => new DeleteCascades(connection), inject: [getConnectionToken(connectionName)] },
   ];

@@ -22,7 +22,7 @@ import { searchError, timeLimitAmong, type SearchPlace } from './search-error.ut
 import { knownServerEngine, serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
 import { runBulk, type BulkPlan } from './bulk-writes.js';
-import { WriteHooks, type HookedWrite, type ResourceHooks, type WriteOperation } from './write-hooks.js';
+import { WriteHooks, type HookedWrite, type ResourceHooks, type WriteEventSink, type WriteOperation } from './write-hooks.js';
 import type { BulkOptions, BulkReport } from '../interfaces/bulk.interface.js';
 import type { FileRef } from '../files/file-ref.js';
 import { FileWrites } from '../files/file-writes.js';
@@ -108,14 +108,15 @@ export class ModelRepository<T = Record<string, unknown>> {
   private readonly writeHooks?: WriteHooks<PlainDocument<T>>;
 
   /**
-   * @param hooks the resource's lifecycle hooks, run around every write (see `ResourceHooks`)
+   * @param extras the resource's lifecycle hooks, run around every write (see `ResourceHooks`), and
+   * where to emit the events of its stored writes (see `WriteEvent`)
    */
   constructor(
     readonly model: Model<T>,
     readonly definition: RepositoryDefinition,
-    hooks?: ResourceHooks<T>,
+    { hooks, events }: { hooks?: ResourceHooks<T>; events?: WriteEventSink } = {},
   ) {
-    if (hooks) this.writeHooks = new WriteHooks<PlainDocument<T>>(hooks, definition.name, (id) => this.findOne(id));
+    if (hooks || events) this.writeHooks = new WriteHooks<PlainDocument<T>>(hooks ?? {}, definition.name, (id) => this.findOne(id), events);
     this.references = [...definition.references, ...(definition.embeddedReferences ?? [])];
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
     this.hiddenPaths = [...definition.fields.hidden].map((path) => path.split('.'));
@@ -597,12 +598,14 @@ export class ModelRepository<T = Record<string, unknown>> {
     run: (data: V) => Promise<R>,
     stored: (result: R, data: V) => { doc: PlainDocument<T>; changed?: string[] } | null | undefined,
   ): Promise<R> {
-    const hooks = options?.hooks === false ? undefined : this.writeHooks;
+    const hooks = this.writeHooks;
     if (!hooks?.has(write.phase)) return run(data);
-    const given = await hooks.before(write, data);
+    // `{ hooks: false }` skips the hooks, not the event: a listener hears of every stored write.
+    const skipped = options?.hooks === false;
+    const given = skipped ? data : await hooks.before(write, data);
     const result = await run(given);
     const done = stored(result, given);
-    if (done) await hooks.after(write, write.id ?? String((done.doc as Record<string, unknown>)[this.definition.idField]), done.doc, done.changed);
+    if (done) await hooks.after(write, write.id ?? String((done.doc as Record<string, unknown>)[this.definition.idField]), done.doc, done.changed, !skipped);
     return result;
   }
 

@@ -108,17 +108,50 @@ export interface HookedWrite {
   field?: string;
 }
 
-/** Runs one resource's hooks (see `ResourceHooks`) around the writes of its repository. */
+/**
+ * What an event of a stored write carries (`company.created`, `company.updated`, `company.deleted`),
+ * emitted through `@nestjs/event-emitter` when the application has its module.
+ *
+ * @publicApi
+ */
+export interface WriteEvent<T = Record<string, unknown>> {
+  /** The resource's name (`Company`). */
+  resource: string;
+  operation: WriteOperation;
+  /** The document's identifier (its `id` field), as a path holds it. */
+  id: string;
+  /** The field of a write of one field (`addReference`, `setFile`...). */
+  field?: string;
+  /** The document as stored (after a delete: as it was), hidden fields out. */
+  document: T & { _id: unknown };
+  /** An update's changed paths (dotted), or the field a write of one field changed. */
+  changed?: string[];
+}
+
+/** Where a repository tells of its stored writes: the application's `EventEmitter2`, and the events' prefix (the resource's path). */
+export interface WriteEventSink {
+  /** Absent while (or where) the application has none: nothing is emitted. */
+  readonly emitter?: { emit(event: string, ...values: unknown[]): unknown };
+  readonly prefix: string;
+}
+
+const EVENT = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+
+/**
+ * Runs one resource's hooks (see `ResourceHooks`) around the writes of its repository, and emits
+ * the event of each stored write where the application has an event emitter (see `WriteEvent`).
+ */
 export class WriteHooks<D extends { _id: unknown }> {
   constructor(
     private readonly hooks: ResourceHooks<any>,
     private readonly resource: string,
     private readonly read: (id: string) => Promise<D | null>,
+    private readonly events?: WriteEventSink,
   ) {}
 
-  /** Whether any hook of this phase exists: a write without one costs nothing more. */
+  /** Whether any hook of this phase exists, or an event is emitted: a write without either costs nothing more. */
   has(phase: HookPhase): boolean {
-    return typeof this.hooks[BEFORE[phase]] === 'function' || typeof this.hooks[AFTER[phase]] === 'function';
+    return this.events?.emitter !== undefined || typeof this.hooks[BEFORE[phase]] === 'function' || typeof this.hooks[AFTER[phase]] === 'function';
   }
 
   /** Runs the before-hook of `write`, if any; answers the data to write (the hook's, or `data` as it left it). */
@@ -138,20 +171,14 @@ export class WriteHooks<D extends { _id: unknown }> {
     return data !== undefined && returned !== null && typeof returned === 'object' && !Array.isArray(returned) ? (returned as V) : data;
   }
 
-  /** Runs the after-hook of `write`, if any, with the stored document. */
-  async after(write: HookedWrite, id: string, document: D, changed?: string[]): Promise<void> {
+  /** Runs the after-hook of `write`, if any, with the stored document; then emits its event, if the application listens. */
+  async after(write: HookedWrite, id: string, document: D, changed?: string[], withHook = true): Promise<void> {
     const hook = this.hooks[AFTER[write.phase]];
-    if (typeof hook !== 'function') return;
     const { field, operation } = write;
-    await hook.call(this.hooks, {
-      resource: this.resource,
-      operation,
-      id,
-      ...(field !== undefined && { field }),
-      document,
-      ...(changed && { changed }),
-      ...requestOf(),
-    } satisfies AfterWriteContext<unknown>);
+    const told = { resource: this.resource, operation, id, ...(field !== undefined && { field }), document, ...(changed && { changed }) } satisfies WriteEvent<unknown>;
+    if (withHook && typeof hook === 'function') await hook.call(this.hooks, { ...told, ...requestOf() } satisfies AfterWriteContext<unknown>);
+    // After the hook: a listener hears of what the hook let stand. Listeners run as the emitter runs them (@OnEvent's errors are logged, not thrown).
+    this.events?.emitter?.emit(`${this.events.prefix}.${EVENT[write.phase]}`, told);
   }
 }
 
