@@ -166,9 +166,9 @@ function watchParts(source: Readable, limit: number, fail: (error: unknown) => v
   };
 }
 
+/** 413 `MR_IMPORT_TOO_LARGE`, as `importTooLarge` answers past `importMaxBytes` (the connection closed, the rest of the body unread). */
 function tooInflated(limit: number): ModelRoutesException {
-  const error = importTooLarge('importMaxBytes', limit);
-  return new ModelRoutesException(error.code, `The XLSX file holds more than ${limit} bytes once unzipped (${XLSX_MAX_INFLATION} × search.importMaxBytes). Nothing was written`, undefined, { Connection: 'close' });
+  return new ModelRoutesException('MR_IMPORT_TOO_LARGE', `The XLSX file holds more than ${limit} bytes once unzipped (${XLSX_MAX_INFLATION} × search.importMaxBytes). Nothing was written`, undefined, { Connection: 'close' });
 }
 
 /**
