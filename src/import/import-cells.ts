@@ -21,10 +21,22 @@ const NEUTRALIZED = /^'[=+\-@\t\r]/;
  * included), so that the check sees, and refuses, what the file says.
  */
 export function csvRowValue(record: Record<string, string>, columns: ImportColumns): Record<string, unknown> {
+  return rowValue(record, columns, true);
+}
+
+/**
+ * An XLSX row, its cells as text (`xlsx-cells`), as the object a client would send: as a CSV
+ * record is, but no `'` is taken off, since an XLSX export stores text as text and marks nothing.
+ */
+export function xlsxRowValue(record: Record<string, string>, columns: ImportColumns): Record<string, unknown> {
+  return rowValue(record, columns, false);
+}
+
+function rowValue(record: Record<string, string>, columns: ImportColumns, unmark: boolean): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   for (const [column, cell] of Object.entries(record)) {
     if (cell === '' || columns.ignored.has(column)) continue;
-    const text = NEUTRALIZED.test(cell) ? cell.slice(1) : cell;
+    const text = unmark && NEUTRALIZED.test(cell) ? cell.slice(1) : cell;
     setPath(value, column, columns.whole.has(column) ? jsonOr(text) : cast(text, columns.scalars.get(column)));
   }
   return value;

@@ -3,13 +3,14 @@ import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ImportRow } from '../interfaces/import.interface.js';
-import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import { csvRowValue, ignoredIn, withoutIgnored, type ImportColumns } from './import-cells.js';
 import { importTooLarge, invalidImport } from './import-errors.js';
+import { checkedHeader, type ImportBounds, type ImportFile } from './import-file.js';
 import type { ImportFormat } from './import-request.js';
+import { xlsxFile } from './import-xlsx.js';
 
-/** The bounds of one import: the resource's `search.import*` options. */
-export type ImportBounds = Pick<ResolvedSearchOptions, 'importMaxRows' | 'importMaxBytes' | 'importMaxRowBytes' | 'importBodyTimeout'>;
+export type { ImportBounds, ImportFile } from './import-file.js';
+
 
 /** Express's request, or Fastify's (whose Node request is `raw`). */
 export interface ImportRequest {
@@ -18,15 +19,9 @@ export interface ImportRequest {
   body?: unknown;
 }
 
-/** The rows of a file, and the columns (keys) it names that the import skips. */
-export interface ImportFile {
-  rows: ImportRow[];
-  ignored: string[];
-}
-
 /**
- * Reads the whole file of an import request, within its bounds, before anything is written: CSV
- * and NDJSON streamed from the request (a `Content-Length` past `importMaxBytes` refused before
+ * Reads the whole file of an import request, within its bounds, before anything is written: CSV,
+ * NDJSON and XLSX (its first sheet, see `xlsxFile`) streamed from the request (a `Content-Length` past `importMaxBytes` refused before
  * any byte is read), a JSON array as the app's JSON parser read it (within the app's body limit),
  * or read here when no parser did. A file that cannot be read is a 400 `MR_INVALID_IMPORT` naming
  * its row; one past a bound a 413 `MR_IMPORT_TOO_LARGE`; a client silent for `importBodyTimeout` a 408.
@@ -44,6 +39,7 @@ export async function readImportFile(request: ImportRequest, format: ImportForma
   try {
     if (format === 'csv') return await csvFile(bytes, bounds, columns);
     if (format === 'ndjson') return await ndjsonFile(bytes, bounds, columns);
+    if (format === 'xlsx') return await xlsxFile(bytes, bounds, columns);
     const chunks: Buffer[] = [];
     for await (const chunk of bytes) chunks.push(chunk);
     let value: unknown;
@@ -138,17 +134,6 @@ async function csvFile(bytes: AsyncIterable<Buffer>, bounds: ImportBounds, colum
     throw invalidImport(header.length ? at : 0, message);
   }
   return { rows, ignored: ignoredIn(header, columns) };
-}
-
-/** The header's column names: each named once, none empty. */
-function checkedHeader(names: string[]): string[] {
-  const seen = new Set<string>();
-  for (const name of names) {
-    if (name.trim() === '') throw invalidImport(0, 'a column has no name');
-    if (seen.has(name)) throw invalidImport(0, `the column ${name} is named twice`);
-    seen.add(name);
-  }
-  return names;
 }
 
 /** The request's body as a stream: the request itself, or a body a parser has already read as bytes or text. */

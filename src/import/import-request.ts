@@ -3,7 +3,7 @@ import { article } from '../utils/naming.util.js';
 import type { ImportMode } from '../interfaces/import.interface.js';
 
 /** The formats an import reads. */
-export type ImportFormat = 'csv' | 'ndjson' | 'json';
+export type ImportFormat = 'csv' | 'ndjson' | 'json' | 'xlsx';
 
 /** The media type of each format, and the other names a client may send for it. */
 export const IMPORT_MEDIA_TYPES: Readonly<Record<string, ImportFormat>> = Object.freeze({
@@ -11,6 +11,7 @@ export const IMPORT_MEDIA_TYPES: Readonly<Record<string, ImportFormat>> = Object
   'application/x-ndjson': 'ndjson',
   'application/jsonl': 'ndjson',
   'application/json': 'json',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
 });
 
 /** What an import request asks, read from its query string and its `Content-Type`. */
@@ -21,12 +22,14 @@ export interface ImportQuery {
 }
 
 const MODES: readonly ImportMode[] = ['create', 'upsert'];
-const FORMATS: readonly ImportFormat[] = ['csv', 'ndjson', 'json'];
+/** Every format, in the order the docs and the OpenAPI document list them. */
+export const IMPORT_FORMATS: readonly ImportFormat[] = ['csv', 'ndjson', 'json', 'xlsx'];
 const PARAMETERS = ['mode', 'dryRun', 'format'];
 
 /**
  * `?mode=create|upsert` (default create), `?dryRun=true|false` (default false), `?format=` (default:
- * the `Content-Type`'s: text/csv, application/x-ndjson or application/jsonl, application/json). Any
+ * the `Content-Type`'s: text/csv, application/x-ndjson or application/jsonl, application/json,
+ * application/vnd.openxmlformats-officedocument.spreadsheetml.sheet). Any
  * other parameter, or a value given twice, is a 400 `MR_INVALID_QUERY`; a `Content-Type` that names
  * no format, without `?format=`, a 415 `MR_UNSUPPORTED_MEDIA_TYPE`.
  */
@@ -37,7 +40,7 @@ export function importQueryOf(query: Record<string, unknown> | undefined, conten
   }
   const mode = oneOf(given, 'mode', MODES) ?? 'create';
   const dryRun = (oneOf(given, 'dryRun', ['true', 'false']) ?? 'false') === 'true';
-  const format = oneOf(given, 'format', FORMATS) ?? formatOfContentType(contentType);
+  const format = oneOf(given, 'format', IMPORT_FORMATS) ?? formatOfContentType(contentType);
   return { mode, dryRun, format };
 }
 
@@ -55,5 +58,5 @@ function formatOfContentType(contentType: string | string[] | undefined): Import
   const format = IMPORT_MEDIA_TYPES[type];
   if (format) return format;
   const sent = type ? `${article(type)} ${type} body` : 'a body without a Content-Type';
-  throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', `An import reads ${Object.keys(IMPORT_MEDIA_TYPES).join(', ')} (or ?format=csv|ndjson|json), not ${sent}`);
+  throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', `An import reads ${Object.keys(IMPORT_MEDIA_TYPES).join(', ')} (or ?format=${IMPORT_FORMATS.join('|')}), not ${sent}`);
 }

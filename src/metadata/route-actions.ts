@@ -97,7 +97,7 @@ const EXPORT_TEXT =
   'is refused: a 400 MR_EXPORT_TOO_LARGE within the first page, an aborted transfer past it (never a file that looks complete).';
 const IMPORT_TEXT =
   'Creates (mode=create, the default) or creates and updates (mode=upsert, keyed by the id field) the documents of a file: CSV (text/csv, a header row, dotted columns for nested fields), ' +
-  'NDJSON (application/x-ndjson) or a JSON array (application/json); ?format= overrides the Content-Type. Every row is checked as a create (or an update) is; a refused row is reported ' +
+  'NDJSON (application/x-ndjson), a JSON array (application/json) or XLSX (its first sheet, read as CSV is; a formula cell refuses the file); ?format= overrides the Content-Type. Every row is checked as a create (or an update) is; a refused row is reported ' +
   'with its number and the details that write would give, and the others are written. dryRun=true checks every row and writes nothing. A file that cannot be read, or is past ' +
   'search.importMaxRows, importMaxBytes or importMaxRowBytes, is refused whole, nothing written.';
 const BULK_TEXT =

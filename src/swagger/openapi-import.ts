@@ -1,15 +1,13 @@
 import { ApiQuery } from '@nestjs/swagger';
-import { IMPORT_MEDIA_TYPES } from '../import/import-request.js';
+import { IMPORT_FORMATS, IMPORT_MEDIA_TYPES } from '../import/import-request.js';
 import type { OpenApiSchema } from './openapi-schemas.js';
 
-/** The body of an import: a CSV file with a header row, NDJSON (one JSON object a line), or a JSON array of objects. */
+/** The body of an import: a CSV file with a header row, NDJSON (one JSON object a line), a JSON array of objects, or an XLSX workbook (its first sheet read as CSV is). */
 export function importRequestBody(): object {
-  const text = { type: 'string' };
+  const schemas = { csv: { type: 'string' }, ndjson: { type: 'string' }, json: { type: 'array', items: { type: 'object' } }, xlsx: { type: 'string', format: 'binary' } };
   return {
     required: true,
-    content: Object.fromEntries(
-      Object.entries(IMPORT_MEDIA_TYPES).map(([type, format]) => [type, { schema: format === 'json' ? { type: 'array', items: { type: 'object' } } : text }]),
-    ),
+    content: Object.fromEntries(Object.entries(IMPORT_MEDIA_TYPES).map(([type, format]) => [type, { schema: schemas[format] }])),
   };
 }
 
@@ -50,6 +48,6 @@ export function importParameters(): MethodDecorator[] {
   return [
     ApiQuery({ name: 'mode', required: false, schema: { type: 'string', enum: ['create', 'upsert'], default: 'create' }, description: 'upsert: a row whose id field names a document updates it; the others are created.' }),
     ApiQuery({ name: 'dryRun', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'true: check every row, write nothing, answer the same report.' }),
-    ApiQuery({ name: 'format', required: false, schema: { type: 'string', enum: ['csv', 'ndjson', 'json'] }, description: "The file's format; without it, the Content-Type's." }),
+    ApiQuery({ name: 'format', required: false, schema: { type: 'string', enum: [...IMPORT_FORMATS] }, description: "The file's format; without it, the Content-Type's." }),
   ];
 }

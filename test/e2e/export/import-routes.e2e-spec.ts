@@ -13,6 +13,7 @@ import { useEngine } from '../../support/engine.js';
 import { expectError, expectNoRoute } from '../../support/expect-error.js';
 import { expectRefusedUnchanged } from '../../support/expect-refused.js';
 import { streamUpload } from '../../support/raw-upload.js';
+import { xlsxOf } from '../../support/xlsx.js';
 import { ADMISSION } from '../../../src/constants.js';
 import type { Admission } from '../../../src/concurrency/admission.js';
 
@@ -66,6 +67,13 @@ export function importRoutesSpec(): void {
   @GeneratedResource({ path: 'bin', plural: 'bins', routes: { import: true }, search: { importMaxRows: 10, importMaxBytes: 200, importMaxRowBytes: 80 } })
   @Schema()
   class Bin {
+    @Prop() label?: string;
+  }
+
+  /** Imports of at most 2 rows, files of the default size: an XLSX file's row bound. */
+  @GeneratedResource({ path: 'tray', plural: 'trays', routes: { import: true }, search: { importMaxRows: 2 } })
+  @Schema()
+  class Tray {
     @Prop() label?: string;
   }
 
@@ -129,11 +137,13 @@ export function importRoutesSpec(): void {
   let supplier: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { controllers: [MemoController], resources: [Supplier, Item, ItemCopy, Crate, Bin, Product, Pail, Tub, Contract, Memo, { resource: Ledger, schema: LedgerSchema }], admission: { imports: 1 } });
+    t = await createTestApp(engine, { controllers: [MemoController], resources: [Supplier, Item, ItemCopy, Crate, Bin, Tray, Product, Pail, Tub, Contract, Memo, { resource: Ledger, schema: LedgerSchema }], admission: { imports: 1 } });
     supplier = (await t.connection.model('Supplier').create({ name: 'Acme' }))._id.toString();
   });
   afterAll(() => t?.close());
 
+  const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const xlsx = (path: string, file: Buffer, type = XLSX) => t.http().post(path).set('Content-Type', type).send(file);
   const csv = (path: string, text: string) => t.http().post(path).set('Content-Type', 'text/csv').send(text);
   const ndjson = (path: string, rows: readonly unknown[], type = 'application/x-ndjson') => t.http().post(path).set('Content-Type', type).send(rows.map((row) => JSON.stringify(row)).join('\n'));
   const items = async (filter: Record<string, unknown> = {}) => (await t.connection.model('Item').find(filter).sort({ code: 1 }).lean()) as Array<Record<string, unknown>>;
@@ -149,7 +159,8 @@ export function importRoutesSpec(): void {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
     const operation = (document.paths['/items/import'] as Record<string, any>).post;
     expect(operation.operationId).toBe('item_import');
-    expect(Object.keys(operation.requestBody.content).sort()).toEqual(['application/json', 'application/jsonl', 'application/x-ndjson', 'text/csv']);
+    expect(Object.keys(operation.requestBody.content).sort()).toEqual(['application/json', 'application/jsonl', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/x-ndjson', 'text/csv']);
+    expect(operation.parameters.find((parameter: { name: string }) => parameter.name === 'format').schema.enum).toEqual(['csv', 'ndjson', 'json', 'xlsx']);
     expect(operation.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual(['dryRun', 'format', 'mode']);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '408', '413', '415']));
     expect(operation.responses['200'].content['application/json'].schema.required).toEqual(expect.arrayContaining(['created', 'updated', 'refused', 'errors']));
@@ -196,6 +207,55 @@ export function importRoutesSpec(): void {
     const shape = (docs: Array<Record<string, unknown>>) => docs.map(({ _id, __v, createdAt, updatedAt, secret, internal, ...rest }) => rest);
     const copies = (await t.connection.model('ItemCopy').find().sort({ code: 1 }).lean()) as Array<Record<string, unknown>>;
     expect(shape(copies)).toEqual(shape(await items()));
+  });
+
+  it('XLSX: the first sheet\'s typed cells (a number, a boolean, a date, a dotted column, a JSON cell, a bad value) give the report the same rows in CSV give', async () => {
+    const header = ['code', 'qty', 'paid', 'when', 'address.city', 'tags', 'supplier'];
+    const rows = [
+      ['X1', 12.5, true, new Date('2026-03-04T05:06:07.000Z'), 'Lyon', '["a","b"]', supplier],
+      ['X2', 'many', false, null, null, null, null],
+    ];
+    const book = await xlsxOf([[header, ...rows], [['ignored'], ['sheet']]]);
+    const text = stringify([header, ...rows.map((row) => row.map((cell) => (cell instanceof Date ? cell.toISOString() : cell)))], { cast: { boolean: String } });
+    const fromCsv = (await csv('/items/import?dryRun=true', text).expect(200)).body;
+    const fromXlsx = (await xlsx('/items/import?dryRun=true', book).expect(200)).body;
+    expect(fromXlsx).toEqual(fromCsv);
+    expect(fromXlsx).toEqual(report({ dryRun: true, rows: 2, created: 1, refused: 1, errors: [{ row: 2, code: 'MR_VALIDATION_FAILED', message: expect.any(String), details: [expect.objectContaining({ path: 'qty' })] }] }));
+    // ?format=xlsx whatever the Content-Type; written this time.
+    expect((await xlsx('/items/import?format=xlsx', book, 'application/octet-stream').expect(200)).body).toEqual({ ...fromCsv, dryRun: false });
+    expect(await items({ code: /^X/ })).toEqual([expect.objectContaining({ code: 'X1', qty: 12.5, paid: true, when: new Date('2026-03-04T05:06:07.000Z'), address: { city: 'Lyon' }, tags: ['a', 'b'], supplier: new Types.ObjectId(supplier) })]);
+  });
+
+  it('an XLSX round trip: an exported XLSX imported back with mode=upsert reports every row unchanged and changes no byte', async () => {
+    await t.connection.model('Item').create({ code: 'RX1', note: '=HYPERLINK("x")', qty: 0.1, paid: false, when: new Date('2026-07-08T09:10:11.012Z'), address: { city: 'Dax' }, tags: ['u', 'v'], supplier });
+    const exported = await t
+      .http()
+      .get('/items/export?format=xlsx')
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    const count = await t.connection.model('Item').countDocuments();
+    const { response, before, after } = await observe(t.connection, () => xlsx('/items/import?mode=upsert', exported.body as Buffer));
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(report({ mode: 'upsert', rows: count, unchanged: count, ignored: ['createdAt', 'updatedAt'] }));
+    expect(after.text).toBe(before.text);
+  });
+
+  it('refuses an XLSX file whole, nothing written: truncated, random bytes, a formula cell (400 MR_INVALID_IMPORT), past the row bound (413)', async () => {
+    const file = await xlsxOf([[['label'], ['a'], ['b']]]);
+    const invalid = (details?: unknown) => ({ status: 400, code: 'MR_INVALID_IMPORT', ...(details !== undefined && { details }) });
+    await expectRefusedUnchanged(t.connection, () => xlsx('/trays/import', file.subarray(0, file.length - 100)), invalid());
+    await expectRefusedUnchanged(t.connection, () => xlsx('/trays/import', Buffer.from(Array.from({ length: 4096 }, (_, index) => (index * 7919) % 251))), invalid());
+    const formula = await xlsxOf([[['label'], ['a'], [{ formula: 'A2&"!"', result: 'a!' }]]]);
+    const refused = await expectRefusedUnchanged(t.connection, () => xlsx('/trays/import', formula), invalid([{ path: '2', message: expect.stringContaining('formula') }]));
+    expect(refused.body.message).toMatch(/^Row 2 of the file cannot be read: the cell A3 holds a formula/);
+    const three = await xlsxOf([[['label'], ['a'], ['b'], ['c']]]);
+    await expectRefusedUnchanged(t.connection, () => xlsx('/trays/import', three), { status: 413, code: 'MR_IMPORT_TOO_LARGE' });
+    expect((await xlsx('/trays/import', file).expect(200)).body).toEqual(report({ rows: 2, created: 2 }));
   });
 
   it('mode=upsert updates the document a row\'s _id names, creates a row without one, and refuses an _id that names no document (never a client-chosen _id)', async () => {

@@ -1,0 +1,71 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
+import type { ImportColumns } from '../../../src/import/import-cells.js';
+import { readImportFile, type ImportBounds } from '../../../src/import/import-reader.js';
+import { xlsxOf } from '../../support/xlsx.js';
+
+/** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
+export function importXlsxSpec(): void {
+  const columns: ImportColumns = {
+    ignored: new Set(['__v']),
+    whole: new Set(['tags']),
+    scalars: new Map([['qty', 'number'], ['paid', 'boolean']]),
+  };
+  const bounds: ImportBounds = { importMaxRows: 3, importMaxBytes: 64 * 1024, importMaxRowBytes: 200, importBodyTimeout: 1000 };
+  const TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const read = (file: Buffer, within: ImportBounds = bounds) => readImportFile(Object.assign(Readable.from([file]), { headers: { 'content-type': TYPE } }), 'xlsx', within, columns);
+  /** The temporary files exceljs set a sheet aside in (tmp's names: `tmp-<pid>-...`). */
+  const temporaryFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`tmp-${process.pid}-`));
+  // Every read leaves none: the sheets exceljs set aside are gone, whether the file was read or refused.
+  afterEach(() => expect(temporaryFiles()).toEqual([]));
+  const refused = (code: string, message: RegExp | string) => expect.objectContaining({ code, message: expect.stringMatching(message) });
+
+  it('reads the first sheet: a header, typed cells as a CSV record\'s text, empty rows skipped, no \' taken off', async () => {
+    const file = await xlsxOf([
+      [
+        ['code', 'qty', 'paid', 'when', 'address.city', 'tags', 'note', '__v'],
+        ['A', 2.5, true, new Date('2026-01-02T03:04:05.000Z'), 'Lyon', '["x"]', "'=1+1", 3],
+        null,
+        ['B', 'many', false],
+      ],
+      [['other'], ['sheet']],
+    ]);
+    expect(await read(file)).toEqual({
+      rows: [
+        { row: 1, value: { code: 'A', qty: 2.5, paid: true, when: '2026-01-02T03:04:05.000Z', address: { city: 'Lyon' }, tags: ['x'], note: "'=1+1" } },
+        { row: 2, value: { code: 'B', qty: 'many', paid: false } },
+      ],
+      ignored: ['__v'],
+    });
+  });
+
+  it('reads shared strings as Excel writes them, rich text as its text', async () => {
+    const file = await xlsxOf([[['code', 'note'], ['A', 'same'], ['B', { richText: [{ text: 'bold ', font: { bold: true } }, { text: 'and not' }] }]]], { sharedStrings: true });
+    expect((await read(file)).rows.map((row) => row.value)).toEqual([{ code: 'A', note: 'same' }, { code: 'B', note: 'bold and not' }]);
+  });
+
+  it('refuses a formula, an error value, a cell beyond the header and a header without a name (400 MR_INVALID_IMPORT, naming the row)', async () => {
+    await expect(read(await xlsxOf([[['code', 'qty'], ['A', { formula: 'B1*2', result: 4 }]]]))).rejects.toEqual(refused('MR_INVALID_IMPORT', /^Row 1 .*B2 holds a formula/));
+    await expect(read(await xlsxOf([[['code'], ['A'], [{ error: '#N/A' }]]]))).rejects.toEqual(refused('MR_INVALID_IMPORT', /^Row 2 .*error value \(#N\/A\)/));
+    await expect(read(await xlsxOf([[['code'], ['A', 'x']]]))).rejects.toEqual(refused('MR_INVALID_IMPORT', /^Row 1 .*beyond the header/));
+    await expect(read(await xlsxOf([[['code', null, 'qty'], ['A']]]))).rejects.toEqual(refused('MR_INVALID_IMPORT', /^The header row .*no name/));
+  });
+
+  it('refuses what is no whole XLSX file: truncated, random bytes, empty, a zip without a sheet (400 MR_INVALID_IMPORT)', async () => {
+    const file = await xlsxOf([[['code'], ['A']]]);
+    for (const bytes of [file.subarray(0, file.length - 30), file.subarray(0, file.length >> 1), file.subarray(0, 200), Buffer.from('PK'), Buffer.alloc(0), Buffer.from('code\nA\n'), Buffer.alloc(3000, 7)]) {
+      await expect(read(bytes)).rejects.toEqual(refused('MR_INVALID_IMPORT', /not (a whole )?XLSX file/));
+    }
+    await expect(read(Buffer.from('504b0506000000000000000000000000000000000000', 'hex'))).rejects.toEqual(refused('MR_INVALID_IMPORT', /no worksheet/));
+  });
+
+  it('refuses past its rows, a row\'s bytes (as JSON), and what it unzips to (a zip bomb), 413', async () => {
+    await expect(read(await xlsxOf([[['code'], ['a'], ['b'], ['c'], ['d']]]))).rejects.toEqual(refused('MR_IMPORT_TOO_LARGE', /importMaxRows/));
+    await expect(read(await xlsxOf([[['code'], ['a'], ['x'.repeat(300)]]]))).rejects.toMatchObject({ code: 'MR_IMPORT_TOO_LARGE', details: [{ path: '2' }] });
+    // 8 MB of one letter: a few kB zipped, past 32 × 64 kB unzipped.
+    const bomb = await xlsxOf([[['code'], ['x'.repeat(8 * 1024 * 1024)]]]);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    await expect(read(bomb)).rejects.toEqual(refused('MR_IMPORT_TOO_LARGE', /once unzipped/));
+  });
+}
