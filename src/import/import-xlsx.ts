@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { unlink } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { Readable, type Transform } from 'node:stream';
 import type { Cell, Row, stream } from 'exceljs';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
@@ -22,6 +24,76 @@ const END_OF_DIRECTORY = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 const END_OF_DIRECTORY_BYTES = 22 + 0xffff;
 
 let loading: Promise<ExcelJs> | undefined;
+
+/** A temporary file's cleanup (it closes `tmp`'s descriptor, then removes the file), and whether it was called. */
+interface TmpFile {
+  cleanup: (next?: () => void) => void;
+  called: boolean;
+}
+
+/** The temporary files `tmp.file()` made for the import in progress, and whether the import has ended. */
+interface TmpFiles {
+  files: TmpFile[];
+  ended: boolean;
+}
+
+const tmpFilesOfImport = new AsyncLocalStorage<TmpFiles>();
+const TMP_CAPTURED = Symbol.for('nestjs-model-routes.tmp-captured');
+
+/**
+ * exceljs sets a sheet aside with the `tmp` package's `tmp.file()`, which opens a descriptor that
+ * only the file's cleanup closes, and exceljs calls that cleanup only once the sheet is read to its
+ * end: a read that stops half-way (a refused file) would leave one descriptor open per file, for as
+ * long as the process lives, so hostile files could exhaust them. The calls made by an import
+ * (`tmpFilesOfImport`) are noted with their cleanup, each called when the import ends (at once for
+ * one made after it ended); calls made elsewhere in the process pass through as they were. The
+ * `tmp` module is exceljs's own (resolved from it).
+ */
+function captureTmpFiles(): void {
+  let tmp: { file: (...args: unknown[]) => unknown; [TMP_CAPTURED]?: true };
+  try {
+    const require = createRequire(import.meta.url);
+    tmp = createRequire(require.resolve('exceljs'))('tmp') as typeof tmp;
+  } catch {
+    return;
+  }
+  if (tmp[TMP_CAPTURED]) return;
+  const file = tmp.file;
+  tmp.file = function (this: unknown, ...args: unknown[]) {
+    const files = tmpFilesOfImport.getStore();
+    const last = args.length - 1;
+    const callback = args[last];
+    if (files && typeof callback === 'function') {
+      args[last] = (error: unknown, path: unknown, fd: unknown, cleanup: unknown) => {
+        if (error || typeof cleanup !== 'function') return (callback as (...values: unknown[]) => void)(error, path, fd, cleanup);
+        // `tmp` ignores a second call of a cleanup without calling its callback back: who calls first is noted.
+        const file: TmpFile = { cleanup: cleanup as TmpFile['cleanup'], called: false };
+        const once = (next?: () => void) => {
+          if (file.called) return next?.();
+          file.called = true;
+          return file.cleanup(next);
+        };
+        files.files.push(file);
+        if (files.ended) once();
+        (callback as (...values: unknown[]) => void)(error, path, fd, once);
+      };
+    }
+    return file.apply(this, args);
+  };
+  tmp[TMP_CAPTURED] = true;
+}
+
+/** Calls the cleanup of every temporary file of an import that exceljs did not call, now and for any made later. */
+async function cleanTmpFiles(tmpFiles: TmpFiles): Promise<void> {
+  tmpFiles.ended = true;
+  const left = tmpFiles.files.filter((file) => !file.called);
+  await Promise.all(
+    left.map((file) => {
+      file.called = true;
+      return new Promise<void>((resolve) => file.cleanup(() => resolve()));
+    }),
+  );
+}
 
 /** The `exceljs` package (an optional peer), loaded the first time an XLSX import is asked for. */
 function loadExcelJs(): Promise<ExcelJs> {
@@ -47,6 +119,18 @@ function loadExcelJs(): Promise<ExcelJs> {
  */
 export async function xlsxFile(bytes: AsyncIterable<Buffer>, bounds: ImportBounds, columns: ImportColumns): Promise<ImportFile> {
   const excel = await loadExcelJs();
+  captureTmpFiles();
+  const tmpFiles: TmpFiles = { files: [], ended: false };
+  return tmpFilesOfImport.run(tmpFiles, async () => {
+    try {
+      return await readXlsx(excel, bytes, bounds, columns);
+    } finally {
+      await cleanTmpFiles(tmpFiles);
+    }
+  });
+}
+
+async function readXlsx(excel: ExcelJs, bytes: AsyncIterable<Buffer>, bounds: ImportBounds, columns: ImportColumns): Promise<ImportFile> {
   let fail!: (error: unknown) => void;
   const failed = new Promise<never>((_resolve, reject) => (fail = reject));
   const source = Readable.from(wholeZip(bytes, fail));

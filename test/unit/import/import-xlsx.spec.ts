@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import type { ImportColumns } from '../../../src/import/import-cells.js';
@@ -17,8 +17,17 @@ export function importXlsxSpec(): void {
   const read = (file: Buffer, within: ImportBounds = bounds) => readImportFile(Object.assign(Readable.from([file]), { headers: { 'content-type': TYPE } }), 'xlsx', within, columns);
   /** The temporary files exceljs set a sheet aside in (tmp's names: `tmp-<pid>-...`). */
   const temporaryFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`tmp-${process.pid}-`));
-  // Every read leaves none: the sheets exceljs set aside are gone, whether the file was read or refused.
-  afterEach(() => expect(temporaryFiles()).toEqual([]));
+  /** The descriptors still open on such a file (`tmp.file()` opens one that only its cleanup closes). */
+  const temporaryDescriptors = () =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).includes(`/tmp-${process.pid}-`);
+      } catch {
+        return false; // closed while listed (the listing's own descriptor)
+      }
+    });
+  // Every read leaves none: the sheets exceljs set aside are gone, and their descriptors closed, whether the file was read or refused.
+  afterEach(() => expect({ files: temporaryFiles(), descriptors: temporaryDescriptors() }).toEqual({ files: [], descriptors: [] }));
   const refused = (code: string, message: RegExp | string) => expect.objectContaining({ code, message: expect.stringMatching(message) });
 
   it('reads the first sheet: a header, typed cells as a CSV record\'s text, empty rows skipped, no \' taken off', async () => {
