@@ -9,6 +9,7 @@ export const IMPORT_FORMATS = {
   csv: { label: 'CSV', mediaType: 'text/csv', extensions: ['csv'] },
   ndjson: { label: 'NDJSON', mediaType: 'application/x-ndjson', extensions: ['ndjson', 'jsonl'] },
   json: { label: 'JSON (an array)', mediaType: 'application/json', extensions: ['json'] },
+  xlsx: { label: 'XLSX (its first sheet)', mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extensions: ['xlsx'] },
 } as const;
 
 export type ImportFormat = keyof typeof IMPORT_FORMATS;

@@ -29,7 +29,7 @@ export function renderImport(context: AppContext, main: HTMLElement, resource: R
   const plural = pluralName(resource).toLowerCase();
   const [fileId, formatId, modeId, hintId, errorId] = [uid('import-file'), uid('import-format'), uid('import-mode'), uid('import-hint'), uid('import-error')];
   const alerts = h('div', { class: 'alerts' });
-  const file = h('input', { id: fileId, type: 'file', accept: '.csv,.ndjson,.jsonl,.json,text/csv,application/x-ndjson,application/json', 'aria-describedby': `${hintId} ${errorId}` });
+  const file = h('input', { id: fileId, type: 'file', accept: '.csv,.ndjson,.jsonl,.json,.xlsx,text/csv,application/x-ndjson,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'aria-describedby': `${hintId} ${errorId}` });
   const fileError = h('p', { id: errorId, class: 'field-error', hidden: true });
   const format = h('select', { id: formatId }, Object.entries(IMPORT_FORMATS).map(([value, { label }]) => h('option', { value }, label)));
   const mode = h('select', { id: modeId }, Object.entries(MODES).map(([value, label]) => h('option', { value }, label)));
@@ -108,7 +108,7 @@ export function renderImport(context: AppContext, main: HTMLElement, resource: R
       { class: 'field' },
       h('label', { for: fileId }, 'File'),
       file,
-      h('p', { id: hintId, class: 'hint' }, 'CSV with a header row naming the fields (as an export writes it), NDJSON (one document per line) or a JSON array. "Check" reads every row and writes nothing; then "Import" writes the rows it accepts.'),
+      h('p', { id: hintId, class: 'hint' }, 'CSV with a header row naming the fields (as an export writes it), NDJSON (one document per line), a JSON array or an XLSX workbook (its first sheet, a header row). "Check" reads every row and writes nothing; then "Import" writes the rows it accepts.'),
       fileError,
     ),
     h('div', { class: 'field' }, h('label', { for: formatId }, 'Format'), format),

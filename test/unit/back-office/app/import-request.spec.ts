@@ -7,7 +7,7 @@ export function importRequestSpec(): void {
     const report = (over: Partial<ImportReport>): ImportReport => ({ mode: 'create', dryRun: true, rows: 4, created: 2, updated: 0, unchanged: 0, refused: 2, ignored: [], errors: [], ...over });
 
     it('knows the format of a file by its name, and none of another', () => {
-      expect(['a.csv', 'B.CSV', 'rows.ndjson', 'rows.jsonl', 'all.json', 'x.xlsx', 'README'].map(importFormatOf)).toEqual(['csv', 'csv', 'ndjson', 'ndjson', 'json', undefined, undefined]);
+      expect(['a.csv', 'B.CSV', 'rows.ndjson', 'rows.jsonl', 'all.json', 'x.xlsx', 'README'].map(importFormatOf)).toEqual(['csv', 'csv', 'ndjson', 'ndjson', 'json', 'xlsx', undefined]);
     });
 
     it("sends each format with a media type the route reads as that format, and the mode, format and dryRun in the query", () => {
