@@ -29,6 +29,7 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
   const plan = planModelRoutes(options);
   const { connectionName } = options;
   const controllers = createControllers(plan.definitions, plan.table, plan.userControllers, connectionName);
+  const hooks = [...new Set(plan.definitions.flatMap((definition) => (definition.hooks ? [definition.hooks] : [])))];
   return {
     ...module,
     global: options.isGlobal ?? true,
@@ -46,10 +47,11 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
       ...(plan.table.some((route) => route.action === 'import') ? [FastifyImports] : []),
       ...createRepositoryProviders(plan.definitions, connectionName),
       // Each resource's hooks class, a provider of this module (so it takes services by injection), once.
-      ...new Set(plan.definitions.flatMap((definition) => (definition.hooks ? [definition.hooks] : [])).filter((hooks) => !options.providers?.includes(hooks))),
+      ...hooks.filter((provider) => !options.providers?.includes(provider)),
       ...(options.providers ?? []),
     ],
-    exports: [ModelRoutesExplorer, ...plan.definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName))],
+    // The hooks too: the instance the repositories run is the one the application injects.
+    exports: [ModelRoutesExplorer, ...plan.definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName)), ...hooks],
   };
 }
 

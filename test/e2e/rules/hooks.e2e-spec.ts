@@ -2,8 +2,8 @@ import { ConflictException, ForbiddenException, Injectable } from '@nestjs/commo
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import type { Response } from 'supertest';
-import { FileProp, FileRef, GeneratedResource, getModelRepositoryToken, type AfterWriteContext, type BeforeWriteContext, type ModelRepository, type ResourceHooks } from '../../../src/index.js';
-import { createTestApp, type TestApp } from '../../support/app.js';
+import { FileProp, FileRef, GeneratedResource, ModelRoutesModule, getModelRepositoryToken, type AfterWriteContext, type BeforeWriteContext, type ModelRepository, type ResourceHooks } from '../../../src/index.js';
+import { bootTestApp, type TestApp } from '../../support/app.js';
 import { observe } from '../../support/db-snapshot.js';
 import { useEngine } from '../../support/engine.js';
 import { expectRefusedUnchanged } from '../../support/expect-refused.js';
@@ -90,6 +90,12 @@ export function hooksSpec(): void {
     @FileProp({ maxSize: '1MB', accept: ['image/png'] }) chart?: FileRef;
   }
 
+  /** A provider of the application, outside the module: it injects the hooks the repository runs (the module exports them). */
+  @Injectable()
+  class Inspector {
+    constructor(readonly hooks: VoyageHooks) {}
+  }
+
   let t: TestApp;
   let journal: Journal;
   let repository: ModelRepository<Voyage>;
@@ -97,8 +103,10 @@ export function hooksSpec(): void {
   let png: Buffer;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Crew, Voyage], providers: [Journal] });
+    t = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Crew, Voyage], providers: [Journal] }), providers: [Inspector] });
     journal = t.app.get(Journal);
+    // One instance: the application's and the repository's.
+    expect((t.app.get(Inspector).hooks as unknown as { journal: Journal }).journal).toBe(journal);
     repository = t.app.get(getModelRepositoryToken(Voyage));
     crew = String((await t.connection.model('Crew').create({ name: 'Ahab' }))._id);
     png = await makeImage('png', { width: 4, height: 4 });
