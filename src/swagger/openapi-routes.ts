@@ -341,7 +341,14 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedR
     }),
     ...conditionalStatuses(row, owner),
     ...errorResponses(row),
+    ...hookRefusals(row, route, owner),
   ];
+}
+
+/** A write of a resource with lifecycle hooks may be refused by them, with any 4xx they throw: documented as a range. */
+function hookRefusals(row: RouteActionRow, route: RouteDefinition, owner: ResolvedResource): MethodDecorator[] {
+  if (!owner.hooks || !(row.conditional === 'write' || route.action === 'create')) return [];
+  return [ApiResponse({ status: '4XX', description: "Error: a refusal of the resource's lifecycle hooks (the status and message they throw)", schema: ref(componentName.error) as never })];
 }
 
 /** The errors of a route, by status: those of its row, and those any route may answer (a row's own status names all its codes). */

@@ -3,8 +3,11 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import type { Response } from 'supertest';
 import { FileProp, FileRef, GeneratedResource, ModelRoutesModule, getModelRepositoryToken, type AfterWriteContext, type BeforeWriteContext, type ModelRepository, type ResourceHooks } from '../../../src/index.js';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { DocumentBuilder } from '@nestjs/swagger';
+import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { bootTestApp, type TestApp } from '../../support/app.js';
-import { observe } from '../../support/db-snapshot.js';
+import { changedCollections, observe } from '../../support/db-snapshot.js';
 import { useEngine } from '../../support/engine.js';
 import { expectRefusedUnchanged } from '../../support/expect-refused.js';
 import { makeImage } from '../../support/images.js';
@@ -18,6 +21,8 @@ export function hooksSpec(): void {
   class Journal {
     readonly entries: string[] = [];
     readonly seen: Array<Record<string, unknown>> = [];
+    /** The next before-hook of this operation refuses its write. */
+    refuse?: string;
   }
 
   @Schema()
@@ -52,7 +57,7 @@ export function hooksSpec(): void {
 
     beforeUpdate(context: BeforeWriteContext<Voyage>) {
       this.journal.entries.push(entry('before', context));
-      if (context.data?.title === 'refused') throw new ConflictException('Locked');
+      if (context.data?.title === 'refused' || this.refused(context.operation)) throw new ConflictException('Locked');
       // Another object in place of the changes: what is written is what the hook returns.
       if (context.operation === 'update') return { ...context.data, touchedBy: 'hook' };
       return undefined;
@@ -64,7 +69,13 @@ export function hooksSpec(): void {
 
     async beforeDelete(context: BeforeWriteContext<Voyage>) {
       this.journal.entries.push(entry('before', context));
-      if ((await context.current())?.title === 'keep') throw new ForbiddenException('Kept');
+      if ((await context.current())?.title === 'keep' || this.refused(context.operation)) throw new ForbiddenException('Kept');
+    }
+
+    private refused(operation: string): boolean {
+      if (this.journal.refuse !== operation) return false;
+      this.journal.refuse = undefined;
+      return true;
     }
 
     afterDelete(context: AfterWriteContext<Voyage>) {
@@ -183,6 +194,44 @@ export function hooksSpec(): void {
     expect(journal.seen[0].keys).not.toContain('ledger');
     // What the update's before-hook returned was written.
     if (operation === 'update') expect(await t.connection.model('Voyage').findById(id).lean()).toMatchObject({ touchedBy: 'hook' });
+  });
+
+  it.each(SURFACES)('%s: a refusal of its before-hook answers the hook\'s status, and leaves every collection as it was (the files\' too); no after-hook', async (_label, send, operation) => {
+    const id = await voyage({ legs: [{ port: 'Boston' }] });
+    const [op, field] = operation.split(':');
+    const status = op === 'delete' ? 403 : 409;
+    journal.refuse = op;
+    const { response, before, after } = await observe(t.connection, () => send(id));
+    expect(response.status).toBe(status);
+    expect(journal.entries.filter((line) => line.startsWith('after'))).toEqual([]);
+    expect(journal.entries).toContain(entry('before', { operation: op, field }));
+    // Two surfaces first write what they then take away (a reference, a file): the voyage and the files differ by that write alone.
+    if (op === 'removeReference') expect(after.raw.get('voyages')!.find((doc) => String(doc._id) === id)!.crew).toEqual([new Types.ObjectId(crew)]);
+    else if (op === 'removeFile') expect(after.raw.get('voyages')!.find((doc) => String(doc._id) === id)!.chart).toBeDefined();
+    else expect(changedCollections(before, after)).toEqual([]);
+  });
+
+  it('the OpenAPI document says a write may be refused by the hooks (a 4XX range on each route that writes a voyage); reads and other resources have none', async () => {
+    const document = createModelRoutesDocument(t.app, new DocumentBuilder().setTitle('hooks').build());
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    const ranges = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { responses?: Record<string, unknown> }>).filter(([, operation]) => operation.responses?.['4XX']).map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(ranges.sort()).toEqual(
+      [
+        'POST /voyage',
+        'PUT /voyage/{voyage_id}',
+        'PATCH /voyage/{voyage_id}',
+        'DELETE /voyage/{voyage_id}',
+        'POST /voyage/{voyage_id}/crew/{crew_id}',
+        'DELETE /voyage/{voyage_id}/crew/{crew_id}',
+        'POST /voyage/{voyage_id}/legs',
+        'PATCH /voyage/{voyage_id}/legs/{element_id}',
+        'DELETE /voyage/{voyage_id}/legs/{element_id}',
+        'PUT /voyage/{voyage_id}/chart',
+        'DELETE /voyage/{voyage_id}/chart',
+      ].sort(),
+    );
   });
 
   it('an import runs the hooks of each row it writes (a row a hook refuses is reported with that refusal); its dry run runs none', async () => {
