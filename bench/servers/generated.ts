@@ -30,6 +30,18 @@ const exportsOn = process.env.BENCH_EXPORT === '1';
 const exportMaxRows = Number(process.env.BENCH_EXPORT_MAX_ROWS) || undefined;
 
 /**
+ * `BENCH_IMPORT=1` (`npm run bench:import`): the opt-in import route (`POST /<plural>/import`) of
+ * every resource turned on, with the library's import settings; `BENCH_IMPORT_MAX_ROWS=<n>` and
+ * `BENCH_IMPORT_MAX_BYTES=<n>` raise `search.importMaxRows` (default 10,000) and `importMaxBytes`
+ * (default 10 MB) for a larger file. Unset, the server has no import route, as every other
+ * benchmark measures it.
+ */
+const importsOn = process.env.BENCH_IMPORT === '1';
+const importMaxRows = Number(process.env.BENCH_IMPORT_MAX_ROWS) || undefined;
+const importMaxBytes = Number(process.env.BENCH_IMPORT_MAX_BYTES) || undefined;
+const routes = { ...(exportsOn && { export: true, exportPost: true }), ...(importsOn && { import: true }) };
+
+/**
  * The library's generated routes. `Company.owner`, the app's only reference, is declared
  * expandable and filterable here (the module's default for every reference: the test fixture's
  * `Company` stays as the other tests need it), for the scenarios "search with owner expanded" and
@@ -42,9 +54,9 @@ const exportMaxRows = Number(process.env.BENCH_EXPORT_MAX_ROWS) || undefined;
       resources: [Entrepreneur, Company, Venture],
       serializationGroups: groupsOf,
       references: { expand: true, filter: true },
-      search: { maxTimeMS: BENCH_TIME_LIMIT_MS, ...(exportMaxRows && { exportMaxRows }) },
+      search: { maxTimeMS: BENCH_TIME_LIMIT_MS, ...(exportMaxRows && { exportMaxRows }), ...(importMaxRows && { importMaxRows }), ...(importMaxBytes && { importMaxBytes }) },
       ...(admission && { admission }),
-      ...(exportsOn && { routes: { export: true, exportPost: true } }),
+      ...(Object.keys(routes).length > 0 && { routes }),
     }),
   ],
 })
