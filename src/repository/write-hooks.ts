@@ -41,16 +41,8 @@ export interface BeforeWriteContext<T = Record<string, unknown>> {
  *
  * @publicApi
  */
-export interface AfterWriteContext<T = Record<string, unknown>> {
-  resource: string;
-  operation: WriteOperation;
-  /** The document's identifier (its `id` field), as a path holds it. */
-  id: string;
-  field?: string;
-  /** The document as stored (after a delete: as it was), as the routes answer it: hidden fields out. */
-  document: T & { _id: unknown };
-  /** An update's changed paths (dotted, as written: `address.city`); a field's write names its field. */
-  changed?: string[];
+export interface AfterWriteContext<T = Record<string, unknown>> extends WriteEvent<T> {
+  /** The HTTP request, when the write is a generated route's (absent in your own code outside one). */
   request?: unknown;
 }
 
@@ -122,9 +114,9 @@ export interface WriteEvent<T = Record<string, unknown>> {
   id: string;
   /** The field of a write of one field (`addReference`, `setFile`...). */
   field?: string;
-  /** The document as stored (after a delete: as it was), hidden fields out. */
+  /** The document as stored (after a delete: as it was), as the routes answer it: hidden fields out. */
   document: T & { _id: unknown };
-  /** An update's changed paths (dotted), or the field a write of one field changed. */
+  /** An update's changed paths (dotted, as written: `address.city`), or the field a write of one field changed. */
   changed?: string[];
 }
 

@@ -6,6 +6,7 @@ import { FileProp, GeneratedResource, type FileRef } from '../../../src/index.js
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 import { expectError, expectNoRoute } from '../../support/expect-error.js';
+import { asBytes } from '../../support/binary-body.js';
 
 /** Issue 27, item 1: `GET|POST /<plural>/export` in CSV, NDJSON, JSON and XLSX, under the search's rules. */
 export function exportRoutesSpec(): void {
@@ -118,16 +119,7 @@ export function exportRoutesSpec(): void {
   });
 
   it('XLSX: a sheet named after the resource, a header row, typed cells, formula-like text stored as text', async () => {
-    const response = await t
-      .http()
-      .get('/shipments/export?sort=code&format=xlsx')
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
+    const response = await asBytes(t.http().get('/shipments/export?sort=code&format=xlsx')).expect(200);
     expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="shipments.xlsx"; filename*=UTF-8''shipments.xlsx`);
     const book = new ExcelJS.Workbook();

@@ -16,6 +16,7 @@ import { streamUpload } from '../../support/raw-upload.js';
 import { xlsxOf } from '../../support/xlsx.js';
 import { ADMISSION } from '../../../src/constants.js';
 import type { Admission } from '../../../src/concurrency/admission.js';
+import { asBytes } from '../../support/binary-body.js';
 
 /** Issue 27, item 2: `POST /<plural>/import` of CSV, NDJSON and a JSON array, every row checked as a create (or an update) is. */
 export function importRoutesSpec(): void {
@@ -228,16 +229,7 @@ export function importRoutesSpec(): void {
 
   it('an XLSX round trip: an exported XLSX imported back with mode=upsert reports every row unchanged and changes no byte', async () => {
     await t.connection.model('Item').create({ code: 'RX1', note: '=HYPERLINK("x")', qty: 0.1, paid: false, when: new Date('2026-07-08T09:10:11.012Z'), address: { city: 'Dax' }, tags: ['u', 'v'], supplier });
-    const exported = await t
-      .http()
-      .get('/items/export?format=xlsx')
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
+    const exported = await asBytes(t.http().get('/items/export?format=xlsx')).expect(200);
     const count = await t.connection.model('Item').countDocuments();
     const { response, before, after } = await observe(t.connection, () => xlsx('/items/import?mode=upsert', exported.body as Buffer));
     expect(response.status).toBe(200);

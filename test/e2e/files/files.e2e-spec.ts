@@ -14,6 +14,7 @@ import { expectError } from '../../support/expect-error.js';
 import { dimensionsOf, makeImage, pngHeaderOnly } from '../../support/images.js';
 import { pollUntil } from '../../support/poll.js';
 import { streamUpload } from '../../support/raw-upload.js';
+import { asBytes } from '../../support/binary-body.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function filesSpec(): void {
@@ -56,12 +57,7 @@ export function filesSpec(): void {
     chunks: await t.connection.db!.collection('brands_files.chunks').countDocuments(),
   });
   const binary = (response: Response) => response.body as Buffer;
-  const asBuffer = (request: ReturnType<ReturnType<TestApp['http']>['get']>) =>
-    request.buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+  const asBuffer = asBytes;
 
   describe('PUT /brand/:brand_id/logo', () => {
     it('stores a raw PNG body and answers the document with its FileRef and a new ETag', async () => {

@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 import { expectError } from '../../support/expect-error.js';
 import { dimensionsOf, makeDeepInterlacedPng, makeImage, pngHeaderOnly } from '../../support/images.js';
+import { asBytes } from '../../support/binary-body.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function imageLimitsSpec(): void {
@@ -43,12 +44,7 @@ export function imageLimitsSpec(): void {
   const create = async () => (await t.http().post('/picture').send({ title: 'A' }).expect(201)).body._id as string;
   const put = (id: string, field: string, bytes: Buffer, type = 'image/png') => t.http().put(`/picture/${id}/${field}`).set('Content-Type', type).send(bytes);
   const files = () => t.connection.db!.collection('pictures_files.files').countDocuments();
-  const binary = (request: ReturnType<ReturnType<TestApp['http']>['get']>) =>
-    request.buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+  const binary = asBytes;
 
   describe('the pixels of an uploaded image are bounded at upload', () => {
     it('refuses a "pixel flood" PNG (100 megapixels, interlaced, 16-bit, 100 bytes) with a 413 MR_IMAGE_TOO_LARGE naming the bound; nothing is stored', async () => {
