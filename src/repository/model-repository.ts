@@ -29,7 +29,7 @@ import { FileWrites } from '../files/file-writes.js';
 import { FileStore } from '../files/file-store.js';
 import { referenceLocksOfProcess } from '../references/reference-locks.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
-import { deletePath, flatAccess, nestedAccess, type FieldAccess } from '../utils/object-path.util.js';
+import { copyData, deletePath, flatAccess, nestedAccess, type FieldAccess } from '../utils/object-path.util.js';
 import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js';
 
 /**
@@ -455,7 +455,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     // The references it sets are the same for every match: one that names no document refuses the change whole, before any write (each write checks them again).
     const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
     if (resolving) await resolving;
-    return this.bulk(filter, options, 'updated', async (id, where) => (await this.updateWhere(id, data, undefined, where)) !== null);
+    return this.bulk(filter, options, 'updated', async (id, where) => (await this.updateWhere(id, copyData(data), undefined, where)) !== null);
   }
 
   /**

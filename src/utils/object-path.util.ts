@@ -70,3 +70,16 @@ export function deletePath(target: Record<string, unknown>, parts: readonly stri
   if (Array.isArray(next)) next.forEach((item) => item && typeof item === 'object' && deletePath(item, rest));
   else if (next && typeof next === 'object') deletePath(next as Record<string, unknown>, rest);
 }
+
+/**
+ * A copy of checked data whose objects and arrays are new (at every depth) and whose other values
+ * (ObjectIds, Dates, Buffers) are the same: one per document of a bulk change, so that a hook that
+ * changes its data in place changes one document's.
+ */
+export function copyData<V>(value: V): V {
+  if (Array.isArray(value)) return value.map(copyData) as V;
+  if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyData(item)])) as V;
+  }
+  return value;
+}

@@ -58,6 +58,8 @@ export function hooksSpec(): void {
     beforeUpdate(context: BeforeWriteContext<Voyage>) {
       this.journal.entries.push(entry('before', context));
       if (context.data?.title === 'refused' || this.refused(context.operation)) throw new ConflictException('Locked');
+      // Changed in place: each document's own data.
+      if (typeof context.data?.notes === 'string' && context.data.notes.startsWith('tally')) context.data.notes += '+';
       // Another object in place of the changes: what is written is what the hook returns.
       if (context.operation === 'update') return { ...context.data, touchedBy: 'hook' };
       return undefined;
@@ -260,6 +262,12 @@ export function hooksSpec(): void {
     expect(deleted.body).toMatchObject({ matched: 3, deleted: 2, refused: 1 });
     expect(deleted.body.items).toEqual(expect.arrayContaining([{ id: kept, result: 'refused', code: 'MR_FORBIDDEN', message: 'Kept' }, { id: a, result: 'deleted' }, { id: b, result: 'deleted' }]));
     expect(journal.entries.sort()).toEqual(['after:delete', 'after:delete', 'before:delete', 'before:delete', 'before:delete']);
+  });
+
+  it('a bulk update gives each document\'s hook its own data: a change in place is that document\'s alone', async () => {
+    await Promise.all([voyage({ notes: 'tallied' }), voyage({ notes: 'tallied' }), voyage({ notes: 'tallied' })]);
+    expect((await t.http().patch('/voyages?notes=tallied').send({ notes: 'tally' }).expect(200)).body).toMatchObject({ matched: 3, updated: 3 });
+    expect((await t.connection.model('Voyage').find({ notes: /^tally/ }).lean()).map((doc) => (doc as { notes?: string }).notes)).toEqual(['tally+', 'tally+', 'tally+']);
   });
 
   it('your own repository calls run them too, without a request; { hooks: false } skips them', async () => {
