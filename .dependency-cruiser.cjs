@@ -37,6 +37,8 @@ const LAYERS = [
   { name: 'call', path: '^src/call/' },
   // References: resolving and checking the ids a write names, cycles, locks, and the onDelete rules.
   { name: 'references', path: '^src/references/' },
+  // Lifecycle hooks and write events: what runs around a repository's writes (the repository calls them).
+  { name: 'hooks', path: '^src/hooks/' },
   // The one generic repository over Mongoose, reference resolution, deletes; knows no HTTP.
   { name: 'repository', path: '^src/repository/' },
   // Related data in one request: the references a search may cross, expanding them, filters across them.

@@ -30,7 +30,7 @@ export { InjectModelRepository } from './decorators/inject-model-repository.deco
 export { getModelRepositoryToken } from './repository/model-repository.token.js';
 export type { WriteOptions } from './concurrency/conditional-write.js';
 export { ModelRepository, type ExportPages, type PlainDocument } from './repository/model-repository.js';
-export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteEvent, WriteOperation } from './repository/write-hooks.js';
+export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteEvent, WriteOperation } from './hooks/write-hooks.js';
 export type { ExportFormat } from './export/export-formats.js';
 export type { ImportBatch, ImportMode, ImportReport, ImportRow, ImportRowError } from './interfaces/import.interface.js';
 export type { BulkItem, BulkOptions, BulkReport } from './interfaces/bulk.interface.js';

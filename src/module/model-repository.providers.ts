@@ -8,8 +8,8 @@ import { DeleteCascades } from '../references/delete-cascade.js';
 import { EngineSupport } from '../repository/engine-support.js';
 import { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
-import type { ResourceHooks } from '../repository/write-hooks.js';
-import { WriteEventEmitter } from './write-event-emitter.js';
+import type { ResourceHooks } from '../hooks/write-hooks.js';
+import { WriteEventEmitter } from '../hooks/write-event-emitter.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 
 /**

@@ -22,7 +22,7 @@ import { searchError, timeLimitAmong, type SearchPlace } from './search-error.ut
 import { knownServerEngine, serverEngine } from './server-engine.js';
 import { writeError } from './write-error.util.js';
 import { runBulk, type BulkPlan } from './bulk-writes.js';
-import { WriteHooks, type HookedWrite, type ResourceHooks, type WriteEventSink, type WriteOperation } from './write-hooks.js';
+import { WriteHooks, type HookedWrite, type ResourceHooks, type WriteEventSink, type WriteOperation } from '../hooks/write-hooks.js';
 import type { BulkOptions, BulkReport } from '../interfaces/bulk.interface.js';
 import type { FileRef } from '../files/file-ref.js';
 import { FileWrites } from '../files/file-writes.js';

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import type { WriteEventSink } from '../repository/write-hooks.js';
+import type { WriteEventSink } from './write-hooks.js';
 
 /**
  * The application's `EventEmitter2`, found when the module initialises: where `@nestjs/event-emitter`
