@@ -14,6 +14,12 @@ export function openapiContractSpec(): void {
             '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
           },
         },
+        delete: {
+          responses: {
+            '404': { description: 'missing', content: { 'application/json': { schema: { type: 'object', required: ['code'] } } } },
+            '4XX': { description: 'a hook refused', content: { 'application/json': { schema: { type: 'object', required: ['message'] } } } },
+          },
+        },
       },
     },
     components: {
@@ -36,6 +42,13 @@ export function openapiContractSpec(): void {
       [{ name: 'a', note: 3 }, 'must be string'],
     ])('refuses %j', (body, message) => {
       expect(() => contract.check('GET', '/thing/{id}', 200, body)).toThrow(message);
+    });
+
+    it('reads a range (4XX) for a status of its hundred the route lists no entry for, with the range\'s schema; an own entry wins; no range, no match', () => {
+      expect(() => contract.check('DELETE', '/thing/{id}', 409, { message: 'Locked' })).not.toThrow();
+      expect(() => contract.check('DELETE', '/thing/{id}', 409, { code: 'x' })).toThrow("must have required property 'message'");
+      expect(() => contract.check('DELETE', '/thing/{id}', 404, { message: 'x' })).toThrow("must have required property 'code'");
+      expect(() => contract.check('DELETE', '/thing/{id}', 500, {})).toThrow('not documented');
     });
 
     it('refuses an undocumented status or route', () => {
