@@ -133,7 +133,13 @@ export async function xlsxFile(bytes: AsyncIterable<Buffer>, bounds: ImportBound
 async function readXlsx(excel: ExcelJs, bytes: AsyncIterable<Buffer>, bounds: ImportBounds, columns: ImportColumns): Promise<ImportFile> {
   let fail!: (error: unknown) => void;
   const failed = new Promise<never>((_resolve, reject) => (fail = reject));
-  const source = Readable.from(wholeZip(bytes, fail));
+  // Once every byte has arrived, the read has `importBodyTimeout` to end: a zip whose parts do not end where its
+  // directory says can leave the unzipping waiting for bytes that will never come (found by the seeded fuzz).
+  let stalled: NodeJS.Timeout | undefined;
+  const arrived = () => {
+    stalled = setTimeout(() => fail(invalidImport(undefined, `it is not an XLSX file that can be read: its parts were still unread ${bounds.importBodyTimeout} ms after its last byte`)), bounds.importBodyTimeout);
+  };
+  const source = Readable.from(wholeZip(bytes, fail, arrived));
   source.on('error', fail);
   const temporary = new TemporaryFiles();
   watchParts(source, XLSX_MAX_INFLATION * bounds.importMaxBytes, fail, temporary);
@@ -150,6 +156,7 @@ async function readXlsx(excel: ExcelJs, bytes: AsyncIterable<Buffer>, bounds: Im
     if (error instanceof ModelRoutesException) throw error;
     throw invalidImport(undefined, `it is not an XLSX file (${(error as Error)?.message ?? error})`);
   } finally {
+    clearTimeout(stalled);
     await temporary.remove();
   }
 }
@@ -211,8 +218,11 @@ class TemporaryFiles {
   }
 }
 
-/** The body's bytes, passed on; once they end, a body without a zip's end (truncated, empty, other bytes) fails the read, whatever the unzipping waits for. */
-async function* wholeZip(bytes: AsyncIterable<Buffer>, fail: (error: unknown) => void): AsyncGenerator<Buffer> {
+/**
+ * The body's bytes, passed on; once they end, a body without a zip's end (truncated, empty, other bytes) fails the read,
+ * whatever the unzipping waits for, and a whole one is told `arrived`.
+ */
+async function* wholeZip(bytes: AsyncIterable<Buffer>, fail: (error: unknown) => void, arrived: () => void): AsyncGenerator<Buffer> {
   let tail = Buffer.alloc(0);
   for await (const chunk of bytes) {
     tail = Buffer.concat([tail, chunk]);
@@ -221,6 +231,7 @@ async function* wholeZip(bytes: AsyncIterable<Buffer>, fail: (error: unknown) =>
   }
   const end = tail.lastIndexOf(END_OF_DIRECTORY);
   if (end < 0 || tail.length - end < 22) fail(invalidImport(undefined, 'it is not a whole XLSX file (its zip has no end: truncated, or other bytes)'));
+  else arrived();
 }
 
 /**

@@ -86,7 +86,12 @@ export interface SearchOptions {
    * record counts characters): a larger one refuses the file whole (413 `MR_IMPORT_TOO_LARGE`). Default 65536.
    */
   importMaxRowBytes?: number;
-  /** Milliseconds an import waits on its client for the next bytes of its body: past it, 408 `MR_REQUEST_TIMEOUT`, nothing written. Default 30000. */
+  /**
+   * Milliseconds an import waits on its client for the next bytes of its body: past it, 408
+   * `MR_REQUEST_TIMEOUT`, nothing written. Also the time an XLSX file has to be read once its last
+   * byte has arrived: past it, 400 `MR_INVALID_IMPORT` (a zip whose parts do not end where its
+   * directory says can leave the unzipping waiting forever). Default 30000.
+   */
   importBodyTimeout?: number;
   /**
    * Most documents one bulk change touches (`PATCH /<plural>` and `DELETE /<plural>`, when their

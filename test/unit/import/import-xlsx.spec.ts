@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import type { ImportColumns } from '../../../src/import/import-cells.js';
 import { readImportFile, type ImportBounds } from '../../../src/import/import-reader.js';
+import { jest } from '@jest/globals';
 import { xlsxOf } from '../../support/xlsx.js';
+import { seededRandom } from '../../support/seeded-random.js';
+import { ModelRoutesException } from '../../../src/errors/model-routes.exception.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function importXlsxSpec(): void {
@@ -76,5 +79,61 @@ export function importXlsxSpec(): void {
     const bomb = await xlsxOf([[['code'], ['x'.repeat(8 * 1024 * 1024)]]]);
     expect(bomb.length).toBeLessThan(64 * 1024);
     await expect(read(bomb)).rejects.toEqual(refused('MR_IMPORT_TOO_LARGE', /once unzipped/));
+  });
+
+  /** The dates exceljs and its zip write are now's: a workbook written at a fixed time is the same bytes on every run, so a seed replays its cases. */
+  async function fixedWorkbook(): Promise<Buffer> {
+    jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00.000Z'), doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    try {
+      return await xlsxOf([[['code', 'qty', 'note'], ['A', 1, 'same'], ['B', 2, 'same'], ['C', true, 'other']]], { sharedStrings: true });
+    } finally {
+      jest.useRealTimers();
+    }
+  }
+
+  it('refuses, within importBodyTimeout of its last byte, a zip whose part does not end where its directory says (64 bytes of the sheet repeated: the unzipping waits forever; found by the fuzz below)', async () => {
+    const file = await fixedWorkbook();
+    const from = file.indexOf(Buffer.from('xl/worksheets/sheet1.xml')) + 'xl/worksheets/sheet1.xml'.length + 60;
+    const repeated = Buffer.concat([file.subarray(0, from), file.subarray(from - 64)]);
+    await expect(read(repeated)).rejects.toEqual(refused('MR_INVALID_IMPORT', /still unread 1000 ms after its last byte/));
+  });
+
+  // Seeded (MODEL_ROUTES_FUZZ_SEED replays or explores): a reader of zips and XML must survive any bytes.
+  const SEED = process.env.MODEL_ROUTES_FUZZ_SEED ? Number(process.env.MODEL_ROUTES_FUZZ_SEED) : 271127;
+
+  it(`seeded mutations of a workbook (bytes flipped, cut, repeated; MODEL_ROUTES_FUZZ_SEED=${SEED}): each read or refused with a 4xx of the library, never another error, no file or descriptor left`, async () => {
+    console.info(`xlsx fuzz: MODEL_ROUTES_FUZZ_SEED=${SEED} replays this run`);
+    const random = seededRandom(SEED);
+    const file = await fixedWorkbook();
+    const at = () => Math.floor(random() * file.length);
+    const mutations: Array<() => Buffer> = [
+      () => {
+        const bytes = Buffer.from(file);
+        for (let flips = 1 + Math.floor(random() * 8); flips > 0; flips--) bytes[at()] = Math.floor(random() * 256);
+        return bytes;
+      },
+      () => file.subarray(0, at()),
+      () => {
+        const from = at();
+        return Buffer.concat([file.subarray(0, from), file.subarray(from - Math.min(from, 64))]);
+      },
+      () => Buffer.concat([file.subarray(at()), file.subarray(0, at())]),
+    ];
+    const outcomes = { read: 0, refused: 0 };
+    for (let run = 0; run < 40; run++) {
+      const bytes = mutations[run % mutations.length]();
+      try {
+        await read(bytes);
+        outcomes.read++;
+      } catch (error) {
+        // A refusal of the client's file, in the library's words: a 4xx with a code.
+        expect({ run, isLibrary: error instanceof ModelRoutesException, status: (error as { getStatus?: () => number }).getStatus?.() }).toEqual({ run, isLibrary: true, status: expect.any(Number) });
+        expect((error as ModelRoutesException).getStatus()).toBeLessThan(500);
+        outcomes.refused++;
+      }
+      expect({ run, files: temporaryFiles(), descriptors: temporaryDescriptors() }).toEqual({ run, files: [], descriptors: [] });
+    }
+    console.info(`xlsx fuzz: ${JSON.stringify(outcomes)} (MODEL_ROUTES_FUZZ_SEED=${SEED})`);
+    expect(outcomes.refused).toBeGreaterThan(0);
   });
 }
