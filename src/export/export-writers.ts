@@ -64,16 +64,22 @@ function jsonArray(): Transform {
 type ExcelJs = typeof import('exceljs');
 let loading: Promise<ExcelJs> | undefined;
 
-/** The `exceljs` package (an optional peer), loaded the first time an XLSX export is asked for. */
-function loadExcelJs(): Promise<ExcelJs> {
+/**
+ * The `exceljs` package (an optional peer), loaded the first time an XLSX export or import is asked
+ * for; without it, a 400 `MR_INVALID_QUERY` naming `format`: `what` needs it (`An XLSX export`), the
+ * client may send one of `others` instead.
+ */
+export async function loadExcelJs(what: string, others: string): Promise<ExcelJs> {
   loading ??= import('exceljs').then(
     (module) => ((module as { default?: ExcelJs }).default ?? module) as ExcelJs,
     () => {
       loading = undefined;
-      throw ModelRoutesException.invalidQuery('format', 'format xlsx needs the exceljs package on the server (npm install exceljs); use csv, ndjson or json');
+      return undefined as never;
     },
   );
-  return loading;
+  const excel = await loading;
+  if (!excel) throw ModelRoutesException.invalidQuery('format', `${what} needs the exceljs package on the server (npm install exceljs); send ${others}`);
+  return excel;
 }
 
 /** A sheet name as spreadsheets take it: at most 31 characters, none of `[]:*?/\`. */
@@ -88,7 +94,7 @@ function sheetName(name: string): string {
  * taken once the zip's output is below its mark, so the client's pace sets the reads' pace.
  */
 async function workbook(columns: readonly string[], name: string): Promise<Duplex> {
-  const excel = await loadExcelJs();
+  const excel = await loadExcelJs('An XLSX export', 'csv, ndjson or json');
   const output = new PassThrough();
   const book = new excel.stream.xlsx.WorkbookWriter({ stream: output, useStyles: false, useSharedStrings: false });
   const sheet = book.addWorksheet(sheetName(name));

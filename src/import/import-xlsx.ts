@@ -7,6 +7,7 @@ import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { ignoredIn, xlsxRowValue, type ImportColumns } from './import-cells.js';
 import { importTooLarge, invalidImport } from './import-errors.js';
 import { checkedHeader, type ImportBounds, type ImportFile } from './import-file.js';
+import { loadExcelJs } from '../export/export-writers.js';
 
 type ExcelJs = typeof import('exceljs');
 type WorkbookReader = stream.xlsx.WorkbookReader;
@@ -22,8 +23,6 @@ export const XLSX_MAX_INFLATION = 32;
 /** The signature of a zip's end of central directory record, which a whole file ends with (22 bytes and a comment of at most 65535). */
 const END_OF_DIRECTORY = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 const END_OF_DIRECTORY_BYTES = 22 + 0xffff;
-
-let loading: Promise<ExcelJs> | undefined;
 
 /** A temporary file's cleanup (it closes `tmp`'s descriptor, then removes the file), and whether it was called. */
 interface TmpFile {
@@ -95,17 +94,6 @@ async function cleanTmpFiles(tmpFiles: TmpFiles): Promise<void> {
   );
 }
 
-/** The `exceljs` package (an optional peer), loaded the first time an XLSX import is asked for. */
-function loadExcelJs(): Promise<ExcelJs> {
-  loading ??= import('exceljs').then(
-    (module) => ((module as { default?: ExcelJs }).default ?? module) as ExcelJs,
-    () => {
-      loading = undefined;
-      throw ModelRoutesException.invalidQuery('format', 'An XLSX import needs the exceljs package on the server (npm install exceljs); send csv, ndjson or json');
-    },
-  );
-  return loading;
-}
 
 /**
  * The rows of an XLSX file, read as it arrives by exceljs's streaming `WorkbookReader`: its first
@@ -118,7 +106,7 @@ function loadExcelJs(): Promise<ExcelJs> {
  * `XLSX_MAX_INFLATION` × `importMaxBytes` unzipped, a 413.
  */
 export async function xlsxFile(bytes: AsyncIterable<Buffer>, bounds: ImportBounds, columns: ImportColumns): Promise<ImportFile> {
-  const excel = await loadExcelJs();
+  const excel = await loadExcelJs('An XLSX import', 'csv, ndjson or json');
   captureTmpFiles();
   const tmpFiles: TmpFiles = { files: [], ended: false };
   return tmpFilesOfImport.run(tmpFiles, async () => {
