@@ -30,8 +30,11 @@ export async function readImportFile(request: ImportRequest, format: ImportForma
   if (Number(request.headers['content-length']) > bounds.importMaxBytes) throw importTooLarge('importMaxBytes', bounds.importMaxBytes);
   const parsed = request.body;
   if (parsed !== undefined && parsed !== null && typeof parsed === 'object' && !Buffer.isBuffer(parsed)) {
-    // A JSON parser of the app read the body already.
-    if (format !== 'json') throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', `The body was read as JSON by the app before the route: send ${format} with its own Content-Type`);
+    // A parser of the app (JSON, or a form's) read the body already.
+    if (format !== 'json') {
+      const type = String(request.headers['content-type'] ?? '').split(';')[0].trim() || 'none';
+      throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', `The body was parsed by the app before the route (Content-Type: ${type}): send ${format} with its own Content-Type`);
+    }
     return jsonFile(parsed, bounds, columns);
   }
   const stream = requestStream(request);
