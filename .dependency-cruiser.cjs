@@ -35,6 +35,8 @@ const LAYERS = [
   { name: 'definitions', path: '^src/definitions/' },
   // One record per request to a generated route (RouteCall) and its slot, read by every room above.
   { name: 'call', path: '^src/call/' },
+  // Row scopes: the filter of the documents one request may reach, per resource, and their stamps on a create.
+  { name: 'scopes', path: '^src/scopes/' },
   // References: resolving and checking the ids a write names, cycles, locks, and the onDelete rules.
   { name: 'references', path: '^src/references/' },
   // Lifecycle hooks and write events: what runs around a repository's writes (the repository calls them).

@@ -31,6 +31,8 @@ export { getModelRepositoryToken } from './repository/model-repository.token.js'
 export type { WriteOptions } from './concurrency/conditional-write.js';
 export { ModelRepository, type ExportPages, type PlainDocument } from './repository/model-repository.js';
 export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteEvent, WriteOperation } from './hooks/write-hooks.js';
+export type { RowScope, RowScopeFunction, ScopeContext, ScopeFilter } from './interfaces/row-scope.interface.js';
+export { runWithRequest } from './call/route-call.js';
 export type { ExportFormat } from './export/export-formats.js';
 export type { ImportBatch, ImportMode, ImportReport, ImportRow, ImportRowError } from './interfaces/import.interface.js';
 export type { BulkItem, BulkOptions, BulkReport } from './interfaces/bulk.interface.js';

@@ -150,3 +150,34 @@ export function currentCall(): RouteCall | undefined {
 export function runCall<R>(call: RouteCall, work: () => R): R {
   return slot.run(call, work);
 }
+
+const requestSlot = new AsyncLocalStorage<object>();
+
+/**
+ * The HTTP request whose rules (row scopes) the repository applies now: the generated route's call
+ * in progress, else the request `runWithRequest` names (a route's entry guard, resolving the
+ * conditions of a search across references before its call opens; your own routes). `undefined`
+ * outside any: your own code outside a request reads and writes unscoped.
+ */
+export function currentRequest(): object | undefined {
+  return (currentCall()?.request as object | undefined) ?? requestSlot.getStore();
+}
+
+/**
+ * Runs `work` as the work of `request`: the repositories it calls apply that request's row scopes
+ * (`@GeneratedResource({ scope })`), as they do in a generated route. For your own routes, which
+ * the library does not open a call for.
+ *
+ * @example
+ * ```ts
+ * @Get('mine/stats')
+ * stats(@Req() request: Request) {
+ *   return runWithRequest(request, () => this.companies.search({ filter: {}, limit: 1, skip: 0 }));
+ * }
+ * ```
+ *
+ * @publicApi
+ */
+export function runWithRequest<R>(request: object, work: () => R): R {
+  return requestSlot.run(request, work);
+}

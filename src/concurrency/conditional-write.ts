@@ -1,6 +1,7 @@
 import mongoose, { type Model } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { etagOf, failedCondition, parseEntityTags, parseVersionTag, type EntityTagCondition, type WritePrecondition } from './entity-tag.js';
+import { allOf } from '../utils/all-of.util.js';
 
 /**
  * Options of a repository write.
@@ -55,7 +56,10 @@ export interface ConditionalTarget<D extends object> {
   castId(id: string): unknown;
   /** A raw document as the routes answer it, with its entity tag attached (see `etagOf`). */
   tagged(raw: object): D;
+  /** The document as a write finds it (a 403 where the request may read it and not write it). */
   findOne(id: string): Promise<D | null>;
+  /** Whether the request may read documents it may not write (a row scope with its own `write`): then a write that matched nothing asks `findOne` why. */
+  writesFewer?(): boolean;
 }
 
 /**
@@ -86,7 +90,7 @@ export class ConditionalWrites<D extends object> {
    */
   async writeFilter(id: string, precondition: Precondition | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
     const { target } = this;
-    const filter = { ...target.idFilter(id), ...condition };
+    const filter = allOf(target.idFilter(id), condition);
     if (!precondition) return { filter };
     const { ifMatch, ifNoneMatch } = precondition;
     if (ifNoneMatch === '*') return null;
@@ -95,14 +99,14 @@ export class ConditionalWrites<D extends object> {
       if (versions === null) return null;
       // A weak tag names the same version as its strong form (weak comparison).
       const excluded = ifNoneMatch && this.versionCondition(id, ifNoneMatch.map((tag) => tag.replace(/^W\//, '')));
-      return { filter: { ...filter, ...versions, ...(excluded && { $nor: [excluded] }) } };
+      return { filter: allOf(filter, versions, excluded ? { $nor: [excluded] } : undefined) };
     }
     const raw = await target.model.findOne(target.idFilter(id)).select(target.revealHidden).maxTimeMS(target.maxTimeMS()).lean().exec();
     if (!raw) return null;
     const tag = etagOf(target.tagged(mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw))))!;
     const failed = failedCondition(precondition, tag);
     if (failed) throw ModelRoutesException.preconditionFailed(target.name, id, tag, failed);
-    return { filter: { ...this.sameContent(raw as Record<string, unknown>), ...condition } };
+    return { filter: allOf(this.sameContent(raw as Record<string, unknown>), condition) };
   }
 
   /**
@@ -111,7 +115,11 @@ export class ConditionalWrites<D extends object> {
    * identifier already there), or a 412 where it was not (another writer got in between).
    */
   async unwritten(id: string, precondition: Precondition | undefined, conditional: boolean): Promise<D | null> {
-    if (!precondition && !conditional) return null;
+    if (!precondition && !conditional) {
+      // A document the request may read and not write is a 403, not a 404: `findOne` throws it.
+      if (this.target.writesFewer?.()) await this.target.findOne(id);
+      return null;
+    }
     const current = await this.target.findOne(id);
     if (!current || !precondition) return current;
     const tag = etagOf(current)!;

@@ -18,7 +18,7 @@ import type { ExpandPath, SearchParams, SearchRules } from '../query/search-para
 import type { RouteActionRow } from '../metadata/route-actions.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
-import { RouteCall, type CallRequest } from '../call/route-call.js';
+import { RouteCall, runWithRequest, type CallRequest } from '../call/route-call.js';
 import { setHeader } from '../call/http-response.util.js';
 import { countPreferenceOf } from '../query/count-preference.parser.js';
 import type { CountPolicy } from '../metadata/count-policies.js';
@@ -152,7 +152,8 @@ export function openRouteCall(
           ? parseSearchQueryString(request.query, rules)
           : parseSearchBody(request.body, rules);
     // Conditions across references become conditions on the references here, once: handlers and the repository see an engine filter.
-    const params = resolveRelationFilters(parsed, rules, { repositoryOf, readPreference: plan.readPreference });
+    // As the request's work: a referenced document outside its row scope matches no condition.
+    const params = runWithRequest(request, () => resolveRelationFilters(parsed, rules, { repositoryOf, readPreference: plan.readPreference }));
     return params instanceof Promise ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved }, count)) : opened(checkedBody, rules, { sent, params }, count);
   };
   const opened = (checkedBody: unknown, rules: SearchRules | undefined, search?: RouteCall['search'], count?: CountPolicy): RouteCall => {

@@ -192,6 +192,7 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     fileRoutes: metadata.files,
     elementRoutes: metadata.elements,
     ...(metadata.hooks && { hooks: metadata.hooks }),
+    ...(metadata.scope && { scope: metadata.scope }),
   };
 }
 

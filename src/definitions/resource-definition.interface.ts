@@ -1,3 +1,4 @@
+import type { RowScope, RowScopeFunction } from '../interfaces/row-scope.interface.js';
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import type { ResourceDtos } from '../dto/resource-dto.factory.js';
@@ -101,6 +102,8 @@ export interface ResourceDefinition {
   elementRoutes?: Record<string, ElementRoutesOptions>;
   /** `@GeneratedResource({ hooks })`: the provider class of its lifecycle hooks. */
   hooks?: Type;
+  /** `@GeneratedResource({ scope })`: its row scope, a provider class or a function. */
+  scope?: Type<RowScope> | RowScopeFunction;
 }
 
 /**

@@ -30,6 +30,7 @@ export const ERROR_CODES = Object.freeze({
   MR_BAD_REQUEST: { status: 400, description: 'Any other malformed request (raised by a pipe or your own code).' },
   MR_UNAUTHORIZED: { status: 401, description: 'Authentication is required (raised by a guard).' },
   MR_FORBIDDEN: { status: 403, description: 'A guard refused the request.' },
+  MR_OUT_OF_SCOPE: { status: 403, description: 'A write the request\'s row scope (`@GeneratedResource({ scope })`) does not allow: a create or update that sets a field the scope holds (`tenant`) to another value, a create by a request whose scope reaches no document, or a write of a document the request may read but not write (a scope with its own `write`). `details[].path` names the field, where one is at fault. Nothing was written.' },
   MR_NOT_FOUND: { status: 404, description: 'No document has this identifier (on a reverse reference route: no referenced document has it).' },
   MR_ROUTE_NOT_FOUND: { status: 404, description: 'No route has this path.' },
   MR_REFERENCE_UNSET: { status: 404, description: 'The document exists but its reference field is empty.' },

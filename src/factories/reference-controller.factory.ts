@@ -132,9 +132,11 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
      * another id field (a slug) the lookup of the `_id` to search for comes first. A deleted parent
      * that documents still reference lists them (dangling references). Uncounted (`Prefer:
      * count=none`), an empty page after `skip` may have matches before it: it is answered as it is.
+     * Where the request has a row scope of the referenced resource, the parent is looked up first:
+     * one outside the scope is a 404, as a deleted one is then (the two are never told apart).
      */
     private async searchByReference(key: string, params: SearchParams) {
-      if (this.target.definition.idField === '_id') {
+      if (this.target.definition.idField === '_id' && !this.target.isScoped()) {
         const result = await this.source.search(params, { [field]: this.target.castId(key) });
         if (nothingMatched(result.status) && !(await this.target.existingObjectId(key))) throw ModelRoutesException.notFound(targetName, key);
         return result;
@@ -150,7 +152,7 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
      * references it, as `searchByReference` answers.
      */
     private async referencing(key: string): Promise<Record<string, unknown>> {
-      if (this.target.definition.idField !== '_id') {
+      if (this.target.definition.idField !== '_id' || this.target.isScoped()) {
         const objectId = await this.target.existingObjectId(key);
         if (!objectId) throw ModelRoutesException.notFound(targetName, key);
         return { [field]: objectId };

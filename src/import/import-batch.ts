@@ -1,3 +1,4 @@
+import { allOf } from '../utils/all-of.util.js';
 import { checkWrite } from '../call/write-check.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { itemRefusal } from '../errors/error-response.mapper.js';
@@ -75,10 +76,10 @@ class RowImporter {
     return 'created';
   }
 
-  /** The stored document the key names, raw (hidden fields aside), hydrated; `undefined` when none. */
+  /** The stored document the key names, raw (hidden fields aside), hydrated; `undefined` when none, or outside the request's row scope. */
   private async current(key: string) {
     const { model, definition } = this.repository;
-    const raw = await model.findOne({ [definition.idField]: this.repository.castId(key) }).maxTimeMS(definition.search.maxTimeMS).lean().exec();
+    const raw = await model.findOne(allOf(this.repository.scopes?.write(), { [definition.idField]: this.repository.castId(key) })).maxTimeMS(definition.search.maxTimeMS).lean().exec();
     return raw ? model.hydrate(raw) : undefined;
   }
 
@@ -89,6 +90,7 @@ class RowImporter {
   private async update(key: string, current: Awaited<ReturnType<RowImporter['current']>> & object, data: Record<string, unknown>): Promise<Outcome> {
     const { definition } = this.repository;
     const update = toMergeUpdate(data, definition.fields);
+    this.repository.scopes?.checkChanges(update.$set, update.$unset);
     if (update.$set) await this.references(flatAccess(update.$set));
     for (const [path, value] of Object.entries(update.$set ?? {})) current.set(path, value);
     for (const path of Object.keys(update.$unset ?? {})) current.set(path, undefined);
@@ -105,6 +107,7 @@ class RowImporter {
   private async checkCreate(data: Record<string, unknown>): Promise<void> {
     const { model, definition } = this.repository;
     const values = withoutNulls(data, definition.fields);
+    this.repository.scopes?.stamp(values);
     await this.references(nestedAccess(values));
     await this.validated(new model(values));
   }

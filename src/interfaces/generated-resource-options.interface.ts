@@ -1,3 +1,4 @@
+import type { RowScope, RowScopeFunction } from './row-scope.interface.js';
 import type { Type } from '@nestjs/common';
 import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from './route-options.interface.js';
 import type { SearchOptions } from './search-options.interface.js';
@@ -70,6 +71,19 @@ export interface GeneratedResourceOptions {
    * services by injection from `forRoot({ imports, providers })`. See docs/rules.md.
    */
   hooks?: Type;
+  /**
+   * Its row scope: the documents one request may reach, ANDed into every read and write on every
+   * surface (a tenant, an owner, "published or mine"). An `@Injectable()` class implementing
+   * `RowScope` (`read`, and `write` if writes reach fewer documents), provided by the module so it
+   * takes services by injection; or a function of the request answering one filter for both.
+   * See docs/rules.md.
+   *
+   * @example
+   * ```ts
+   * @GeneratedResource({ scope: ({ request }) => ({ tenant: request.user?.tenant ?? null }) })
+   * ```
+   */
+  scope?: Type<RowScope> | RowScopeFunction;
 }
 
 /**

@@ -10,6 +10,8 @@ import { ModelRepository } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 import type { ResourceHooks } from '../hooks/write-hooks.js';
 import { WriteEventEmitter } from '../hooks/write-event-emitter.js';
+import { RowScopes } from '../scopes/row-scope.js';
+import type { RowScope } from '../interfaces/row-scope.interface.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 
 /**
@@ -33,9 +35,18 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
     // Each with its resource as this app serves it: the settings in force.
     ...definitions.map((definition, index) => ({
       provide: tokens[index],
-      useFactory: (model: Model<unknown>, { resources }: ResolvedResources, events: WriteEventEmitter, hooks?: ResourceHooks) =>
-        new ModelRepository(model, resources[index], { hooks, events: events.sinkFor(definition.path) }),
-      inject: [getModelToken(definition.name, connectionName), MODEL_ROUTES_RESOURCES, WriteEventEmitter, ...(definition.hooks ? [definition.hooks] : [])],
+      useFactory: (model: Model<unknown>, { resources }: ResolvedResources, events: WriteEventEmitter, ...extras: unknown[]) => {
+        const hooks = definition.hooks ? (extras.shift() as ResourceHooks) : undefined;
+        const scope = definition.scope && (RowScopes.isClass(definition.scope) ? (extras.shift() as RowScope) : definition.scope);
+        return new ModelRepository(model, resources[index], { hooks, events: events.sinkFor(definition.path), scope });
+      },
+      inject: [
+        getModelToken(definition.name, connectionName),
+        MODEL_ROUTES_RESOURCES,
+        WriteEventEmitter,
+        ...(definition.hooks ? [definition.hooks] : []),
+        ...(RowScopes.isClass(definition.scope) ? [definition.scope] : []),
+      ],
     })),
     {
       provide: ReferenceTargets,

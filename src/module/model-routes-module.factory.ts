@@ -1,3 +1,4 @@
+import { RowScopes } from '../scopes/row-scope.js';
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import { APP_FILTER, ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { MongooseModule, getConnectionToken } from '@nestjs/mongoose';
@@ -29,7 +30,8 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
   const plan = planModelRoutes(options);
   const { connectionName } = options;
   const controllers = createControllers(plan.definitions, plan.table, plan.userControllers, connectionName);
-  const hooks = [...new Set(plan.definitions.flatMap((definition) => (definition.hooks ? [definition.hooks] : [])))];
+  // The hooks and row scope classes of the resources: providers of this module (so they take services by injection), once each.
+  const ruleClasses = [...new Set(plan.definitions.flatMap((definition) => [...(definition.hooks ? [definition.hooks] : []), ...(RowScopes.isClass(definition.scope) ? [definition.scope] : [])]))];
   return {
     ...module,
     global: options.isGlobal ?? true,
@@ -46,12 +48,11 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
       admissionProvider(connectionName),
       ...(plan.table.some((route) => route.action === 'import') ? [FastifyImports] : []),
       ...createRepositoryProviders(plan.definitions, connectionName),
-      // Each resource's hooks class, a provider of this module (so it takes services by injection), once.
-      ...hooks.filter((provider) => !options.providers?.includes(provider)),
+      ...ruleClasses.filter((provider) => !options.providers?.includes(provider)),
       ...(options.providers ?? []),
     ],
-    // The hooks too: the instance the repositories run is the one the application injects.
-    exports: [ModelRoutesExplorer, ...plan.definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName)), ...hooks],
+    // The hooks and scopes too: the instance the repositories run is the one the application injects.
+    exports: [ModelRoutesExplorer, ...plan.definitions.map((definition) => getModelRepositoryToken(definition.name, connectionName)), ...ruleClasses],
   };
 }
 

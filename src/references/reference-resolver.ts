@@ -2,6 +2,8 @@ import { Types, type Connection } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ReferenceDefinition } from '../definitions/resource-definition.interface.js';
 import type { FieldAccess, FieldSlot } from '../utils/object-path.util.js';
+import { allOf } from '../utils/all-of.util.js';
+import { readScopeOf } from '../scopes/row-scope.js';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
@@ -12,7 +14,8 @@ const OBJECT_ID = /^[0-9a-f]{24}$/i;
  * - a value may be the referenced document's `_id` (24 hex characters) or, when the referenced
  *   resource is identified by another field (a slug), that field's value; an `_id` match wins;
  * - with `checkExists` (the default), a value that names no document is a 400
- *   `MR_REFERENCE_NOT_FOUND` naming the field (`tags.1`, `vaccinations.0.vet`) and the value;
+ *   `MR_REFERENCE_NOT_FOUND` naming the field (`tags.1`, `vaccinations.0.vet`) and the value; so is
+ *   one outside the request's row scope of the referenced resource (`RowScope`), in the same words;
  * - one query per written reference field, none for a field whose values are all `_id`s and
  *   whose existence is not checked.
  *
@@ -88,9 +91,11 @@ async function findTargets(
   const model = connection.model(reference.targetName);
   // One equality where there is one value: FerretDB pushes `{ _id: x }` down to its backend, not `$in` nor `$or`.
   const condition = (values: unknown[]) => (values.length === 1 ? values[0] : { $in: values });
+  // A target outside the request's row scope is as missing as one that does not exist.
+  const scope = readScopeOf(model);
   const find = (filter: Record<string, unknown>) =>
     model
-      .find(filter, { _id: 1, ...(idField === '_id' ? {} : { [idField]: 1 }) })
+      .find(allOf(scope, filter), { _id: 1, ...(idField === '_id' ? {} : { [idField]: 1 }) })
       .maxTimeMS(maxTimeMS)
       .lean()
       .exec() as Promise<Array<Record<string, unknown> & { _id: Types.ObjectId }>>;

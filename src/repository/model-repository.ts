@@ -31,6 +31,9 @@ import { referenceLocksOfProcess } from '../references/reference-locks.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
 import { copyData, deletePath, flatAccess, nestedAccess, type FieldAccess } from '../utils/object-path.util.js';
 import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js';
+import { allOf } from '../utils/all-of.util.js';
+import { readScopeOf, registerRowScopes, RowScopes } from '../scopes/row-scope.js';
+import type { RowScope, RowScopeFunction } from '../interfaces/row-scope.interface.js';
 
 /**
  * A document as the routes return it: plain data, without the version key and hidden fields.
@@ -106,16 +109,22 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** The resource's lifecycle hooks (`@GeneratedResource({ hooks })`), if it has any. */
   private readonly writeHooks?: WriteHooks<PlainDocument<T>>;
+  /** The resource's row scope (`@GeneratedResource({ scope })`), if it has one: ANDed into every read and write of a request. */
+  readonly scopes?: RowScopes;
 
   /**
-   * @param extras the resource's lifecycle hooks, run around every write (see `ResourceHooks`), and
-   * where to emit the events of its stored writes (see `WriteEvent`)
+   * @param extras the resource's lifecycle hooks, run around every write (see `ResourceHooks`),
+   * where to emit the events of its stored writes (see `WriteEvent`), and its row scope (see `RowScope`)
    */
   constructor(
     readonly model: Model<T>,
     readonly definition: RepositoryDefinition,
-    { hooks, events }: { hooks?: ResourceHooks<T>; events?: WriteEventSink } = {},
+    { hooks, events, scope }: { hooks?: ResourceHooks<T>; events?: WriteEventSink; scope?: RowScope | RowScopeFunction } = {},
   ) {
+    if (scope) {
+      this.scopes = new RowScopes(definition.name, scope);
+      registerRowScopes(model, this.scopes);
+    }
     if (hooks || events) this.writeHooks = new WriteHooks<PlainDocument<T>>(hooks ?? {}, definition.name, (id) => this.findOne(id), events);
     this.references = [...definition.references, ...(definition.embeddedReferences ?? [])];
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
@@ -129,10 +138,11 @@ export class ModelRepository<T = Record<string, unknown>> {
       versionKey: definition.fields.versionKey,
       revealHidden: this.revealHidden,
       maxTimeMS: () => this.maxTimeMS,
-      idFilter: (id) => this.idFilter(id),
+      idFilter: (id) => this.writeIdFilter(id),
       castId: (id) => this.castId(id),
       tagged: (raw) => this.tagged(raw),
-      findOne: (id) => this.findOne(id),
+      findOne: (id) => this.findWritable(id),
+      writesFewer: () => this.scopes?.writesFewer() === true,
     });
     this.fileWrites = new FileWrites<PlainDocument<T>>({
       model,
@@ -140,7 +150,7 @@ export class ModelRepository<T = Record<string, unknown>> {
       files: definition.files ?? [],
       store: this.files,
       maxTimeMS: () => this.maxTimeMS,
-      idFilter: (id) => this.idFilter(id),
+      idFilter: (id) => this.writeIdFilter(id),
       update: (id, update, options) => this.findAndUpdate(id, update, options),
       updateInTurn: (id, update, options) => this.updateNow(id, update, options),
       inTurn: (id, write) => this.serialized(id, write, true),
@@ -173,7 +183,7 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** Finds a document by its `_id`, whatever the resource's `id` field: how references are stored. */
   async findByObjectId(objectId: Types.ObjectId | string): Promise<PlainDocument<T> | null> {
-    const doc = await this.reading(this.model.findOne({ _id: objectId })).maxTimeMS(this.maxTimeMS).lean().exec();
+    const doc = await this.reading(this.model.findOne(this.scoped({ _id: objectId }))).maxTimeMS(this.maxTimeMS).lean().exec();
     return doc && this.tagged(doc);
   }
 
@@ -185,7 +195,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   async findByObjectIds(objectIds: readonly unknown[]): Promise<Array<PlainDocument<T>>> {
     const chunks: unknown[][] = [];
     for (let start = 0; start < objectIds.length; start += OBJECT_ID_CHUNK) chunks.push(objectIds.slice(start, start + OBJECT_ID_CHUNK));
-    const found = await Promise.all(chunks.map((chunk) => this.reading(this.model.find({ _id: { $in: chunk } })).maxTimeMS(this.maxTimeMS).lean().exec()));
+    const found = await Promise.all(chunks.map((chunk) => this.reading(this.model.find(this.scoped({ _id: { $in: chunk } }))).maxTimeMS(this.maxTimeMS).lean().exec()));
     return found.flat().map((doc) => this.tagged(doc as object));
   }
 
@@ -196,7 +206,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    */
   async findReferencing(field: string, objectIds: readonly unknown[], sort: Record<string, 1 | -1> | undefined, limit: number): Promise<Array<PlainDocument<T>>> {
     const order = { ...sort, ...(sort?._id ? {} : { _id: 1 as const }) };
-    const docs = await this.reading(this.model.find({ [field]: { $in: objectIds } }))
+    const docs = await this.reading(this.model.find(this.scoped({ [field]: { $in: objectIds } })))
       .sort(order)
       .limit(limit)
       .maxTimeMS(this.maxTimeMS)
@@ -212,6 +222,7 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   private async createNow(data: Record<string, unknown>): Promise<PlainDocument<T>> {
     const values = withoutNulls(data, this.definition.fields);
+    this.scopes?.stamp(values);
     const doc = await this.referencing(nestedAccess(values), async () => {
       const resolving = this.resolveReferences(nestedAccess(values));
       if (resolving) await resolving;
@@ -246,6 +257,7 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   private async updateNowWhere(id: string, data: Record<string, unknown>, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
     const update = toMergeUpdate(data, this.definition.fields);
+    this.scopes?.checkChanges(update.$set, update.$unset);
     const precondition = this.preconditionOf(id, options);
     if (!update.$set && !update.$unset) return this.conditions.unwritten(id, precondition, true);
     return this.referencing(flatAccess(update.$set ?? {}), async () => {
@@ -274,7 +286,8 @@ export class ModelRepository<T = Record<string, unknown>> {
     return this.referencing(access, async (locked) => {
       // In the turn of the referenced document's delete: it exists now, or the add is a 404.
       const reference = this.definition.references.find((candidate) => candidate.field === field);
-      if (locked && reference && !(await this.model.db.model(reference.targetName).exists({ _id: objectId }).maxTimeMS(this.maxTimeMS).exec())) {
+      const target = reference && this.model.db.model(reference.targetName);
+      if (locked && target && !(await target.exists(allOf(readScopeOf(target), { _id: objectId })).maxTimeMS(this.maxTimeMS).exec())) {
         throw ModelRoutesException.notFound(reference.targetName, String(objectId));
       }
       return this.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, precondition });
@@ -407,7 +420,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     ) => { update: Record<string, unknown>; merge?: MergeUpdate; condition: Record<string, unknown> },
   ): Promise<PlainDocument<T> | null | undefined> {
     for (let attempt = 0; attempt < ELEMENT_ATTEMPTS; attempt++) {
-      const raw = (await this.model.findOne(this.idFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec()) as Record<string, unknown> | null;
+      const raw = (await this.model.findOne(this.writeIdFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec()) as Record<string, unknown> | null;
       if (!raw) return null;
       const elements = (Array.isArray(raw[field]) ? raw[field] : []) as Array<Record<string, unknown>>;
       const index = elements.findIndex((element) => element && String(element._id) === String(elementId));
@@ -452,6 +465,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   async updateMany(filter: Record<string, unknown>, data: Record<string, unknown>, options: BulkOptions = {}): Promise<BulkReport> {
     const update = toMergeUpdate(data, this.definition.fields);
     if (!update.$set && !update.$unset) throw ModelRoutesException.invalidBody('body', 'A bulk update needs at least one field to change');
+    this.scopes?.checkChanges(update.$set, update.$unset);
     // The references it sets are the same for every match: one that names no document refuses the change whole, before any write (each write checks them again).
     const resolving = update.$set && this.resolveReferences(flatAccess(update.$set));
     if (resolving) await resolving;
@@ -472,7 +486,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(filter);
     const { name, idField, search } = this.definition;
     const max = options.maxDocuments ?? search.bulkMaxDocuments;
-    return runBulk({ model: this.model, resource: name, idField, filter, max, maxTimeMS: this.maxTimeMS, dryRun: options.dryRun === true, outcome, write });
+    return runBulk({ model: this.model, resource: name, idField, filter: allOf(this.scopes?.write(), filter), max, maxTimeMS: this.maxTimeMS, dryRun: options.dryRun === true, outcome, write });
   }
 
   /** `delete()`, of a document that still matches `where` (else nothing is written and `null` answered). */
@@ -566,7 +580,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   private async updateNow(id: string, update: Record<string, unknown>, { merge, condition, where, precondition, retry }: UpdateOptions & { retry?: true }): Promise<PlainDocument<T> | null | undefined> {
     const { versionKey } = this.definition.fields;
     const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
-    const target = await this.conditions.writeFilter(id, precondition, where ? { ...condition, ...where } : condition);
+    const target = await this.conditions.writeFilter(id, precondition, where ? allOf(condition, where) : condition);
     try {
       // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:
       // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
@@ -644,14 +658,16 @@ export class ModelRepository<T = Record<string, unknown>> {
     // One document more than the page tells whether another page follows.
     const query = this.reading(this.model.find(page, projection)).skip(params.skip).limit(keyset ? params.limit + 1 : params.limit).maxTimeMS(this.maxTimeMS).lean();
     if (sort) query.sort(sort);
-    const plan = { policy: params.count ?? routeCountPreference() ?? this.definition.search.count, unfiltered: Object.keys(filter).length === 0, estimateLimit: this.definition.search.estimateLimit };
+    // Unfiltered: no condition but the row scope's, whose documents are the collection as this request sees it.
+    const unfiltered = scope === undefined && Object.keys(params.filter).length === 0;
+    const plan = { policy: params.count ?? routeCountPreference() ?? this.definition.search.count, unfiltered, estimateLimit: this.definition.search.estimateLimit };
     const countMatches = (limit?: number) => {
       const counting = this.reading(this.model.countDocuments(filter)).maxTimeMS(this.maxTimeMS);
       return (limit === undefined ? counting : counting.limit(limit)).exec();
     };
     // An exact count goes beside the page, as a hand-written search sends it: a full page waits for the slower of the two.
     const exactCount = plan.policy === 'exact' ? countMatches() : undefined;
-    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionCount.read(routeReadPreference()) : undefined, exactCount];
+    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionSize() : undefined, exactCount];
     try {
       const [found, collection] = (await Promise.all(operations)) as [Array<Record<string, unknown>>, number | undefined];
       const more = keyset ? found.length > params.limit : undefined;
@@ -725,12 +741,13 @@ export class ModelRepository<T = Record<string, unknown>> {
    * its tie-breaker, the keyset of a sorted search (its answer carries the cursor after its page,
    * `status.next`), and the page's filter (after the cursor `after`, if sent).
    */
-  private searchPlan(params: SearchParams, scope: Record<string, unknown> | undefined) {
-    const filter = combineFilters(scope, params.filter);
+  private searchPlan(params: SearchParams, routeScope: Record<string, unknown> | undefined) {
+    const scope = this.scoped(routeScope);
+    const filter = allOf(scope, params.filter);
     // A tie-breaker on _id makes paging through equal sort keys deterministic.
     const sort = params.sort && { ...params.sort, ...(params.sort._id ? {} : { _id: 1 as const }) };
-    const keyset = sort && new KeysetPage({ resource: this.definition.name, scope, sort, filter: params.sentFilter ?? params.filter }, this.definition.search.cursorSecret ?? LIBRARY_CURSOR_KEY);
-    const page = params.after === undefined ? filter : combineFilters(filter, this.afterCursor(keyset, params.after));
+    const keyset = sort && new KeysetPage({ resource: this.definition.name, scope: Object.keys(scope).length ? scope : undefined, sort, filter: params.sentFilter ?? params.filter }, this.definition.search.cursorSecret ?? LIBRARY_CURSOR_KEY);
+    const page = params.after === undefined ? filter : allOf(filter, this.afterCursor(keyset, params.after));
     return { filter, sort, keyset, page };
   }
 
@@ -782,7 +799,7 @@ export class ModelRepository<T = Record<string, unknown>> {
       throw searchError(error, filter, at) ?? error;
     }
     if ((await serverEngine(this.model.db)) === 'ferretdb') checkFerretDbFilter(filter, at?.path);
-    const query = this.model.find(outside ? { $nor: [filter] } : filter, { _id: 1 }).limit(limit).batchSize(limit).maxTimeMS(this.maxTimeMS).lean();
+    const query = this.model.find(this.scoped(outside ? { $nor: [filter] } : filter), { _id: 1 }).limit(limit).batchSize(limit).maxTimeMS(this.maxTimeMS).lean();
     const found = await (readPreference ? query.read(readPreference) : query).exec();
     return found.map((doc) => (doc as unknown as { _id: Types.ObjectId })._id);
   }
@@ -790,7 +807,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** Of these `_id`s, those that name no document (dangling references). */
   async missingObjectIds(objectIds: readonly Types.ObjectId[]): Promise<Types.ObjectId[]> {
     if (objectIds.length === 0) return [];
-    const found = await this.reading(this.model.find({ _id: { $in: objectIds } }, { _id: 1 })).maxTimeMS(this.maxTimeMS).lean().exec();
+    const found = await this.reading(this.model.find(this.scoped({ _id: { $in: objectIds } }), { _id: 1 })).maxTimeMS(this.maxTimeMS).lean().exec();
     const existing = new Set(found.map((doc) => String((doc as unknown as { _id: unknown })._id)));
     return objectIds.filter((objectId) => !existing.has(String(objectId)));
   }
@@ -887,18 +904,53 @@ export class ModelRepository<T = Record<string, unknown>> {
     return hasAtomicDocumentWrites(this.model.db).then((atomic) => (atomic ? write() : queued()));
   }
 
+  /** The filter of the document `id` names, among those the request may read. */
   private idFilter(id: string): Record<string, unknown> {
-    return { [this.definition.idField]: this.castId(id) };
+    return this.scoped({ [this.definition.idField]: this.castId(id) });
+  }
+
+  /** The filter of the document `id` names, among those the request may write. */
+  private writeIdFilter(id: string): Record<string, unknown> {
+    const filter = { [this.definition.idField]: this.castId(id) };
+    const scope = this.scopes?.write();
+    return scope ? allOf(scope, filter) : filter;
+  }
+
+  /**
+   * `filter`, among the documents the request in progress may read: ANDed with the resource's row
+   * scope (`@GeneratedResource({ scope })`) for that request, if it has one; as given otherwise.
+   * What every read of the repository filters on; use it in your own queries of the model.
+   */
+  scoped(filter: Record<string, unknown> | undefined): Record<string, unknown> {
+    const scope = this.scopes?.read();
+    return scope ? allOf(scope, filter) : (filter ?? {});
+  }
+
+  /** Whether the request in progress reads this resource through a row scope. */
+  isScoped(): boolean {
+    return this.scopes?.read() !== undefined;
+  }
+
+  /**
+   * The document `id` names, as a write would find it: `null` when it is not among those the
+   * request may read; a 403 `MR_OUT_OF_SCOPE` when it is, but not among those it may write.
+   */
+  private async findWritable(id: string): Promise<PlainDocument<T> | null> {
+    if (!this.scopes?.writesFewer()) return this.findOne(id);
+    const raw = await this.model.findOne(this.writeIdFilter(id)).maxTimeMS(this.maxTimeMS).lean().exec();
+    if (raw) return this.tagged(raw);
+    if (await this.findOne(id)) throw new ModelRoutesException('MR_OUT_OF_SCOPE', `${this.definition.name} '${id}' may be read, not written, by this request`);
+    return null;
+  }
+
+  /** The envelope's `count`: the collection's size from its metadata; with a row scope, the documents in the scope, counted. */
+  private collectionSize(): Promise<number> {
+    const scope = this.scopes?.read();
+    if (!scope) return this.collectionCount.read(routeReadPreference());
+    return this.reading(this.model.countDocuments(scope)).maxTimeMS(this.maxTimeMS).exec();
   }
 }
 
-/**
- * `scope` AND `filter`. The conditions of one object are ANDed already, so where the two name no
- * common key they are merged into one (`{ owner, employees: { $gte: 10 } }`): the same documents as
- * `$and`, in the shape every engine plans best (FerretDB v1 pushes down the top-level equality on
- * `owner`, but nothing under `$and`). Where they share a key, `$and` keeps both conditions: the
- * client's can never replace the scope's.
- */
 /**
  * What an export's work gives: the pages of the documents to write, in order (`exportPages`).
  *
@@ -918,11 +970,6 @@ function exportTooLarge(resource: string, limit: number): ModelRoutesException {
   );
 }
 
-export function combineFilters(scope: Record<string, unknown> | undefined, filter: Record<string, unknown>): Record<string, unknown> {
-  if (!scope) return filter;
-  if (Object.keys(scope).some((key) => Object.hasOwn(filter, key))) return { $and: [scope, filter] };
-  return { ...scope, ...filter };
-}
 
 /** Whether a schema has a Map at any depth (in nested objects and sub-documents too). */
 function hasMaps(schema: mongoose.Schema): boolean {

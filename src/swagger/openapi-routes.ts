@@ -342,7 +342,14 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedR
     ...conditionalStatuses(row, owner),
     ...errorResponses(row),
     ...hookRefusals(row, route, owner),
+    ...scopeRefusals(row, route, owner),
   ];
+}
+
+/** A write of a resource with a row scope may set or change a field the scope holds, or reach a document the request may read and not write: a 403. */
+function scopeRefusals(row: RouteActionRow, route: RouteDefinition, owner: ResolvedResource): MethodDecorator[] {
+  if (!owner.scope || !(row.conditional === 'write' || route.action === 'create' || route.action === 'updateMany')) return [];
+  return [ApiResponse({ status: 403, description: "Error; code: MR_OUT_OF_SCOPE (a write the request's row scope does not allow)", schema: ref(componentName.error) as never })];
 }
 
 /** A write of a resource with lifecycle hooks may be refused by them, with any 4xx they throw: documented as a range. */

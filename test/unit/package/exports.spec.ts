@@ -34,6 +34,7 @@ export function exportsSpec(): void {
     'getModelRepositoryToken',
     'parseSearchBody',
     'parseSearchQueryString',
+    'runWithRequest',
     'sanitizeFilter',
   ];
 
