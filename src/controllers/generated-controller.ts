@@ -65,6 +65,12 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
   updateMany(query: Record<string, unknown>, body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<BulkReport>;
   /** `DELETE /companies?<conditions>` (opt-in: `routes: { deleteMany: true }`): deletes every document the conditions match, each by its own delete (see `ModelRepository.deleteMany`). */
   deleteMany(query: Record<string, unknown>): Promise<BulkReport>;
+  /** `GET /companies/trash` (soft delete: `@GeneratedResource({ softDelete: true })`): searches the documents a `DELETE` marked. */
+  trash(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>>;
+  /** `POST /company/:company_id/restore` (soft delete): brings back a marked document; the request's `If-Match`, if any, applies. */
+  restore(id: string): Promise<PlainDocument<T>>;
+  /** `DELETE /company/:company_id/purge` (soft delete): deletes a marked document for good. */
+  purge(id: string): Promise<PlainDocument<T>>;
 }
 
 /**
@@ -160,6 +166,18 @@ export function GeneratedController<T>(
 
     deleteMany(query: Record<string, unknown>): Promise<BulkReport> {
       return this.repository.deleteMany(this.bulkFilter(query), { dryRun: bulkDryRun(query) });
+    }
+
+    trash(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
+      return this.repository.trash(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
+    }
+
+    async restore(id: string): Promise<PlainDocument<T>> {
+      return this.found(await this.repository.restore(id), id);
+    }
+
+    async purge(id: string): Promise<PlainDocument<T>> {
+      return this.found(await this.repository.purge(id), id);
     }
 
     /** The engine filter of a bulk change's conditions: the call's, parsed by its entry guard, or parsed here. */

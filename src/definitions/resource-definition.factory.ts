@@ -163,8 +163,9 @@ export function createResourceDefinition({ resource, schema: given }: { resource
   // every model of the connection when the app initialises (DeleteCascades).
   findDeleteRules(schema, resource.name);
   const files = findFileFields(schema);
-  // Only the file routes write a file field.
-  const readonly = [...(metadata.readonly ?? []), ...files.map((file) => file.field)];
+  const softDelete = softDeleteOption(resource, schema, metadata.softDelete);
+  // Only the file routes write a file field; only a delete and a restore, the mark of a deleted document.
+  const readonly = [...(metadata.readonly ?? []), ...files.map((file) => file.field), ...(softDelete ? [softDelete.field] : [])];
   const { fields, serialization } = resourceFieldRules(resource, schema, { ...metadata, readonly });
   return {
     target: resource,
@@ -193,7 +194,24 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     elementRoutes: metadata.elements,
     ...(metadata.hooks && { hooks: metadata.hooks }),
     ...(metadata.scope && { scope: metadata.scope }),
+    ...(softDelete && { softDelete }),
   };
+}
+
+/**
+ * The field that marks a deleted document of a resource with soft delete, added to its schema
+ * (a date, `null` while the document lives, indexed) where the schema has no such path; one of
+ * another type is a configuration error.
+ */
+function softDeleteOption(resource: Type, schema: Schema, option: boolean | { field?: string } | undefined): { field: string } | undefined {
+  if (!option) return undefined;
+  const field = (typeof option === 'object' && option.field) || 'deletedAt';
+  const existing = schema.path(field);
+  if (!existing) schema.add({ [field]: { type: Date, default: null, index: true } });
+  else if (existing.instance !== 'Date') {
+    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}: @GeneratedResource({ softDelete }) marks deleted documents in '${field}', which is a ${existing.instance}, not a Date. Name another field, or declare it @Prop({ type: Date, default: null }).`);
+  }
+  return { field };
 }
 
 /** The resources as one app serves them, and the search settings of the models that are not resources. */

@@ -104,6 +104,8 @@ export interface ResourceDefinition {
   hooks?: Type;
   /** `@GeneratedResource({ scope })`: its row scope, a provider class or a function. */
   scope?: Type<RowScope> | RowScopeFunction;
+  /** `@GeneratedResource({ softDelete })`: the field that marks a deleted document, if the resource has soft delete. */
+  softDelete?: { field: string };
 }
 
 /**

@@ -120,6 +120,15 @@ function resourceHandlers(parent: Type, plans: RoutePlans<ResourceActionName>): 
     deleteMany(...args: unknown[]) {
       return serveRoute(this, plans.deleteMany, args);
     }
+    trash(...args: unknown[]) {
+      return serveRoute(this, plans.trash, args);
+    }
+    restore(...args: unknown[]) {
+      return serveRoute(this, plans.restore, args);
+    }
+    purge(...args: unknown[]) {
+      return serveRoute(this, plans.purge, args);
+    }
   }
   return ResourceHandlers;
 }

@@ -4,11 +4,26 @@ import { currentCall } from '../call/route-call.js';
  * What a write does to a document: `create`, `update` (a merge of changes: PUT, PATCH, an import's
  * upsert, a bulk update), `delete`; and the writes of one field, which are updates too:
  * `addReference`/`removeReference` (an array of references), `addElement`/`updateElement`/
- * `removeElement` (an array of sub-documents), `setFile`/`addFile`/`removeFile` (a file field).
+ * `removeElement` (an array of sub-documents), `setFile`/`addFile`/`removeFile` (a file field);
+ * with soft delete, `delete` marks the document, `restore` (an update) brings it back, and `purge`
+ * (a delete) removes it for good.
  *
  * @publicApi
  */
-export type WriteOperation = 'create' | 'update' | 'delete' | 'addReference' | 'removeReference' | 'addElement' | 'updateElement' | 'removeElement' | 'setFile' | 'addFile' | 'removeFile';
+export type WriteOperation =
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'addReference'
+  | 'removeReference'
+  | 'addElement'
+  | 'updateElement'
+  | 'removeElement'
+  | 'setFile'
+  | 'addFile'
+  | 'removeFile'
+  | 'restore'
+  | 'purge';
 
 /**
  * What a before-hook is told of the write to come.

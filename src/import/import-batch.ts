@@ -1,4 +1,3 @@
-import { allOf } from '../utils/all-of.util.js';
 import { checkWrite } from '../call/write-check.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { itemRefusal } from '../errors/error-response.mapper.js';
@@ -79,7 +78,7 @@ class RowImporter {
   /** The stored document the key names, raw (hidden fields aside), hydrated; `undefined` when none, or outside the request's row scope. */
   private async current(key: string) {
     const { model, definition } = this.repository;
-    const raw = await model.findOne(allOf(this.repository.scopes?.write(), { [definition.idField]: this.repository.castId(key) })).maxTimeMS(definition.search.maxTimeMS).lean().exec();
+    const raw = await model.findOne(this.repository.scoped({ [definition.idField]: this.repository.castId(key) }, 'write')).maxTimeMS(definition.search.maxTimeMS).lean().exec();
     return raw ? model.hydrate(raw) : undefined;
   }
 

@@ -84,6 +84,15 @@ export interface GeneratedResourceOptions {
    * ```
    */
   scope?: Type<RowScope> | RowScopeFunction;
+  /**
+   * Soft delete: `DELETE` marks the document (its `deletedAt` field, added to the schema if absent,
+   * set to the time; `null` while it lives) instead of removing it. A marked document is out of every
+   * read and write of every surface, as a deleted one; the resource gets the routes of its trash:
+   * `GET /<plural>/trash` (a search of the marked documents), `POST /<path>/:id/restore` and
+   * `DELETE /<path>/:id/purge` (the real delete), guardable as any route (`routes: { purge: { decorators } }`).
+   * `{ field }` names another field. See docs/rules.md.
+   */
+  softDelete?: boolean | { field?: string };
 }
 
 /**

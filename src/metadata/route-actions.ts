@@ -61,6 +61,8 @@ export interface RouteActionRow {
   answers: { shape: 'document' | 'list' | 'file' | 'element' | 'export' | 'report' | 'bulk'; of: 'source' | 'target' };
   /** Off unless its options turn it on (`routes: { export: true }`): a route that reads a whole collection at once is an access decision. */
   optIn?: true;
+  /** A route of the trash of a resource with soft delete (`@GeneratedResource({ softDelete })`): absent without it. */
+  softDelete?: true;
   /** It reads an uploaded file (multipart/form-data or a raw body). */
   upload?: true;
   /** It answers `Location` with the created document's URL. */
@@ -197,6 +199,27 @@ export const ROUTE_ACTIONS = {
     errors: [[400, `${SEARCH}, MR_BULK_TOO_LARGE`], [428, 'MR_PRECONDITION_REQUIRED']],
     summary: ({ source }) => `Delete every ${source.name} that matches`,
     description: () => `Each delete applies the onDelete rules of the fields that reference the document: one that a restrict field keeps is refused (MR_REFERENCED in its item). ${BULK_TEXT}`,
+  },
+  trash: {
+    scope: 'resource', method: 'GET', path: ({ source }) => `/${source.plural}/trash`, status: 200, params: ['query'],
+    searchQuery: true, softDelete: true, answers: { shape: 'list', of: 'source' },
+    errors: [[400, SEARCH]],
+    summary: ({ source }) => `Search the deleted ${source.name} documents`,
+    description: () => 'The documents a DELETE marked (soft delete), searched as GET /<plural> searches the others: field=value, field[op]=value, sort (deletedAt: when), select, limit, skip.',
+  },
+  restore: {
+    scope: 'resource', method: 'POST', path: (names) => `${one(names)}/restore`, status: 200, params: ['id'],
+    conditional: 'write', softDelete: true, answers: { shape: 'document', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY']],
+    summary: ({ source }) => `Restore a deleted ${source.name}`,
+    description: ({ source }) => `Brings back a ${source.name} that a DELETE marked, as it was, and answers it; 404 for one that is not in the trash.`,
+  },
+  purge: {
+    scope: 'resource', method: 'DELETE', path: (names) => `${one(names)}/purge`, status: 200, params: ['id'],
+    conditional: 'write', softDelete: true, answers: { shape: 'document', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND'], [409, 'MR_REFERENCED']],
+    summary: ({ source }) => `Delete a deleted ${source.name} for good`,
+    description: ({ source }) => `Removes a ${source.name} that a DELETE marked, with its files, applying the onDelete rules of the fields that reference it; 404 for one that is not in the trash.`,
   },
   find: {
     scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id'],

@@ -34,13 +34,14 @@ export class DeleteCascade {
     this.clearing = rules.filter((rule) => rule.onDelete !== 'restrict');
   }
 
-  /** Steps 1 and 2 for the document `objectId` (named `id` in the path, for the message of a 409). */
-  async apply(objectId: Types.ObjectId, id: string, maxTimeMS: number): Promise<void> {
+  /** Steps 1 and 2 for the document `objectId` (named `id` in the path, for the message of a 409); step 1 alone with `restrictOnly` (a soft delete). */
+  async apply(objectId: Types.ObjectId, id: string, maxTimeMS: number, restrictOnly = false): Promise<void> {
     const counts = await Promise.all(
       this.restricting.map((rule) => rule.referencing.countDocuments(this.referencing(rule, objectId)).maxTimeMS(maxTimeMS).exec()),
     );
     const total = counts.reduce((sum, count) => sum + count, 0);
     if (total > 0) throw this.referenced(id, total, counts);
+    if (restrictOnly) return;
     // One after the other: two fields of one document (a lead and a member) are two updates of it,
     // which FerretDB v1 does not apply atomically (run together, one of them was lost).
     for (const rule of this.clearing) await rule.referencing.updateMany(this.referencing(rule, objectId), this.release(rule, objectId)).maxTimeMS(maxTimeMS).exec();
@@ -139,12 +140,12 @@ export function loadDeleteCascades(connection: Connection): void {
  * delete's own filter: identifier and `If-Match` condition), so a delete that would fail with a
  * 404 or a 412 changes nothing. `false` when no document matches; `true` when the delete may go on.
  */
-export async function releaseReferences<T>(model: Model<T>, filter: Record<string, unknown>, id: string, maxTimeMS: number): Promise<boolean> {
+export async function releaseReferences<T>(model: Model<T>, filter: Record<string, unknown>, id: string, maxTimeMS: number, { restrictOnly = false } = {}): Promise<boolean> {
   const cascade = cascades.get(model.db)?.get(model.modelName);
   if (!cascade) return true;
   const doc = await model.findOne(filter).select('_id').maxTimeMS(maxTimeMS).lean().exec();
   if (!doc) return false;
-  await cascade.apply((doc as { _id: Types.ObjectId })._id, id, maxTimeMS);
+  await cascade.apply((doc as { _id: Types.ObjectId })._id, id, maxTimeMS, restrictOnly);
   return true;
 }
 

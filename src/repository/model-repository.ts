@@ -32,7 +32,8 @@ import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js'
 import { copyData, deletePath, flatAccess, nestedAccess, type FieldAccess } from '../utils/object-path.util.js';
 import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js';
 import { allOf } from '../utils/all-of.util.js';
-import { readScopeOf, registerRowScopes, RowScopes } from '../scopes/row-scope.js';
+import { readScopeOf, registerReadFilter, RowScopes } from '../scopes/row-scope.js';
+import { inTrash, lifeCondition } from '../scopes/soft-delete.js';
 import type { RowScope, RowScopeFunction } from '../interfaces/row-scope.interface.js';
 
 /**
@@ -121,10 +122,8 @@ export class ModelRepository<T = Record<string, unknown>> {
     readonly definition: RepositoryDefinition,
     { hooks, events, scope }: { hooks?: ResourceHooks<T>; events?: WriteEventSink; scope?: RowScope | RowScopeFunction } = {},
   ) {
-    if (scope) {
-      this.scopes = new RowScopes(definition.name, scope);
-      registerRowScopes(model, this.scopes);
-    }
+    if (scope) this.scopes = new RowScopes(definition.name, scope);
+    if (scope || definition.softDelete) registerReadFilter(model, () => this.readFilter());
     if (hooks || events) this.writeHooks = new WriteHooks<PlainDocument<T>>(hooks ?? {}, definition.name, (id) => this.findOne(id), events);
     this.references = [...definition.references, ...(definition.embeddedReferences ?? [])];
     this.revealHidden = [...definition.fields.hidden].map((path) => `+${path}`).join(' ');
@@ -486,12 +485,60 @@ export class ModelRepository<T = Record<string, unknown>> {
     if ((await serverEngine(this.model.db)) === 'ferretdb') this.checkFerretDbSearch(filter);
     const { name, idField, search } = this.definition;
     const max = options.maxDocuments ?? search.bulkMaxDocuments;
-    return runBulk({ model: this.model, resource: name, idField, filter: allOf(this.scopes?.write(), filter), max, maxTimeMS: this.maxTimeMS, dryRun: options.dryRun === true, outcome, write });
+    return runBulk({ model: this.model, resource: name, idField, filter: this.scoped(filter, 'write'), max, maxTimeMS: this.maxTimeMS, dryRun: options.dryRun === true, outcome, write });
   }
 
   /** `delete()`, of a document that still matches `where` (else nothing is written and `null` answered). */
   private deleteWhere(id: string, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
-    return this.hooked({ phase: 'delete', operation: 'delete', id }, options, undefined, () => this.deleteNowWhere(id, options, where), (doc) => doc && { doc });
+    const run = () => (this.definition.softDelete ? this.markDeleted(id, this.definition.softDelete.field, options, where) : this.deleteNowWhere(id, options, where));
+    return this.hooked({ phase: 'delete', operation: 'delete', id }, options, undefined, run, (doc) => doc && { doc });
+  }
+
+  /**
+   * A soft delete: marks the document (`field`, the time) and answers it, files kept. `restrict`
+   * holds, as on a delete (a 409 `MR_REFERENCED`); `nullify` and `pull` wait for the purge, since a
+   * restore could not undo them.
+   */
+  private async markDeleted(id: string, field: string, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
+    const precondition = this.preconditionOf(id, options);
+    return referenceLocksOfProcess.exclusive(await this.deleteLocks(id), async () => {
+      const released = await releaseReferences(this.model, allOf(this.writeIdFilter(id), where), id, this.maxTimeMS, { restrictOnly: true });
+      if (!released) return this.conditions.unwritten(id, precondition, false);
+      return this.findAndUpdate(id, { $set: { [field]: new Date() } }, { precondition, where });
+    });
+  }
+
+  /**
+   * Restores a document that soft delete marked (`@GeneratedResource({ softDelete })`): it lives
+   * again, as it was; `null` when no marked document has this id (one that lives is not in the
+   * trash). An update to its hooks (`operation: 'restore'`), a `.updated` event. Its references are
+   * not checked again: one whose document was deleted meanwhile reads as missing.
+   */
+  async restore(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    const field = this.softDeleteField('restore');
+    const precondition = () => this.preconditionOf(id, options);
+    return this.fieldWrite('restore', id, field, options, () => inTrash(this.definition.name, () => this.findAndUpdate(id, { $set: { [field]: null } }, { precondition: precondition() })), (doc) => doc);
+  }
+
+  /**
+   * Deletes for good a document that soft delete marked, as `delete()` deletes one of a resource
+   * without soft delete (`onDelete` rules, its files); `null` when no marked document has this id.
+   * A delete to its hooks (`operation: 'purge'`), a `.deleted` event.
+   */
+  async purge(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    this.softDeleteField('purge');
+    return this.hooked({ phase: 'delete', operation: 'purge', id }, options, undefined, () => inTrash(this.definition.name, () => this.deleteNowWhere(id, options)), (doc) => doc && { doc });
+  }
+
+  /** Runs a parsed search over the documents soft delete marked, as `search()` runs one over the living. */
+  async trash(params: SearchParams): Promise<SearchResult<PlainDocument<T>>> {
+    this.softDeleteField('trash');
+    return inTrash(this.definition.name, () => this.search(params));
+  }
+
+  private softDeleteField(method: string): string {
+    if (!this.definition.softDelete) throw new Error(`ModelRepository.${method}(): ${this.definition.name} has no soft delete (@GeneratedResource({ softDelete: true }))`);
+    return this.definition.softDelete.field;
   }
 
   private async deleteNowWhere(id: string, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
@@ -911,24 +958,37 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** The filter of the document `id` names, among those the request may write. */
   private writeIdFilter(id: string): Record<string, unknown> {
-    const filter = { [this.definition.idField]: this.castId(id) };
-    const scope = this.scopes?.write();
-    return scope ? allOf(scope, filter) : filter;
+    return this.scoped({ [this.definition.idField]: this.castId(id) }, 'write');
   }
 
   /**
-   * `filter`, among the documents the request in progress may read: ANDed with the resource's row
-   * scope (`@GeneratedResource({ scope })`) for that request, if it has one; as given otherwise.
-   * What every read of the repository filters on; use it in your own queries of the model.
+   * `filter`, among the documents the request in progress may read (or, `'write'`, write): ANDed
+   * with the resource's row scope (`@GeneratedResource({ scope })`) for that request, and with the
+   * condition of its living documents where it has soft delete; as given otherwise. What every
+   * query of the repository filters on; use it in your own queries of the model.
    */
-  scoped(filter: Record<string, unknown> | undefined): Record<string, unknown> {
-    const scope = this.scopes?.read();
+  scoped(filter: Record<string, unknown> | undefined, access: 'read' | 'write' = 'read'): Record<string, unknown> {
+    const scope = access === 'read' ? this.readFilter() : this.writeFilter();
     return scope ? allOf(scope, filter) : (filter ?? {});
   }
 
-  /** Whether the request in progress reads this resource through a row scope. */
+  /** The documents the request in progress may read: its row scope, the living ones; `undefined`: all. */
+  private readFilter(): Record<string, unknown> | undefined {
+    const life = this.definition.softDelete && lifeCondition(this.definition.name, this.definition.softDelete.field);
+    const scope = this.scopes?.read();
+    return life ? allOf(life, scope) : scope;
+  }
+
+  /** The documents the request in progress may write. */
+  private writeFilter(): Record<string, unknown> | undefined {
+    const life = this.definition.softDelete && lifeCondition(this.definition.name, this.definition.softDelete.field);
+    const scope = this.scopes?.write();
+    return life ? allOf(life, scope) : scope;
+  }
+
+  /** Whether the request in progress reads some documents of this resource only (a row scope, soft delete). */
   isScoped(): boolean {
-    return this.scopes?.read() !== undefined;
+    return this.readFilter() !== undefined;
   }
 
   /**
@@ -943,9 +1003,9 @@ export class ModelRepository<T = Record<string, unknown>> {
     return null;
   }
 
-  /** The envelope's `count`: the collection's size from its metadata; with a row scope, the documents in the scope, counted. */
+  /** The envelope's `count`: the collection's size from its metadata; with a row scope or soft delete, the documents the request may read, counted. */
   private collectionSize(): Promise<number> {
-    const scope = this.scopes?.read();
+    const scope = this.readFilter();
     if (!scope) return this.collectionCount.read(routeReadPreference());
     return this.reading(this.model.countDocuments(scope)).maxTimeMS(this.maxTimeMS).exec();
   }

@@ -109,7 +109,9 @@ function resourceRoutes(definition: ResourceDefinition, options: RouteTableOptio
   const custom = customRoutes(definition, options.controllers?.get(definition.name), controller);
   const taken = new Set(custom.map((route) => route.handler));
   const names = routeNames(definition);
-  const generated = actionsOf('resource').map((action): TableRow => {
+  const generated = actionsOf('resource')
+    .filter((action) => !routeAction(action).softDelete || definition.softDelete !== undefined)
+    .map((action): TableRow => {
     const { enabled, decorators, readPreference, version } = resolveRoute(action, definition.routes, options.routes);
     const { method, path } = ROUTE_ACTIONS[action];
     return { action, method, path: path(names), resource: definition.name, controller, handler: action, decorators, enabled, ...(readPreference && { readPreference }), ...versionOf(version, definition) };

@@ -146,15 +146,15 @@ function outOfScope(resource: string, message: string, field: string | undefined
 }
 
 
-/** The row scopes of the models that have one, by model: what a write's reference check reads of its targets. */
-const scopesOfModels = new WeakMap<object, RowScopes>();
+/** The read filter of each model that has one (a row scope, soft delete), by model: what a write's reference check reads of its targets. */
+const readFiltersOfModels = new WeakMap<object, () => Record<string, unknown> | undefined>();
 
-/** Records the row scopes of a model, for the checks of the references that name it. */
-export function registerRowScopes(model: object, scopes: RowScopes): void {
-  scopesOfModels.set(model, scopes);
+/** Records how to read the filter of a model's documents that the request in progress may reach, for the checks of the references that name it. */
+export function registerReadFilter(model: object, filter: () => Record<string, unknown> | undefined): void {
+  readFiltersOfModels.set(model, filter);
 }
 
-/** The read filter of a model's row scope for the request in progress, if it has one. */
+/** The filter of a model's documents the request in progress may reach (its row scope, its living documents), if it has one. */
 export function readScopeOf(model: object): Record<string, unknown> | undefined {
-  return scopesOfModels.get(model)?.read();
+  return readFiltersOfModels.get(model)?.();
 }

@@ -84,6 +84,7 @@ export function scopesSpec(): void {
     plural: 'companies',
     readonly: ['tenant'],
     scope: TenantScope,
+    softDelete: true,
     routes: { export: true, exportPost: true, import: true, updateMany: true, deleteMany: true },
     references: {
       owner: { expand: true, filter: true, reverseExport: true, reverseExportPost: true },
@@ -154,6 +155,8 @@ export function scopesSpec(): void {
     // A reference across tenants, as data written before the scope (or by an administrator) may hold.
     ids.crossCo = String((await companies.create({ tenant: 'north', niceName: 'Bridge', employees: 20, owner: ids.grace, partners: [ids.ada, ids.grace] }))._id);
     ids.southCo = String((await companies.create({ tenant: 'south', niceName: 'Austral', employees: 30, owner: ids.grace, partners: [ids.grace], branches: [{ city: 'Hobart' }] }))._id);
+    // South's trash: a company south deleted (soft delete).
+    ids.southGone = String((await companies.create({ tenant: 'south', niceName: 'Gone', employees: 40 }))._id);
     element = String(((await companies.findById(ids.southCo).lean()) as unknown as { branches: Array<{ _id: unknown }> }).branches[0]._id);
     // South's files, through the routes, as south.
     southLogo = String((await as('south').put(`/company/${ids.southCo}/logo`).set('Content-Type', 'image/png').send(png).expect(200)).body.logo._id);
@@ -161,6 +164,7 @@ export function scopesSpec(): void {
     const notes = t.connection.model('Note');
     ids.southPublished = String((await notes.create({ tenant: 'south', text: 'open', published: true }))._id);
     ids.southPrivate = String((await notes.create({ tenant: 'south', text: 'closed' }))._id);
+    await as('south').delete(`/company/${ids.southGone}`).expect(200);
   });
   afterAll(() => t?.close());
 
@@ -176,6 +180,7 @@ export function scopesSpec(): void {
       const created = await north().post('/company').send({ niceName: 'Fresh', owner: ids.ada }).expect(201);
       expect(created.body).toMatchObject({ niceName: 'Fresh', tenant: 'north' });
       await north().delete(`/company/${created.body._id}`).expect(200);
+      await north().delete(`/company/${created.body._id}/purge`).expect(200);
       // The scope's field is the server's: a body naming it is refused as any readonly field is.
       await expectRefusedUnchanged(t.connection, () => north().post('/company').send({ niceName: 'Sneaky', tenant: 'south' }), { status: 400, code: 'MR_INVALID_BODY' });
       // A reference to another tenant's document is a reference to nothing: the same words.
@@ -293,6 +298,20 @@ export function scopesSpec(): void {
     findElement: async () => indistinguishable((id) => north().get(`/company/${id}/branches/${element}`), ids.southCo),
     patchElement: async () => indistinguishable((id) => north().patch(`/company/${id}/branches/${element}`).send({ city: 'Oslo' }), ids.southCo),
     deleteElement: async () => indistinguishable((id) => north().delete(`/company/${id}/branches/${element}`), ids.southCo),
+    trash: async () => {
+      expect(names(await as('south').get('/companies/trash').expect(200))).toEqual(['Gone']);
+      for (const query of ['', '?niceName=Gone', '?tenant=south']) expect(names(await north().get(`/companies/trash${query}`).expect(200))).toEqual([]);
+      expect((await north().get('/companies/trash').set('Prefer', 'count=exact').expect(200)).body.status).toMatchObject({ count: 0, match_count: 0 });
+    },
+    restore: async () => {
+      await indistinguishable((id) => north().post(`/company/${id}/restore`), ids.southGone);
+      // A living document is not in the trash: as absent.
+      await indistinguishable((id) => north().post(`/company/${id}/restore`), ids.northCo);
+    },
+    purge: async () => {
+      await indistinguishable((id) => north().delete(`/company/${id}/purge`), ids.southGone);
+      await indistinguishable((id) => north().delete(`/company/${id}/purge`), ids.northCo);
+    },
   };
 
   describe('the leak matrix: north reaches for south through every action of the route table', () => {
