@@ -2,7 +2,7 @@
 
 // Declaring resources and registering the module
 export { GeneratedResource } from './decorators/generated-resource.decorator.js';
-export type { DtoOption, GeneratedResourceOptions } from './interfaces/generated-resource-options.interface.js';
+export type { DtoOption, GeneratedResourceOptions, HistoryOptions } from './interfaces/generated-resource-options.interface.js';
 export { ModelRoutesModule, type ModelRoutesModuleAsyncOptions } from './model-routes.module.js';
 export type {
   ModelRoutesExtras,
@@ -32,6 +32,7 @@ export type { WriteOptions } from './concurrency/conditional-write.js';
 export { ModelRepository, type ExportPages, type PlainDocument } from './repository/model-repository.js';
 export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteEvent, WriteOperation } from './hooks/write-hooks.js';
 export type { RowScope, RowScopeFunction, ScopeContext, ScopeFilter } from './interfaces/row-scope.interface.js';
+export type { HistoryEntry, HistoryPage } from './repository/document-history.js';
 export { runWithRequest } from './call/route-call.js';
 export type { ExportFormat } from './export/export-formats.js';
 export type { ImportBatch, ImportMode, ImportReport, ImportRow, ImportRowError } from './interfaces/import.interface.js';

@@ -1,3 +1,5 @@
+import { historyPage, historyVersion } from '../query/history-query.js';
+import type { HistoryPage } from '../repository/document-history.js';
 import { Inject, type Type } from '@nestjs/common';
 import { currentCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
@@ -71,6 +73,10 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
   restore(id: string): Promise<PlainDocument<T>>;
   /** `DELETE /company/:company_id/purge` (soft delete): deletes a marked document for good. */
   purge(id: string): Promise<PlainDocument<T>>;
+  /** `GET /company/:company_id/history?limit&skip` (history: `@GeneratedResource({ history: true })`): its versions, the latest first. */
+  history(id: string, query: Record<string, unknown>): Promise<HistoryPage<PlainDocument<T>>>;
+  /** `POST /company/:company_id/history/restore?version=` (history): writes back the state of a version. */
+  revert(id: string, query: Record<string, unknown>): Promise<PlainDocument<T>>;
 }
 
 /**
@@ -178,6 +184,14 @@ export function GeneratedController<T>(
 
     async purge(id: string): Promise<PlainDocument<T>> {
       return this.found(await this.repository.purge(id), id);
+    }
+
+    async history(id: string, query: Record<string, unknown>): Promise<HistoryPage<PlainDocument<T>>> {
+      return this.found(await this.repository.history(id, historyPage(query)), id);
+    }
+
+    async revert(id: string, query: Record<string, unknown>): Promise<PlainDocument<T>> {
+      return this.found(await this.repository.revert(id, historyVersion(query)), id);
     }
 
     /** The engine filter of a bulk change's conditions: the call's, parsed by its entry guard, or parsed here. */

@@ -85,7 +85,7 @@ function subSchema(type: SchemaType): Schema | undefined {
   return (type as SchemaType & { schema?: Schema }).schema;
 }
 
-function timestampFields(schema: Schema): string[] {
+export function timestampFields(schema: Schema): string[] {
   const timestamps = schema.get('timestamps') as boolean | { createdAt?: string | boolean; updatedAt?: string | boolean } | undefined;
   if (!timestamps) return [];
   if (timestamps === true) return ['createdAt', 'updatedAt'];

@@ -1,3 +1,4 @@
+import type { HistoryOptions } from '../interfaces/generated-resource-options.interface.js';
 import type { Type } from '@nestjs/common';
 import type { Schema } from 'mongoose';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
@@ -195,7 +196,17 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     ...(metadata.hooks && { hooks: metadata.hooks }),
     ...(metadata.scope && { scope: metadata.scope }),
     ...(softDelete && { softDelete }),
+    ...(metadata.history && { history: historyOption(resource, schema, metadata.history) }),
   };
+}
+
+/** A resource's history settings: `keep` a positive integer (default 100); the schema needs its version key, which numbers the versions. */
+function historyOption(resource: Type, schema: Schema, option: true | HistoryOptions): { keep: number; actor?: (request: any) => string | undefined } {
+  const given = option === true ? {} : option;
+  const keep = given.keep ?? 100;
+  if (!Number.isInteger(keep) || keep < 1) throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}: @GeneratedResource({ history: { keep } }) must be a positive integer, not ${String(keep)}.`);
+  if (!schema.get('versionKey')) throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}: @GeneratedResource({ history }) numbers versions with the schema's version key, which is turned off (versionKey: false).`);
+  return { keep, ...(given.actor && { actor: given.actor }) };
 }
 
 /**

@@ -106,6 +106,8 @@ export interface ResourceDefinition {
   scope?: Type<RowScope> | RowScopeFunction;
   /** `@GeneratedResource({ softDelete })`: the field that marks a deleted document, if the resource has soft delete. */
   softDelete?: { field: string };
+  /** `@GeneratedResource({ history })`: how many versions of a document are kept, and who writes. */
+  history?: { keep: number; actor?: (request: any) => string | undefined };
 }
 
 /**

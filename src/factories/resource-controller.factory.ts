@@ -129,6 +129,12 @@ function resourceHandlers(parent: Type, plans: RoutePlans<ResourceActionName>): 
     purge(...args: unknown[]) {
       return serveRoute(this, plans.purge, args);
     }
+    history(...args: unknown[]) {
+      return serveRoute(this, plans.history, args);
+    }
+    revert(...args: unknown[]) {
+      return serveRoute(this, plans.revert, args);
+    }
   }
   return ResourceHandlers;
 }

@@ -6,7 +6,7 @@ import { currentCall } from '../call/route-call.js';
  * `addReference`/`removeReference` (an array of references), `addElement`/`updateElement`/
  * `removeElement` (an array of sub-documents), `setFile`/`addFile`/`removeFile` (a file field);
  * with soft delete, `delete` marks the document, `restore` (an update) brings it back, and `purge`
- * (a delete) removes it for good.
+ * (a delete) removes it for good; with history, `revert` (an update) writes back a version.
  *
  * @publicApi
  */
@@ -23,7 +23,8 @@ export type WriteOperation =
   | 'addFile'
   | 'removeFile'
   | 'restore'
-  | 'purge';
+  | 'purge'
+  | 'revert';
 
 /**
  * What a before-hook is told of the write to come.

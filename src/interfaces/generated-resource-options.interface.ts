@@ -93,6 +93,26 @@ export interface GeneratedResourceOptions {
    * `{ field }` names another field. See docs/rules.md.
    */
   softDelete?: boolean | { field?: string };
+  /**
+   * History: every write keeps the state it made of the document (hidden fields included, never
+   * answered), with when, who (`actor`, from the request), which route, the operation and the changed
+   * paths, in `<collection>_history`; the resource gets `GET /<path>/:id/history` and
+   * `POST /<path>/:id/history/restore?version=`. `keep`: the versions kept per document (default 100).
+   * Needs the schema's version key. See docs/rules.md.
+   */
+  history?: boolean | HistoryOptions;
+}
+
+/**
+ * The options of a resource's history.
+ *
+ * @publicApi
+ */
+export interface HistoryOptions {
+  /** The versions kept per document, the latest; older ones are removed as new ones come. Default 100. */
+  keep?: number;
+  /** Who made a write, from its request (`request.user?.id`); absent outside a request. */
+  actor?: (request: any) => string | undefined;
 }
 
 /**

@@ -58,11 +58,11 @@ export interface RouteActionRow {
    * format of the client's choice (`export`); or the report of an import (`report`), or of a bulk
    * change (`bulk`).
    */
-  answers: { shape: 'document' | 'list' | 'file' | 'element' | 'export' | 'report' | 'bulk'; of: 'source' | 'target' };
+  answers: { shape: 'document' | 'list' | 'file' | 'element' | 'export' | 'report' | 'bulk' | 'history'; of: 'source' | 'target' };
   /** Off unless its options turn it on (`routes: { export: true }`): a route that reads a whole collection at once is an access decision. */
   optIn?: true;
-  /** A route of the trash of a resource with soft delete (`@GeneratedResource({ softDelete })`): absent without it. */
-  softDelete?: true;
+  /** The option of the resource that the route exists with: its trash (`@GeneratedResource({ softDelete })`), its history (`history`). */
+  feature?: 'softDelete' | 'history';
   /** It reads an uploaded file (multipart/form-data or a raw body). */
   upload?: true;
   /** It answers `Location` with the created document's URL. */
@@ -202,24 +202,40 @@ export const ROUTE_ACTIONS = {
   },
   trash: {
     scope: 'resource', method: 'GET', path: ({ source }) => `/${source.plural}/trash`, status: 200, params: ['query'],
-    searchQuery: true, softDelete: true, answers: { shape: 'list', of: 'source' },
+    searchQuery: true, feature: 'softDelete', answers: { shape: 'list', of: 'source' },
     errors: [[400, SEARCH]],
     summary: ({ source }) => `Search the deleted ${source.name} documents`,
     description: () => 'The documents a DELETE marked (soft delete), searched as GET /<plural> searches the others: field=value, field[op]=value, sort (deletedAt: when), select, limit, skip.',
   },
   restore: {
     scope: 'resource', method: 'POST', path: (names) => `${one(names)}/restore`, status: 200, params: ['id'],
-    conditional: 'write', softDelete: true, answers: { shape: 'document', of: 'source' },
+    conditional: 'write', feature: 'softDelete', answers: { shape: 'document', of: 'source' },
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY']],
     summary: ({ source }) => `Restore a deleted ${source.name}`,
     description: ({ source }) => `Brings back a ${source.name} that a DELETE marked, as it was, and answers it; 404 for one that is not in the trash.`,
   },
   purge: {
     scope: 'resource', method: 'DELETE', path: (names) => `${one(names)}/purge`, status: 200, params: ['id'],
-    conditional: 'write', softDelete: true, answers: { shape: 'document', of: 'source' },
+    conditional: 'write', feature: 'softDelete', answers: { shape: 'document', of: 'source' },
     errors: [[400, 'MR_INVALID_ID'], [404, 'MR_NOT_FOUND'], [409, 'MR_REFERENCED']],
     summary: ({ source }) => `Delete a deleted ${source.name} for good`,
     description: ({ source }) => `Removes a ${source.name} that a DELETE marked, with its files, applying the onDelete rules of the fields that reference it; 404 for one that is not in the trash.`,
+  },
+  history: {
+    scope: 'resource', method: 'GET', path: (names) => `${one(names)}/history`, status: 200, params: ['id', 'query'],
+    feature: 'history', answers: { shape: 'history', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND']],
+    summary: ({ source }) => `The versions of ${an(source.name)}`,
+    description: ({ source }) =>
+      `The states the writes of the ${source.name} made, the latest first (limit, default 20, at most 100; skip): each with its version, when, who (the resource's history actor), ` +
+      'which route, the operation and the changed paths, and the document as that write left it (hidden fields never answered).',
+  },
+  revert: {
+    scope: 'resource', method: 'POST', path: (names) => `${one(names)}/history/restore`, status: 200, params: ['id', 'query'],
+    conditional: 'write', feature: 'history', answers: { shape: 'document', of: 'source' },
+    errors: [[400, 'MR_INVALID_ID, MR_INVALID_QUERY'], [404, 'MR_NOT_FOUND'], [409, 'MR_DUPLICATE_KEY']],
+    summary: ({ source }) => `Restore a version of ${an(source.name)}`,
+    description: ({ source }) => `Writes back the state a version of the ${source.name} had (?version=, from its history), hidden fields included, and answers the document: a write of its own, kept in the history.`,
   },
   find: {
     scope: 'reference', method: 'GET', path: forward, status: 200, params: ['id'],

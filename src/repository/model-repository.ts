@@ -34,6 +34,9 @@ import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js'
 import { allOf } from '../utils/all-of.util.js';
 import { readScopeOf, registerReadFilter, RowScopes } from '../scopes/row-scope.js';
 import { inTrash, lifeCondition } from '../scopes/soft-delete.js';
+import { DocumentHistory, noteWrittenState, type HistoryPage } from './document-history.js';
+import { timestampFields } from '../definitions/field-rules.factory.js';
+import { currentCall, currentRequest } from '../call/route-call.js';
 import type { RowScope, RowScopeFunction } from '../interfaces/row-scope.interface.js';
 
 /**
@@ -112,6 +115,8 @@ export class ModelRepository<T = Record<string, unknown>> {
   private readonly writeHooks?: WriteHooks<PlainDocument<T>>;
   /** The resource's row scope (`@GeneratedResource({ scope })`), if it has one: ANDed into every read and write of a request. */
   readonly scopes?: RowScopes;
+  /** The versions of its documents (`@GeneratedResource({ history })`), if it keeps them. */
+  private readonly versions?: DocumentHistory;
 
   /**
    * @param extras the resource's lifecycle hooks, run around every write (see `ResourceHooks`),
@@ -123,6 +128,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     { hooks, events, scope }: { hooks?: ResourceHooks<T>; events?: WriteEventSink; scope?: RowScope | RowScopeFunction } = {},
   ) {
     if (scope) this.scopes = new RowScopes(definition.name, scope);
+    if (definition.history) this.versions = new DocumentHistory(model, definition.history.keep, definition.fields.versionKey!);
     if (scope || definition.softDelete) registerReadFilter(model, () => this.readFilter());
     if (hooks || events) this.writeHooks = new WriteHooks<PlainDocument<T>>(hooks ?? {}, definition.name, (id) => this.findOne(id), events);
     this.references = [...definition.references, ...(definition.embeddedReferences ?? [])];
@@ -235,7 +241,9 @@ export class ModelRepository<T = Record<string, unknown>> {
     });
     // `_id` first, as in the documents every other route answers.
     const { _id, ...rest } = (this.plainOptions ? doc.toObject(this.plainOptions) : doc.toObject()) as Record<string, unknown>;
-    return this.tagged({ _id, ...rest });
+    const created = { _id, ...rest };
+    if (this.versions) noteWrittenState(this.model, created);
+    return this.tagged(created);
   }
 
   /**
@@ -536,6 +544,47 @@ export class ModelRepository<T = Record<string, unknown>> {
     return inTrash(this.definition.name, () => this.search(params));
   }
 
+  /**
+   * The versions of the document `id` names, the latest first, `limit` of them after `skip`
+   * (`@GeneratedResource({ history })`): each with the state its write left, as `findOne` answers a
+   * document (hidden fields out), and the count of versions kept. `null` when no document the
+   * request may read has this id.
+   */
+  async history(id: string, { limit = 20, skip = 0 }: { limit?: number; skip?: number } = {}): Promise<HistoryPage<PlainDocument<T>> | null> {
+    const history = this.historyOf('history');
+    const doc = await this.findOne(id);
+    if (!doc) return null;
+    const { entries, count } = await history.list(doc._id, { limit, skip });
+    return { result: entries.map((entry) => ({ ...entry, document: this.toPlain(entry.document) })), status: { count, limit, skip } };
+  }
+
+  /**
+   * Writes back the state version `version` of the document had (its history's), hidden fields
+   * included: each field as it was, those it did not have removed; its timestamps, version and
+   * soft delete mark are the document's own. An update to its hooks (`operation: 'revert'`) and
+   * its history. `null` when no document the request may write has this id; a 404 `MR_NOT_FOUND`
+   * when its history holds no such version.
+   */
+  async revert(id: string, version: number, options?: WriteOptions): Promise<PlainDocument<T> | null> {
+    const history = this.historyOf('revert');
+    const current = (await this.model.findOne(this.writeIdFilter(id)).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec()) as Record<string, unknown> | null;
+    if (!current) return this.conditions.unwritten(id, this.preconditionOf(id, options), false);
+    const entry = await history.entry(current._id as Types.ObjectId, version);
+    if (!entry) throw new ModelRoutesException('MR_NOT_FOUND', `${this.definition.name} '${id}' has no version ${version} in its history`, [{ path: 'version', message: 'no such version' }]);
+    const own = new Set(['_id', this.definition.fields.versionKey, ...timestampFields(this.definition.schema), ...(this.definition.softDelete ? [this.definition.softDelete.field] : [])]);
+    const $set = Object.fromEntries(Object.entries(entry.document).filter(([field]) => !own.has(field)));
+    const $unset = Object.fromEntries(Object.keys(current).filter((field) => !own.has(field) && !(field in $set)).map((field) => [field, 1]));
+    const changed = [...Object.keys($set).filter((field) => !sameBson(current[field], $set[field])), ...Object.keys($unset)];
+    this.scopes?.checkChanges($set, $unset);
+    const update = { $set, ...(Object.keys($unset).length && { $unset }) };
+    return this.hooked({ phase: 'update', operation: 'revert', id }, options, undefined, () => this.findAndUpdate(id, update, { precondition: this.preconditionOf(id, options) }), (doc) => doc && { doc, changed });
+  }
+
+  private historyOf(method: string): DocumentHistory {
+    if (!this.versions) throw new Error(`ModelRepository.${method}(): ${this.definition.name} keeps no history (@GeneratedResource({ history: true }))`);
+    return this.versions;
+  }
+
   private softDeleteField(method: string): string {
     if (!this.definition.softDelete) throw new Error(`ModelRepository.${method}(): ${this.definition.name} has no soft delete (@GeneratedResource({ softDelete: true }))`);
     return this.definition.softDelete.field;
@@ -552,6 +601,7 @@ export class ModelRepository<T = Record<string, unknown>> {
       }),
     );
     if (!doc) return this.conditions.unwritten(id, precondition, false);
+    if (this.versions) noteWrittenState(this.model, doc as object, true);
     await this.fileWrites.release(doc as Record<string, unknown>);
     return this.toPlain(doc as object);
   }
@@ -639,7 +689,10 @@ export class ModelRepository<T = Record<string, unknown>> {
           .maxTimeMS(this.maxTimeMS)
           .lean()
           .exec());
-      if (doc) return this.tagged(doc as object);
+      if (doc) {
+        if (this.versions) noteWrittenState(this.model, doc as object);
+        return this.tagged(doc as object);
+      }
       return retry ? this.conditions.unmatched(id, precondition) : this.conditions.unwritten(id, precondition, condition !== undefined);
     } catch (error) {
       throw (await writeError(error, this.model, merge?.$set ?? {})) ?? error;
@@ -659,14 +712,15 @@ export class ModelRepository<T = Record<string, unknown>> {
     run: (data: V) => Promise<R>,
     stored: (result: R, data: V) => { doc: PlainDocument<T>; changed?: string[] } | null | undefined,
   ): Promise<R> {
-    const hooks = this.writeHooks;
-    if (!hooks?.has(write.phase)) return run(data);
-    // `{ hooks: false }` skips the hooks, not the event: a listener hears of every stored write.
+    const hooks = this.writeHooks?.has(write.phase) ? this.writeHooks : undefined;
+    if (!hooks && !this.versions) return run(data);
+    // `{ hooks: false }` skips the hooks, not the event nor the history: they tell of every stored write.
     const skipped = options?.hooks === false;
-    const given = skipped ? data : await hooks.before(write, data);
-    const result = await run(given);
+    const given = skipped || !hooks ? data : await hooks.before(write, data);
+    const { result, written } = this.versions ? await this.versions.listen(() => run(given)) : { result: await run(given), written: undefined };
     const done = stored(result, given);
-    if (done) await hooks.after(write, write.id ?? String((done.doc as Record<string, unknown>)[this.definition.idField]), done.doc, done.changed, !skipped);
+    if (done && written?.state) await this.versions!.record(written as typeof written & { state: Record<string, unknown> }, { ...writer(this.definition.history?.actor), operation: write.operation, changed: done.changed });
+    if (done && hooks) await hooks.after(write, write.id ?? String((done.doc as Record<string, unknown>)[this.definition.idField]), done.doc, done.changed, !skipped);
     return result;
   }
 
@@ -1050,4 +1104,17 @@ function elementOf(doc: Record<string, unknown>, field: string, elementId: unkno
 /** The dotted paths an update sets or removes. */
 function changedPaths(update: MergeUpdate): string[] {
   return [...Object.keys(update.$set ?? {}), ...Object.keys(update.$unset ?? {})];
+}
+
+/** Who and through which route the write in progress is made: what its history entry says of it. */
+function writer(actor: ((request: any) => string | undefined) | undefined): { by?: string; route?: string } {
+  const call = currentCall();
+  const request = currentRequest();
+  const by = request && actor ? actor(request) : undefined;
+  return { ...(by !== undefined && { by: String(by) }), ...(call && { route: `${call.row.method} ${call.row.path(call.plan.names)}` }) };
+}
+
+/** Whether two values of a raw document are the same (as BSON: an ObjectId and a Date compared by value). */
+function sameBson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -110,7 +110,10 @@ function resourceRoutes(definition: ResourceDefinition, options: RouteTableOptio
   const taken = new Set(custom.map((route) => route.handler));
   const names = routeNames(definition);
   const generated = actionsOf('resource')
-    .filter((action) => !routeAction(action).softDelete || definition.softDelete !== undefined)
+    .filter((action) => {
+      const feature = routeAction(action).feature;
+      return !feature || definition[feature] !== undefined;
+    })
     .map((action): TableRow => {
     const { enabled, decorators, readPreference, version } = resolveRoute(action, definition.routes, options.routes);
     const { method, path } = ROUTE_ACTIONS[action];

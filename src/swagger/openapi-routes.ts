@@ -11,6 +11,7 @@ import { QUERY_STRING_OPERATORS } from '../query/query-operators.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../export/export-formats.js';
 import { IMPORT_REPORT_SCHEMA, importParameters, importRequestBody } from './openapi-import.js';
 import { bulkResponses } from './openapi-bulk.js';
+import { historyResponses, historyVersionParameter } from './openapi-history.js';
 import { AFTER_TEXT, documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
@@ -81,7 +82,10 @@ function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, 
         ? importResponses(row)
         : row.answers.shape === 'bulk'
           ? [...bulkResponses(route.method === 'DELETE' ? 'deleted' : 'updated'), ...errorResponses(row)]
-          : responses(row, route, owner, byName)),
+          : row.answers.shape === 'history'
+            ? [...historyResponses(byName.has(route.resource) ? ref(componentName.document(route.resource)) : { type: 'object' }), ...errorResponses(row)]
+            : responses(row, route, owner, byName)),
+    ...(route.action === 'revert' ? historyVersionParameter() : []),
   ];
 }
 

@@ -53,6 +53,8 @@ export const ROUTES: { readonly [A in AppAction]: AppRoute } = {
   trash: { method: 'GET', segments: (at) => [...plural(at), 'trash'] },
   restore: { method: 'POST', segments: (at) => [...one(at), 'restore'] },
   purge: { method: 'DELETE', segments: (at) => [...one(at), 'purge'] },
+  history: { method: 'GET', segments: (at) => [...one(at), 'history'] },
+  revert: { method: 'POST', segments: (at) => [...one(at), 'history', 'restore'] },
   reverse: { method: 'GET', segments: reverse },
   reversePost: { method: 'POST', segments: reverse },
   reverseExport: { method: 'GET', segments: (at) => [...reverse(at), 'export'] },

@@ -86,6 +86,7 @@ export function scopesSpec(): void {
     readonly: ['tenant'],
     scope: TenantScope,
     softDelete: true,
+    history: true,
     routes: { export: true, exportPost: true, import: true, updateMany: true, deleteMany: true },
     references: {
       owner: { expand: true, filter: true, reverseExport: true, reverseExportPost: true },
@@ -313,6 +314,12 @@ export function scopesSpec(): void {
       await indistinguishable((id) => north().delete(`/company/${id}/purge`), ids.southGone);
       await indistinguishable((id) => north().delete(`/company/${id}/purge`), ids.northCo);
     },
+    history: async () => {
+      // South's company has versions (its files were uploaded through the routes): none reach north.
+      expect((await as('south').get(`/company/${ids.southCo}/history`).expect(200)).body.status.count).toBeGreaterThan(0);
+      await indistinguishable((id) => north().get(`/company/${id}/history`), ids.southCo);
+    },
+    revert: async () => indistinguishable((id) => north().post(`/company/${id}/history/restore?version=1`), ids.southCo),
   };
 
   describe('the leak matrix: north reaches for south through every action of the route table', () => {

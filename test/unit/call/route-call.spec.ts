@@ -35,6 +35,8 @@ export function routeCallSpec(): void {
     trash: { ...READ, search: 'query' },
     restore: WRITE,
     purge: WRITE,
+    history: READ,
+    revert: WRITE,
     find: READ,
     list: { ...READ, search: 'query' },
     reverse: { ...READ, search: 'query' },

@@ -30,7 +30,7 @@ export function wireContractSpec(): void {
 
   /** The app's route names, one entry per member of each union: a missing or unknown name fails the type check. */
   const APP_NAMES: { resource: Record<ResourceRoute, true>; reference: Record<ReferenceRoute | ReverseRoute, true>; file: Record<FileRoute, true>; element: Record<ElementRoute, true> } = {
-    resource: { findOne: true, create: true, update: true, patch: true, delete: true, search: true, searchPost: true, export: true, exportPost: true, import: true, updateMany: true, deleteMany: true, trash: true, restore: true, purge: true },
+    resource: { findOne: true, create: true, update: true, patch: true, delete: true, search: true, searchPost: true, export: true, exportPost: true, import: true, updateMany: true, deleteMany: true, trash: true, restore: true, purge: true, history: true, revert: true },
     reference: { find: true, list: true, add: true, remove: true, reverse: true, reversePost: true, reverseExport: true, reverseExportPost: true },
     file: { upload: true, addFile: true, download: true, deleteFile: true },
     element: { addElement: true, findElement: true, patchElement: true, deleteElement: true },
