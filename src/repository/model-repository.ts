@@ -1028,15 +1028,17 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** The documents the request in progress may read: its row scope, the living ones; `undefined`: all. */
   private readFilter(): Record<string, unknown> | undefined {
-    const life = this.definition.softDelete && lifeCondition(this.definition.name, this.definition.softDelete.field);
-    const scope = this.scopes?.read();
-    return life ? allOf(life, scope) : scope;
+    return this.rowFilter(this.scopes?.read());
   }
 
   /** The documents the request in progress may write. */
   private writeFilter(): Record<string, unknown> | undefined {
+    return this.rowFilter(this.scopes?.write());
+  }
+
+  /** A scope's filter, with the condition of the living documents where the resource has soft delete. */
+  private rowFilter(scope: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
     const life = this.definition.softDelete && lifeCondition(this.definition.name, this.definition.softDelete.field);
-    const scope = this.scopes?.write();
     return life ? allOf(life, scope) : scope;
   }
 

@@ -66,10 +66,10 @@ export class RowScopes {
    */
   stamp(values: Record<string, unknown>): void {
     const scope = this.current();
-    if (scope.none) throw outOfScope(this.resource, 'This request may create no document here', undefined);
+    if (scope.none) throw outOfScope(`No ${this.resource} may be created by this request: its row scope reaches no document`, undefined);
     for (const [field, value] of scope.stamps) {
       if (values[field] === undefined || values[field] === null) values[field] = value;
-      else if (!sameValue(values[field], value)) throw outOfScope(this.resource, `${field} is set by the request's scope: send its value or none`, field);
+      else if (!sameValue(values[field], value)) throw outOfScope(`${this.resource}.${field} is set by the request's row scope: send its value or none`, field);
     }
   }
 
@@ -79,7 +79,7 @@ export class RowScopes {
     if (stamps.size === 0) return;
     for (const [field, value] of stamps) {
       const changed = (unset && Object.hasOwn(unset, field)) || (set && Object.hasOwn(set, field) && !sameValue(set[field], value));
-      if (changed) throw outOfScope(this.resource, `${field} is set by the request's scope: it cannot be changed`, field);
+      if (changed) throw outOfScope(`${this.resource}.${field} is set by the request's row scope: it cannot be changed`, field);
     }
   }
 
@@ -141,8 +141,8 @@ function sameValue(written: unknown, scoped: unknown): boolean {
   return String(written) === String(scoped);
 }
 
-function outOfScope(resource: string, message: string, field: string | undefined): ModelRoutesException {
-  return new ModelRoutesException('MR_OUT_OF_SCOPE', `${resource}: ${message}`, field ? [{ path: field, message: 'set by the scope' }] : undefined);
+function outOfScope(message: string, field: string | undefined): ModelRoutesException {
+  return new ModelRoutesException('MR_OUT_OF_SCOPE', message, field ? [{ path: field, message: 'set by the scope' }] : undefined);
 }
 
 
