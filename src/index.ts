@@ -34,6 +34,7 @@ export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteEvent, 
 export type { RowScope, RowScopeFunction, ScopeContext, ScopeFilter } from './interfaces/row-scope.interface.js';
 export type { HistoryEntry, HistoryPage } from './repository/document-history.js';
 export { runWithRequest } from './call/route-call.js';
+export { RowScopeInterceptor } from './controllers/row-scope.interceptor.js';
 export type { ExportFormat } from './export/export-formats.js';
 export type { ImportBatch, ImportMode, ImportReport, ImportRow, ImportRowError } from './interfaces/import.interface.js';
 export type { BulkItem, BulkOptions, BulkReport } from './interfaces/bulk.interface.js';

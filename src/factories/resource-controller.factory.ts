@@ -1,4 +1,5 @@
-import { Version, type Type } from '@nestjs/common';
+import { RowScopeInterceptor } from '../controllers/row-scope.interceptor.js';
+import { UseInterceptors, Version, type Type } from '@nestjs/common';
 import { GeneratedController } from '../controllers/generated-controller.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
@@ -71,6 +72,8 @@ export function createResourceController(definition: ResourceDefinition, routes:
       return answer instanceof Promise ? answer.then(withJsonValues) : withJsonValues(answer);
     });
     copyRouteMetadata(original, wrapper, paths.length === 1 ? paths[0] : paths);
+    // Its repository calls apply the request's row scopes, as the generated routes' do.
+    UseInterceptors(RowScopeInterceptor)(controller.prototype, route.handler, Object.getOwnPropertyDescriptor(controller.prototype, route.handler)!);
     // Its version as the route table says: its own `@Version()`, else your controller's, else the resource's.
     if (route.version !== undefined) Version(route.version)(controller.prototype, route.handler, Object.getOwnPropertyDescriptor(controller.prototype, route.handler)!);
   }

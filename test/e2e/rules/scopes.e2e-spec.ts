@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Controller, Get, Injectable, UseInterceptors } from '@nestjs/common';
 import fc from 'fast-check';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
@@ -6,7 +6,10 @@ import type { Response } from 'supertest';
 import {
   FileProp,
   FileRef,
+  GeneratedController,
   GeneratedResource,
+  InjectModelRepository,
+  RowScopeInterceptor,
   ModelRoutesExplorer,
   ModelRoutesModule,
   getModelRepositoryToken,
@@ -113,6 +116,26 @@ export function scopesSpec(): void {
     @Prop({ default: false }) published?: boolean;
   }
 
+  /** The app's own route on Company's generated controller: its repository calls are scoped with no code of its own. */
+  @Controller()
+  class CompanyController extends GeneratedController(Company) {
+    @Get('names')
+    async names() {
+      return (await this.repository.search({ filter: {}, limit: 50, skip: 0 })).result.map((doc) => doc.niceName).sort();
+    }
+  }
+
+  /** A controller of the app, scoped by the library's interceptor. */
+  @UseInterceptors(RowScopeInterceptor)
+  @Controller('dashboard')
+  class DashboardController {
+    constructor(@InjectModelRepository(Entrepreneur) private readonly entrepreneurs: ModelRepository<Entrepreneur>) {}
+    @Get()
+    async names() {
+      return (await this.entrepreneurs.search({ filter: {}, limit: 50, skip: 0 })).result.map((doc) => doc.niceName).sort();
+    }
+  }
+
   let t: TestApp;
   let png: Buffer;
   /** Documents by name: `ada` (north) and `grace` (south) entrepreneurs; north's and south's companies. */
@@ -147,7 +170,10 @@ export function scopesSpec(): void {
   };
 
   beforeAll(async () => {
-    t = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company, Note], providers: [Tenancy] }) });
+    t = await bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company, Note], providers: [Tenancy], controllers: [CompanyController] }),
+      controllers: [DashboardController],
+    });
     png = await makeImage('png', { width: 4, height: 4 });
     const entrepreneurs = t.connection.model('Entrepreneur');
     const companies = t.connection.model('Company');
@@ -417,6 +443,13 @@ export function scopesSpec(): void {
   });
 
   describe('in your own code', () => {
+    it('your routes on a generated controller are scoped with no code; another controller with RowScopeInterceptor', async () => {
+      expect((await north().get('/company/names').expect(200)).body).toEqual(['Boreal', 'Bridge']);
+      expect((await as('south').get('/company/names').expect(200)).body).toEqual(['Austral']);
+      expect((await north().get('/dashboard').expect(200)).body).toEqual(['Ada']);
+      expect((await as('*').get('/dashboard').expect(200)).body).toEqual(['Ada', 'Grace']);
+    });
+
     it('outside a request nothing is scoped; runWithRequest applies the request\'s scope', async () => {
       const repository = t.app.get<ModelRepository>(getModelRepositoryToken(Company));
       expect(await repository.findOne(ids.southCo)).not.toBeNull();

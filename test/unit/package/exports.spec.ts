@@ -35,6 +35,7 @@ export function exportsSpec(): void {
     'parseSearchBody',
     'parseSearchQueryString',
     'runWithRequest',
+    'RowScopeInterceptor',
     'sanitizeFilter',
   ];
 
