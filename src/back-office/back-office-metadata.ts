@@ -90,6 +90,7 @@ function resourceMetadata(definition: ResolvedResource, registration: Pick<Model
     requireIfMatch: definition.requireIfMatch,
     ...(definition.references.some((reference) => reference.expand) && { maxExpandPaths: definition.search.maxExpandPaths }),
     routes: resourceRoutes(definition, registration.routes),
+    ...(definition.softDelete && { softDelete: { field: definition.softDelete.field } }),
     fields,
     referencedBy: registration.definitions.flatMap((source) => {
       const rank = declaredRank(source.schema);

@@ -3,7 +3,7 @@ import type { AppContext } from './context.js';
 import { confirmDialog } from './dialog.js';
 import { h, replace } from './dom.js';
 import { createControls, type FieldControl, type FormScope } from './fields.js';
-import { flatten } from './field-rules.js';
+import { flatten, isDeletionMark } from './field-rules.js';
 import { setAt } from './field-values.js';
 import { createFileField } from './files.js';
 import type { FieldMetadata, ResourceMetadata } from './metadata.js';
@@ -93,7 +93,8 @@ class DocumentPage {
 
   /** `_id`, timestamps and `readonly` fields, as a list of terms. */
   private readOnlyFields(document: Doc): HTMLElement | undefined {
-    const fields = flatten(this.resource.fields).filter((field) => field.readOnly);
+    // The mark of soft delete is empty on every document a page opens: the trash shows it.
+    const fields = flatten(this.resource.fields).filter((field) => field.readOnly && !isDeletionMark(this.resource, field));
     if (!fields.length) return undefined;
     return h('dl', { class: 'read-only' }, fields.map((field) => [h('dt', {}, fieldLabel(field)), h('dd', {}, formatValue(field, valueAt(document, field.path)) || '—')]));
   }
@@ -240,12 +241,14 @@ class DocumentPage {
   private async remove(): Promise<void> {
     const { resource, document } = this;
     const name = documentLabel(resource, document);
-    const confirmed = await confirmDialog(`Delete ${this.noun} ${name}?`, 'This cannot be undone.', `Delete ${this.noun}`);
+    // Soft delete: the document goes to the trash, whence it comes back where the restore route is served.
+    const trash = resource.softDelete && (resource.routes.includes('restore') ? 'It goes to the trash, from where it can be restored.' : 'It goes to the trash.');
+    const confirmed = await confirmDialog(`Delete ${this.noun} ${name}?`, trash || 'This cannot be undone.', `Delete ${this.noun}`);
     if (!confirmed) return;
     replace(this.alerts);
     try {
       await this.context.api.call('delete', { resource, id: String(valueAt(document, resource.idField)) }, { ifMatch: this.etag });
-      this.context.announce(`Deleted ${this.noun} ${name}.`);
+      this.context.announce(trash ? `Deleted ${this.noun} ${name}: it is in the trash.` : `Deleted ${this.noun} ${name}.`);
       location.hash = `#/${resource.path}`;
     } catch (error) {
       if (error instanceof ApiError && error.status === 412) this.showSaveError(error);

@@ -15,12 +15,26 @@ export function flatten(fields: FieldMetadata[]): FieldMetadata[] {
   return fields.flatMap((field) => (field.type === 'object' ? [field, ...flatten(field.fields ?? [])] : [field]));
 }
 
-/** The label field, then the first scalar fields, up to six. */
+/**
+ * The label field, then the first scalar fields, up to six. Never the mark of soft delete: every
+ * document a list shows lives, so its `deletedAt` is empty (the trash shows it: `trashColumns`).
+ */
 export function listColumns(resource: ResourceMetadata): FieldMetadata[] {
-  const candidates = resource.fields.filter((field) => COLUMN_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id');
+  const candidates = resource.fields.filter((field) => COLUMN_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id' && !isDeletionMark(resource, field));
   const label = candidates.find((field) => field.path === resource.labelField);
   const rest = candidates.filter((field) => field !== label);
   return [...(label ? [label] : []), ...rest].slice(0, MAX_COLUMNS);
+}
+
+/** The columns of a resource's trash: its list's, then when each document was deleted (the field soft delete marks it in). */
+export function trashColumns(resource: ResourceMetadata): FieldMetadata[] {
+  const mark = resource.fields.find((field) => isDeletionMark(resource, field));
+  return [...listColumns(resource), ...(mark ? [mark] : [])];
+}
+
+/** Whether `field` is the one soft delete marks a deleted document in (`deletedAt`). */
+export function isDeletionMark(resource: Pick<ResourceMetadata, 'softDelete'>, field: FieldMetadata): boolean {
+  return field.path === resource.softDelete?.field;
 }
 
 /** One filter of a list's panel: the field it filters on, and the words of its input's label. */

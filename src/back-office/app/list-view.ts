@@ -13,7 +13,8 @@ import { expandPaths, referenceId } from './expanded.js';
 import { referencedDocuments, resourceSearch, reverseSearch, searchExpanding, type Searcher } from './search.js';
 import { documentLabel, fieldLabel, formatValue, humanize, pluralName, singularName, valueAt } from './text.js';
 
-const PAGE_SIZE = 20;
+/** The documents of a list page (and of a trash page). */
+export const PAGE_SIZE = 20;
 
 /** The documents of `source` whose `field` references one document of `target`: a reverse route's list. */
 export interface Reverse {
@@ -63,7 +64,9 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   const relation = reverse && reverse.target.referencedBy.find((entry) => entry.resource === resource.name && entry.field === reverse.field);
   const exporting = exportForm(context, resource, searched, alerts, reverse && { ...reverse, routes: relation?.routes ?? [] });
   const importing = !reverse && resource.routes.includes('import') && h('a', { class: 'button secondary', href: `#/${resource.path}/import` }, `Import ${pluralName(resource).toLowerCase()}`);
-  append(main, [filterForm(context, resource, filters, params, here, loaded), (exporting || importing) && h('div', { class: 'list-tools' }, exporting, importing)]);
+  // Soft delete: what a delete took away is in the trash, where the route that searches it is served.
+  const trash = !reverse && resource.routes.includes('trash') && h('a', { class: 'button secondary', href: `#/${resource.path}/trash` }, 'Trash');
+  append(main, [filterForm(context, resource, filters, params, here, loaded), (exporting || importing || trash) && h('div', { class: 'list-tools' }, exporting, importing, trash)]);
   await context.pages.run(
     async () => {
       // One request where the shown references are expandable; one search per other target resource.
@@ -196,7 +199,7 @@ async function showPicked(context: AppContext, field: FieldMetadata, target: Res
 }
 
 /** The documents the page's references name, by identifier, and the reference fields that came expanded. */
-interface Referenced {
+export interface Referenced {
   referenced: Map<string, Doc>;
   expanded: string[];
 }
@@ -215,27 +218,7 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
       h('button', { type: 'button', class: 'sort', onclick: () => (location.hash = `${here}?${query}`) }, fieldLabel(field), h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : '')),
     );
   });
-  const rows = envelope.result.map((document) =>
-    h(
-      'tr',
-      {},
-      columns.map((field, index) => {
-        const value = valueAt(document, field.path);
-        if (index === 0) {
-          const text = formatValue(field, value) || String(valueAt(document, resource.idField));
-          return h('th', { scope: 'row' }, resource.routes.includes('findOne') ? documentLink({ context }, resource.name, document, text) : text);
-        }
-        if (field.type === 'reference' && value) {
-          const id = referenceId(value) ?? '';
-          const target = referenced.get(id);
-          return h('td', {}, target ? documentLink({ context }, field.target!, target) : id);
-        }
-        // Expanded, a reference whose document is gone (or not readable) is `null`: no identifier left to show.
-        if (field.type === 'reference' && value === null && expanded.includes(field.path)) return h('td', { class: 'muted' }, 'Missing');
-        return h('td', { class: field.type === 'number' ? 'number' : undefined }, formatValue(field, value));
-      }),
-    ),
-  );
+  const rows = envelope.result.map((document) => h('tr', {}, documentCells(context, resource, columns, document, { referenced, expanded }, resource.routes.includes('findOne'))));
   const caption = `${pluralName(resource)}${sort ? `, sorted by ${humanize(sort.replace(/^-/, '')).toLowerCase()} ${sort.startsWith('-') ? 'descending' : 'ascending'}` : ''}`;
   return h(
     'div',
@@ -250,8 +233,31 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
   );
 }
 
+/**
+ * The cells of a document's row: its first column as the row's header, a link to its page when
+ * `linked`; references by the name of the document they point to, linked, when it is known. Every
+ * value as text.
+ */
+export function documentCells(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], document: Doc, { referenced, expanded }: Referenced, linked: boolean): HTMLElement[] {
+  return columns.map((field, index) => {
+    const value = valueAt(document, field.path);
+    if (index === 0) {
+      const text = formatValue(field, value) || String(valueAt(document, resource.idField));
+      return h('th', { scope: 'row' }, linked ? documentLink({ context }, resource.name, document, text) : text);
+    }
+    if (field.type === 'reference' && value) {
+      const id = referenceId(value) ?? '';
+      const target = referenced.get(id);
+      return h('td', {}, target ? documentLink({ context }, field.target!, target) : id);
+    }
+    // Expanded, a reference whose document is gone (or not readable) is `null`: no identifier left to show.
+    if (field.type === 'reference' && value === null && expanded.includes(field.path)) return h('td', { class: 'muted' }, 'Missing');
+    return h('td', { class: field.type === 'number' ? 'number' : undefined }, formatValue(field, value));
+  });
+}
+
 /** `21–40 of 57 matching (120 in total)`, with the previous and next pages (see list-paging.ts). */
-function pager(envelope: Envelope, list: URLSearchParams, position: ListPosition, here: string): HTMLElement {
+export function pager(envelope: Envelope, list: URLSearchParams, position: ListPosition, here: string): HTMLElement {
   const hash = pageHash(here, list, position);
   // "Previous page" of the page that comes next is this one.
   if (envelope.status.next) trail.record(here, list, envelope.status.next, hash);

@@ -8,10 +8,11 @@ import { renderImport } from './import-view.js';
 import { renderList } from './list-view.js';
 import type { BackOfficeMetadata } from './metadata.js';
 import { pluralName } from './text.js';
+import { renderTrash } from './trash-view.js';
 
 /**
  * The back office: a menu of the resources, and a page per hash route —
- * `#/company` (list), `#/company/new`, `#/company/import`, `#/company/<id>`, `#/user/<id>/companies/owner` (reverse list).
+ * `#/company` (list), `#/company/new`, `#/company/import`, `#/company/trash`, `#/company/<id>`, `#/user/<id>/companies/owner` (reverse list).
  */
 async function start(): Promise<void> {
   const metadataUrl = new URL('../metadata', import.meta.url);
@@ -89,7 +90,7 @@ async function start(): Promise<void> {
   await load();
 }
 
-/** The page of a hash route: `#/company`, `#/company/new`, `#/company/import`, `#/company/<id>`, `#/user/<id>/companies/owner`, else the home page. */
+/** The page of a hash route: `#/company`, `#/company/new`, `#/company/import`, `#/company/trash`, `#/company/<id>`, `#/user/<id>/companies/owner`, else the home page. */
 async function render(context: AppContext, view: HTMLElement, segments: string[], params: URLSearchParams): Promise<void> {
   const { metadata } = context;
   const resource = segments[0] ? context.resourceAt(segments[0]) : undefined;
@@ -102,6 +103,11 @@ async function render(context: AppContext, view: HTMLElement, segments: string[]
   if (resource && segments.length === 2 && segments[1] === 'import' && resource.routes.includes('import')) {
     document.title = `Import ${pluralName(resource).toLowerCase()} · ${metadata.title}`;
     return renderImport(context, view, resource);
+  }
+  // So is `trash`, where soft delete serves the route that searches it.
+  if (resource && segments.length === 2 && segments[1] === 'trash' && resource.routes.includes('trash')) {
+    document.title = `Trash: ${pluralName(resource).toLowerCase()} · ${metadata.title}`;
+    return renderTrash(context, view, resource, params);
   }
   if (resource && segments.length === 2) {
     document.title = `${segments[1] === 'new' ? 'New' : 'Edit'} ${resource.path} · ${metadata.title}`;

@@ -69,6 +69,12 @@ export interface ResourceMetadata {
   maxExpandPaths?: number;
   /** Its enabled generated routes. */
   routes: ResourceRoute[];
+  /**
+   * With soft delete (`@GeneratedResource({ softDelete: true })`): the field that marks a deleted
+   * document (`deletedAt`, a date). A delete puts the document in the resource's trash, which its
+   * `trash`, `restore` and `purge` routes (where enabled) search, empty and restore from.
+   */
+  softDelete?: { field: string };
   /** Its fields, nested objects holding theirs; hidden fields are not here. */
   fields: FieldMetadata[];
   /** Reference fields of resources (this one included) that point to this one, with their enabled reverse routes. */

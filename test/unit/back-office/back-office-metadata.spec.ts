@@ -153,6 +153,18 @@ export function backOfficeMetadataSpec(): void {
       expect(vault.labelField).toBe('_id');
     });
 
+    it('names the mark of a resource with soft delete (the option\'s field, else deletedAt) and lists its enabled trash routes; none without soft delete', () => {
+      const [bin, archive, widget] = metadata({ resources: [Bin, Archive, Widget] }).resources;
+      expect(bin.softDelete).toEqual({ field: 'deletedAt' });
+      expect(bin.routes).toEqual(expect.arrayContaining(['delete', 'trash', 'restore', 'purge']));
+      expect(bin.fields.find((field) => field.path === 'deletedAt')).toEqual({ path: 'deletedAt', type: 'date', readOnly: true });
+      expect(archive.softDelete).toEqual({ field: 'removedOn' });
+      expect(archive.routes).toEqual(expect.arrayContaining(['trash', 'restore']));
+      expect(archive.routes).not.toContain('purge');
+      expect(widget.softDelete).toBeUndefined();
+      expect(widget.routes.filter((route) => ['trash', 'restore', 'purge'].includes(route))).toEqual([]);
+    });
+
     it('lists a reference field whose every route is disabled with no routes, and keeps the resources of several registrations in order', () => {
       const first = planModelRoutes({ resources: [Widget, Gadget], references: { find: false, reverse: false, reversePost: false } });
       const second = planModelRoutes({ resources: [Dimensionless] });
@@ -171,6 +183,18 @@ export function backOfficeMetadataSpec(): void {
   @GeneratedResource()
   @Schema({ versionKey: false })
   class Dimensionless {
+    @Prop() name?: string;
+  }
+
+  @GeneratedResource({ softDelete: true })
+  @Schema()
+  class Bin {
+    @Prop() name?: string;
+  }
+
+  @GeneratedResource({ softDelete: { field: 'removedOn' }, routes: { purge: false } })
+  @Schema()
+  class Archive {
     @Prop() name?: string;
   }
 

@@ -1,4 +1,4 @@
-import { filterOf, filterParams, flatten, listColumns, listFilters } from '../../../../src/back-office/app/field-rules.js';
+import { filterOf, filterParams, flatten, isDeletionMark, listColumns, listFilters, trashColumns } from '../../../../src/back-office/app/field-rules.js';
 import type { FieldMetadata, ResourceMetadata } from '../../../../src/back-office/app/metadata.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
@@ -35,6 +35,24 @@ export function fieldRulesSpec(): void {
       ];
       expect(listColumns(resource(fields)).map((field) => field.path)).toEqual(['niceName', 'employees', 'owner', 'active', 'founded', 'parent']);
       expect(listColumns(resource(fields, 'address.city')).map((field) => field.path)).toEqual(['employees', 'niceName', 'owner', 'active', 'founded', 'parent']);
+    });
+
+    it("with soft delete, leaves the mark out of the list's columns (and so of its filters), and shows it last in the trash's", () => {
+      const fields = [f('_id', 'objectId', { readOnly: true }), f('niceName', 'string'), f('deletedAt', 'date', { readOnly: true }), f('employees', 'number')];
+      const soft = { ...resource(fields), softDelete: { field: 'deletedAt' } };
+      expect(listColumns(soft).map((field) => field.path)).toEqual(['niceName', 'employees']);
+      expect(listFilters(soft, listColumns(soft), () => undefined).map(({ field }) => field.path)).toEqual(['niceName', 'employees']);
+      expect(trashColumns(soft).map((field) => field.path)).toEqual(['niceName', 'employees', 'deletedAt']);
+      // Past six columns, the mark still shows in the trash: it is what the trash is sorted by.
+      const many = { ...soft, fields: [...fields, ...['a', 'b', 'c', 'd', 'e', 'f'].map((path) => f(path, 'string'))] };
+      expect(trashColumns(many).map((field) => field.path)).toEqual(['niceName', 'employees', 'a', 'b', 'c', 'd', 'deletedAt']);
+      // Another field named by the option; without soft delete, a field called deletedAt is an ordinary one.
+      const renamed = { ...resource([f('niceName', 'string'), f('removedOn', 'date', { readOnly: true })]), softDelete: { field: 'removedOn' } };
+      expect(trashColumns(renamed).map((field) => field.path)).toEqual(['niceName', 'removedOn']);
+      expect(listColumns(resource(fields)).map((field) => field.path)).toEqual(['niceName', 'deletedAt', 'employees']);
+      expect(trashColumns(resource(fields)).map((field) => field.path)).toEqual(['niceName', 'deletedAt', 'employees']);
+      expect(isDeletionMark(soft, f('deletedAt', 'date'))).toBe(true);
+      expect(isDeletionMark(resource(fields), f('deletedAt', 'date'))).toBe(false);
     });
 
     it("makes the list's search from the page's parameters: a fragment for text, a range for numbers and dates, a value for enums, booleans and references", () => {
