@@ -64,13 +64,14 @@ function describeSerialization(schema: OpenApiSchema, serialization: Serializati
  * Which groups see a field, a schema cannot say: its description does, and it is required of no
  * one (absent from the answers of the other groups; refused in their bodies, as an unknown field).
  */
-function describeGroupOnly(schema: OpenApiSchema, serialization: SerializationViews, describe: (groups: readonly string[]) => string): void {
+function describeGroupOnly(schema: OpenApiSchema, serialization: SerializationViews, describe: (groups: readonly string[], required: boolean) => string): void {
   for (const path of serialization.groupOnly) {
     const [parent, name] = parentAt(schema, path);
     const required = parent?.required as string[] | undefined;
-    if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
+    const wasRequired = required?.includes(name) === true;
+    if (wasRequired) parent!.required = required!.filter((item) => item !== name);
     const property = (parent?.properties as Record<string, OpenApiSchema> | undefined)?.[name];
-    if (property) property.description = [property.description, describe(serialization.visibleTo(path))].filter(Boolean).join('. ');
+    if (property) property.description = [property.description, describe(serialization.visibleTo(path), wasRequired)].filter(Boolean).join('. ');
   }
 }
 
@@ -86,9 +87,9 @@ function visibility(groups: readonly string[]): string {
   return groups.length ? `Visible to groups: ${groups.join(', ')}` : 'Visible to some groups only (@Expose({ groups }))';
 }
 
-function writability(groups: readonly string[]): string {
+function writability(groups: readonly string[], required: boolean): string {
   const who = groups.length ? `groups: ${groups.join(', ')}` : 'some groups only (@Expose({ groups }))';
-  return `Writable by ${who}; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)`;
+  return `Writable by ${who}${required ? ' (required of them)' : ''}; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)`;
 }
 
 /** The schema of the object that holds a dotted path, and the path's last name. */
