@@ -7,6 +7,7 @@ import { VersioningType, type VersioningOptions } from '@nestjs/common';
 import { servedRoutes, servingOf, type Serving } from '../versioning/served-routes.js';
 import type { BackOfficeMetadata, ElementRoute, ServedRouteMetadata, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
 import type { ResolvedBackOfficeOptions } from './back-office-options.interface.js';
+import { isUnderAny } from '../query/field-path.util.js';
 import { declaredRank, filterFieldsOf, resourceFields, type FieldContext } from './back-office-fields.js';
 
 const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost' | 'reverseExport' | 'reverseExportPost'> = ['reverse', 'reversePost', 'reverseExport', 'reverseExportPost'];
@@ -25,6 +26,7 @@ export function backOfficeMetadata(
   registrations: ReadonlyArray<Pick<ModelRoutesRegistration, 'definitions' | 'routes'>>,
   settings: Pick<ResolvedBackOfficeOptions, 'title' | 'auth'>,
   globalPrefix: string | Serving,
+  groups: ReadonlyArray<readonly string[] | undefined> = [],
 ): BackOfficeMetadata {
   const serving = typeof globalPrefix === 'string' ? { ...servingOf(undefined), prefix: normalizePrefix(globalPrefix) } : globalPrefix;
   const routes = servedRouteMetadata(registrations.flatMap((registration) => registration.routes), serving);
@@ -32,7 +34,7 @@ export function backOfficeMetadata(
     title: settings.title,
     apiBase: serving.prefix,
     auth: { ...settings.auth },
-    resources: registrations.flatMap((registration) => registration.definitions.map((definition) => resourceMetadata(definition, registration))),
+    resources: registrations.flatMap((registration, index) => registration.definitions.map((definition) => resourceMetadata(definition, registration, groups[index]))),
     ...(routes && { routes }),
   };
 }
@@ -66,21 +68,37 @@ export function normalizePrefix(prefix: string | undefined): string {
   return trimmed ? `/${trimmed}` : '';
 }
 
-function resourceMetadata(definition: ResolvedResource, registration: Pick<ModelRoutesRegistration, 'definitions' | 'routes'>): ResourceMetadata {
+/**
+ * The fields of `definition` less those the request's groups do not see (`@Expose({ groups })` of
+ * other groups): the page neither shows nor sends them, as the routes neither answer nor take them.
+ */
+function seenFields(fields: FieldMetadata[], definition: Pick<ResolvedResource, 'serialization'>, groups: readonly string[] | undefined): FieldMetadata[] {
+  const hidden = definition.serialization?.view(groups).hidden;
+  if (!hidden?.size) return fields;
+  const keep = (list: FieldMetadata[]): FieldMetadata[] =>
+    list.filter((field) => !isUnderAny(field.path, hidden)).map((field) => (field.fields ? { ...field, fields: keep(field.fields) } : field));
+  return keep(fields);
+}
+
+function resourceMetadata(definition: ResolvedResource, registration: Pick<ModelRoutesRegistration, 'definitions' | 'routes'>, groups?: readonly string[]): ResourceMetadata {
   const names = new Set(registration.definitions.map((candidate) => candidate.name));
   const context = (of: ResolvedResource): Omit<FieldContext, 'filterFields'> => ({
     isResource: (name) => names.has(name),
     fieldRoutes: (field) => fieldRoutes(registration.routes, of.name, field),
     isExpandable: (reference) => reference.expand === true,
   });
-  const fields = resourceFields(definition, {
-    ...context(definition),
-    // The target's fields as its own page has them (no hidden field); its own references' filters are not followed.
-    filterFields: (reference) => {
-      const target = reference.filter ? registration.definitions.find((candidate) => candidate.name === reference.targetName) : undefined;
-      return target && filterFieldsOf(resourceFields(target, { ...context(target), filterFields: () => undefined }));
-    },
-  });
+  const fields = seenFields(
+    resourceFields(definition, {
+      ...context(definition),
+      // The target's fields as its own page has them for this request (no hidden field); its own references' filters are not followed.
+      filterFields: (reference) => {
+        const target = reference.filter ? registration.definitions.find((candidate) => candidate.name === reference.targetName) : undefined;
+        return target && filterFieldsOf(seenFields(resourceFields(target, { ...context(target), filterFields: () => undefined }), target, groups));
+      },
+    }),
+    definition,
+    groups,
+  );
   return {
     name: definition.name,
     path: definition.path,

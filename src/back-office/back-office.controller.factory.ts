@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Headers, Inject, Param, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Inject, Param, Req, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import { setHeader, type HttpResponse } from '../call/http-response.util.js';
 import { ModelRoutesExceptionFilter } from '../filters/model-routes-exception.filter.js';
 import type { BackOfficeMetadata } from './app/metadata.js';
@@ -46,8 +46,8 @@ export function createBackOfficeController({ path, guards }: Pick<ResolvedBackOf
     /** The resources, their enabled routes and their fields, for the page. */
     @Get('metadata')
     @Header('Cache-Control', 'no-store')
-    metadata(): BackOfficeMetadata {
-      return this.backOffice.metadata();
+    metadata(@Req() request: unknown): BackOfficeMetadata {
+      return this.backOffice.metadata(request);
     }
   }
   if (guards.length) UseGuards(...guards)(BackOfficeController.prototype, 'metadata', Object.getOwnPropertyDescriptor(BackOfficeController.prototype, 'metadata')!);

@@ -10,9 +10,12 @@ import { backOfficeMetadata, normalizePrefix } from './back-office-metadata.js';
 import type { ResolvedBackOfficeOptions } from './back-office-options.interface.js';
 import { backOfficePage } from './back-office-page.js';
 
+const MAX_CACHED_GROUP_SETS = 256;
+
 /** What the back office's routes answer: its page, its files, and the app's metadata, built once. */
 export class BackOfficeService {
-  private built?: BackOfficeMetadata;
+  /** The metadata, by the groups of the requests it was built for (one entry when the app has no `serializationGroups`). */
+  private readonly built = new Map<string, BackOfficeMetadata>();
   private readonly scripts: string[];
 
   constructor(
@@ -46,11 +49,11 @@ export class BackOfficeService {
   }
 
   /**
-   * The metadata of every resource, built on first use. Throws a `ModelRoutesConfigError` when
-   * the app has no `ModelRoutesModule`: the back office would have nothing to show.
+   * The metadata of every resource, as `request` may see it (the fields its serialization groups
+   * see), built on first use per group set. Throws a `ModelRoutesConfigError` when the app has no
+   * `ModelRoutesModule`: the back office would have nothing to show.
    */
-  metadata(): BackOfficeMetadata {
-    if (this.built) return this.built;
+  metadata(request?: unknown): BackOfficeMetadata {
     const registrations = this.explorer.registrations();
     if (registrations.length === 0) {
       throw new ModelRoutesConfigError(
@@ -59,7 +62,16 @@ export class BackOfficeService {
           'Import ModelRoutesModule.forRoot({ resources }) in the app module too (with isGlobal left true, or in the same module).',
       );
     }
-    return (this.built = backOfficeMetadata(registrations, this.settings, servingOf(this.config)));
+    const groups = registrations.map((registration) => (request === undefined ? undefined : registration.serializationGroups?.(request)));
+    const key = JSON.stringify(groups.map((set) => [...new Set(set ?? [])].sort()));
+    let built = this.built.get(key);
+    if (!built) {
+      // Groups come from the app, and may be many: a bound on the sets remembered, as the views have.
+      if (this.built.size >= MAX_CACHED_GROUP_SETS) this.built.clear();
+      built = backOfficeMetadata(registrations, this.settings, servingOf(this.config), groups);
+      this.built.set(key, built);
+    }
+    return built;
   }
 
   private prefix(): string {

@@ -38,6 +38,7 @@ export interface RouteCallParts {
   body?: { sent: unknown; checked: unknown };
   search?: { sent: unknown; params: SearchParams };
   view?: SerializationView;
+  groups?: readonly string[];
   precondition?: RequestPrecondition;
   expansion?: CallExpansion;
   count?: CountPolicy;
@@ -66,6 +67,8 @@ export class RouteCall {
   readonly search?: { readonly sent: unknown; readonly params: SearchParams };
   /** The serialization view of the request's groups, for a route whose model has views. */
   readonly view?: SerializationView;
+  /** The request's serialization groups (`forRoot({ serializationGroups })`): what it may see, and so write. */
+  readonly groups?: readonly string[];
   /** The `If-Match` and `If-None-Match` of a write route, for the document its path names; taken by its first write. */
   readonly precondition?: RequestPrecondition;
   /** Whether the writes of the route's resource need `If-Match` (the settings in force). */
@@ -87,6 +90,7 @@ export class RouteCall {
     this.body = parts.body;
     this.search = parts.search;
     this.view = parts.view;
+    this.groups = parts.groups;
     this.precondition = parts.precondition;
     this.requiresIfMatch = parts.requiresIfMatch;
     this.expansion = parts.expansion;

@@ -3,6 +3,7 @@ import { currentCall } from './route-call.js';
 import type { ErrorDetail } from '../errors/error-body.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { validateDto } from '../dto/dto-validation.js';
+import type { SerializationViews } from '../serialization/serialization-views.js';
 import { inspectWriteBody, valueFailures, type WriteRules } from '../write/write-body.validator.js';
 
 /**
@@ -12,11 +13,31 @@ import { inspectWriteBody, valueFailures, type WriteRules } from '../write/write
  * detail per failed constraint). Returns the data to store: at once for the library's own DTO
  * classes, as a promise for a user's (whose rules may be asynchronous). The body the request's
  * call checked already (an override's `super` call, a generated `patch` calling `update`) is
- * returned as it is.
+ * returned as it is. Within a generated route's call, the rules are those of the request's groups
+ * (`writeRulesOf`): a field they do not see is an unknown field, on a route's body and on each row
+ * of an import alike.
  */
-export function checkWrite(body: unknown, rules: WriteRules, dto: Type | undefined): Record<string, unknown> | Promise<Record<string, unknown>> {
-  if (currentCall()?.isCheckedWrite(body)) return body as Record<string, unknown>;
-  return checkBodyValues(body, rules, dto);
+export function checkWrite(body: unknown, rules: WriteRules & ViewedRules, dto: Type | undefined): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const call = currentCall();
+  if (call?.isCheckedWrite(body)) return body as Record<string, unknown>;
+  return checkBodyValues(body, call ? writeRulesOf(rules, call.groups) : rules, dto);
+}
+
+/** Rules that may carry the serialization views of their model (a resource's definition does). */
+export interface ViewedRules {
+  serialization?: SerializationViews;
+}
+
+/**
+ * The rules a write by a request of these groups is checked against: the model's, less the paths
+ * the groups do not see (`@Expose({ groups })` of other groups), which it may not write either and
+ * which are refused in the words a field that does not exist gets (no oracle). The rules as given
+ * where the model has no group-only field.
+ */
+export function writeRulesOf(rules: WriteRules & ViewedRules, groups: readonly string[] | undefined): WriteRules {
+  const view = rules.serialization?.view(groups);
+  if (!view?.hidden.size) return rules;
+  return { fields: view.writes, ...(rules.idField !== undefined && { idField: rules.idField }) };
 }
 
 /**

@@ -18,6 +18,9 @@ import type { ExpandPath, SearchParams, SearchRules } from '../query/search-para
 import type { RouteActionRow } from '../metadata/route-actions.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import type { SerializationSettings } from '../serialization/serialization-settings.js';
+import type { SerializationViews } from '../serialization/serialization-views.js';
+import { writeRulesOf } from '../call/write-check.util.js';
+import { isUnderAny } from '../query/field-path.util.js';
 import { RouteCall, runWithRequest, type CallRequest } from '../call/route-call.js';
 import { setHeader } from '../call/http-response.util.js';
 import { countPreferenceOf } from '../query/count-preference.parser.js';
@@ -127,10 +130,12 @@ export function openRouteCall(
   const resource = repositoryOf(plan.resource);
   const groups = settings.groups?.(request);
   const view = plan.views?.view(groups);
+  assertFieldSeen(plan, request, resource.definition.serialization, groups);
   let checked: unknown;
   if (plan.body) {
     assertJsonBody(request.headers);
-    checked = plan.body.check(request.body, resource.definition);
+    // A field the request's groups do not see, it cannot write either: refused as a field that does not exist.
+    checked = plan.body.check(request.body, writeRulesOf(resource.definition, groups));
   }
   const answered = plan.answers === plan.resource ? resource : repositoryOf(plan.answers);
   const finish = (checkedBody: unknown): RouteCall | Promise<RouteCall> => {
@@ -171,6 +176,7 @@ export function openRouteCall(
       ...(plan.body && { body: { sent: request.body, checked: checkedBody } }),
       ...(search && { search }),
       ...(view && { view }),
+      ...(groups && { groups }),
       ...(conditionalWrite && {
         precondition: { resource: names.source.name, id: request.params?.[names.source.idParam] ?? '', ...writePreconditionOf(request), used: false },
       }),
@@ -182,6 +188,17 @@ export function openRouteCall(
     });
   };
   return checked instanceof Promise ? checked.then(finish) : finish(checked);
+}
+
+/**
+ * The routes of one field (a file field's, the element routes of an array of sub-documents) reach
+ * nothing for a request whose groups do not see the field: a 404 for the document, as a request for
+ * a document that does not exist gets, so the field's content can be neither read nor written there.
+ */
+function assertFieldSeen(plan: RoutePlan, request: CallRequest, views: SerializationViews | undefined, groups: readonly string[] | undefined): void {
+  const { row, names } = plan;
+  if (!views || !names.field || (row.scope !== 'file' && row.scope !== 'element')) return;
+  if (isUnderAny(names.field, views.view(groups).hidden)) throw ModelRoutesException.notFound(names.source.name, request.params?.[names.source.idParam] ?? '');
 }
 
 /**

@@ -20,6 +20,8 @@ export interface ModelRoutesRegistration {
   readonly routes: readonly RouteDefinition[];
   /** The controller classes Nest serves, by name (as in `routes[].controller`). */
   readonly controllers: ReadonlyMap<string, Type>;
+  /** The groups a request is served with (`forRoot({ serializationGroups })`): which fields it sees, and so may write. */
+  readonly serializationGroups?: (request: any) => string[] | undefined;
 }
 
 /**

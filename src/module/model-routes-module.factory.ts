@@ -40,7 +40,7 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
     providers: [
       ...(module.providers ?? []),
       resourcesProvider(plan),
-      registrationProvider(plan, controllers, connectionName),
+      registrationProvider(plan, controllers, connectionName, options.serializationGroups),
       ModelRoutesExplorer,
       ...errorFilterProviders(options.globalErrorFilter ?? false),
       { provide: MODEL_ROUTES_SERIALIZATION, useValue: { groups: options.serializationGroups } satisfies SerializationSettings },
@@ -96,7 +96,7 @@ function resourcesProvider(plan: ModelRoutesPlan): Provider {
 }
 
 /** What this registration built, its resources as this app serves them. */
-function registrationProvider(plan: ModelRoutesPlan, controllers: Type[], connectionName: string | undefined): Provider {
+function registrationProvider(plan: ModelRoutesPlan, controllers: Type[], connectionName: string | undefined, groups: SerializationSettings['groups']): Provider {
   return {
     provide: MODEL_ROUTES_REGISTRATION,
     useFactory: ({ resources }: ResolvedResources): ModelRoutesRegistration => ({
@@ -104,6 +104,7 @@ function registrationProvider(plan: ModelRoutesPlan, controllers: Type[], connec
       definitions: resources,
       routes: plan.table,
       controllers: new Map(controllers.map((controller) => [controller.name, controller])),
+      ...(groups && { serializationGroups: groups }),
     }),
     inject: [MODEL_ROUTES_RESOURCES],
   };

@@ -4,6 +4,7 @@ import type { FieldRules } from '../metadata/field-rules.interface.js';
 import { isUnderAny } from '../query/field-path.util.js';
 import type { SearchRules } from '../query/search-params.interface.js';
 import { deletePath, nestedAccess } from '../utils/object-path.util.js';
+import type { WriteRules } from '../write/write-body.validator.js';
 import { EVERY_GROUP, exposedGroups, probeClass } from './serialization-probe.js';
 
 /** How the responses of one group set differ from what the repository returns. */
@@ -16,6 +17,12 @@ export interface SerializationView {
   hiddenPaths: readonly string[][];
   /** The field rules of a search by these groups: the paths they do not see are hidden, as unknown as a field that does not exist. */
   fields: SearchRules['fields'];
+  /**
+   * The field rules of a write by these groups: a path they do not see they cannot write either,
+   * refused as a field that does not exist (`Unknown field`), on every body that is checked
+   * against them (create, `PUT`, `PATCH`, bulk `PATCH`, import rows).
+   */
+  writes: WriteRules['fields'];
   /** Paths whose value a `@Transform` of these groups rewrites (dotted in nested classes). */
   transformed: readonly string[];
   /** The same, by the object they are properties of: what `apply` runs through class-transformer. */
@@ -113,6 +120,9 @@ export class SerializationViews {
           enums: this.rules.enums,
         }
       : this.rules;
+    const writes: WriteRules['fields'] = own.size
+      ? { ...this.rules, writable: new Set([...this.rules.writable].filter((path) => !isUnderAny(path, own))) }
+      : this.rules;
     const transforms = new Map<string, TransformedObject>();
     for (const path of transformed) {
       const dot = path.lastIndexOf('.');
@@ -120,7 +130,7 @@ export class SerializationViews {
       if (!transforms.has(at)) transforms.set(at, { at, owner: owners.get(at)!, keys: [] });
       transforms.get(at)!.keys.push(path.slice(dot + 1));
     }
-    return { groups: groups as string[] | undefined, hidden: own, hiddenPaths: hidden.map((path) => path.split('.')), fields, transformed, transforms: [...transforms.values()] };
+    return { groups: groups as string[] | undefined, hidden: own, hiddenPaths: hidden.map((path) => path.split('.')), fields, writes, transformed, transforms: [...transforms.values()] };
   }
 }
 

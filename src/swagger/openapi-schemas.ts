@@ -39,6 +39,7 @@ export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | '
   if (mode !== 'read') {
     markWriteOnly(schema, fields.writeOnly);
     acceptTargetIds(schema, [...(definition.references ?? []), ...(definition.embeddedReferences ?? [])]);
+    if (definition.serialization) describeGroupOnly(schema, definition.serialization, writability);
   } else {
     describeVirtuals(schema, definition.schema);
     if (definition.serialization) describeSerialization(schema, definition.serialization);
@@ -56,13 +57,21 @@ function describeSerialization(schema: OpenApiSchema, serialization: Serializati
     const properties = parent?.properties as Record<string, OpenApiSchema> | undefined;
     if (properties?.[name]) properties[name] = { description: 'The value a @Transform() of the class gives' };
   }
-  // Which groups see a field, a schema cannot say: its description does.
+  describeGroupOnly(schema, serialization, visibility);
+}
+
+/**
+ * Which groups see a field, a schema cannot say: its description does, and it is required of no
+ * one (absent from the answers of the other groups; refused in their bodies, as an unknown field).
+ */
+function describeGroupOnly(schema: OpenApiSchema, serialization: SerializationViews, describe: (groups: readonly string[], required: boolean) => string): void {
   for (const path of serialization.groupOnly) {
     const [parent, name] = parentAt(schema, path);
     const required = parent?.required as string[] | undefined;
-    if (required?.includes(name)) parent!.required = required.filter((item) => item !== name);
+    const wasRequired = required?.includes(name) === true;
+    if (wasRequired) parent!.required = required!.filter((item) => item !== name);
     const property = (parent?.properties as Record<string, OpenApiSchema> | undefined)?.[name];
-    if (property) property.description = [property.description, visibility(serialization.visibleTo(path))].filter(Boolean).join('. ');
+    if (property) property.description = [property.description, describe(serialization.visibleTo(path), wasRequired)].filter(Boolean).join('. ');
   }
 }
 
@@ -76,6 +85,11 @@ function describeVirtuals(schema: OpenApiSchema, mongooseSchema: Schema): void {
 
 function visibility(groups: readonly string[]): string {
   return groups.length ? `Visible to groups: ${groups.join(', ')}` : 'Visible to some groups only (@Expose({ groups }))';
+}
+
+function writability(groups: readonly string[], required: boolean): string {
+  const who = groups.length ? `groups: ${groups.join(', ')}` : 'some groups only (@Expose({ groups }))';
+  return `Writable by ${who}${required ? ' (required of them)' : ''}; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)`;
 }
 
 /** The schema of the object that holds a dotted path, and the path's last name. */

@@ -2,6 +2,7 @@ import { resolveResources } from '../../../src/definitions/resource-definition.f
 import { Controller, Get, Post } from '@nestjs/common';
 import { Prop, Schema, SchemaFactory, raw } from '@nestjs/mongoose';
 import { Schema as MongooseSchema, Types } from 'mongoose';
+import { Expose } from 'class-transformer';
 import { GeneratedController, GeneratedResource } from '../../../src/index.js';
 import { backOfficeMetadata, normalizePrefix } from '../../../src/back-office/back-office-metadata.js';
 import { planModelRoutes } from '../../../src/routes/model-routes-plan.js';
@@ -165,6 +166,19 @@ export function backOfficeMetadataSpec(): void {
       expect(widget.routes.filter((route) => ['trash', 'restore', 'purge'].includes(route))).toEqual([]);
     });
 
+    it("leaves out the fields a request's groups do not see (a nested class's too), per group set, and from a filter across a reference", () => {
+      const { definitions, table } = planModelRoutes({ resources: [Payroll, Desk] });
+      const registration = { definitions: resolveResources(definitions, {}).resources, routes: table };
+      const paths = (groups: string[] | undefined) => {
+        const result = backOfficeMetadata([registration], { title: 'T', auth: { header: 'x-api-key' } }, '', [groups]);
+        const flat = (fields: (typeof result.resources)[number]['fields']): string[] => fields.flatMap((field) => [field.path, ...flat(field.fields ?? [])]);
+        const desk = result.resources.find((resource) => resource.name === 'Desk')!;
+        return { payroll: flat(result.resources[0].fields), filter: desk.fields.find((field) => field.path === 'holder')?.filterFields };
+      };
+      expect(paths(undefined)).toEqual({ payroll: ['_id', 'name', 'bank', 'bank.iban', 'bank._id'], filter: ['name'] });
+      expect(paths(['hr'])).toEqual({ payroll: ['_id', 'name', 'salary', 'bank', 'bank.iban', 'bank.sortCode', 'bank._id'], filter: ['name', 'salary'] });
+    });
+
     it('lists a reference field whose every route is disabled with no routes, and keeps the resources of several registrations in order', () => {
       const first = planModelRoutes({ resources: [Widget, Gadget], references: { find: false, reverse: false, reversePost: false } });
       const second = planModelRoutes({ resources: [Dimensionless] });
@@ -203,5 +217,26 @@ export function backOfficeMetadataSpec(): void {
   class Vault {
     @Prop() secret?: string;
     @Prop() locked?: string;
+  }
+
+  @Schema()
+  class Bank {
+    @Prop() iban?: string;
+    @Expose({ groups: ['hr'] }) @Prop() sortCode?: string;
+  }
+
+  @GeneratedResource()
+  @Schema()
+  class Payroll {
+    @Prop() name?: string;
+    @Expose({ groups: ['hr'] }) @Prop() salary?: number;
+    @Prop({ type: SchemaFactory.createForClass(Bank) }) bank?: Bank;
+  }
+
+  @GeneratedResource({ references: { holder: { filter: true } } })
+  @Schema()
+  class Desk {
+    @Prop() label?: string;
+    @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Payroll' }) holder?: Types.ObjectId;
   }
 }

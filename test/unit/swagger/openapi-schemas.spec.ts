@@ -18,9 +18,9 @@ export function openapiSchemasSpec(): void {
   describe('documentSchema: class-transformer', () => {
     const definition = createResourceDefinition({ resource: Payslip });
 
-    it('does not require in responses a field shown to some groups only', () => {
+    it('does not require a field shown to some groups only, in responses (absent for the others) nor in request bodies (refused from the others)', () => {
       expect(documentSchema(definition, 'read').required).toEqual(['employee', 'bonus', '_id']);
-      expect(documentSchema(definition, 'create').required).toEqual(['employee', 'amount', 'bonus']);
+      expect(documentSchema(definition, 'create').required).toEqual(['employee', 'bonus']);
     });
 
     it('says in the description which groups see a group-only field', () => {
@@ -28,7 +28,17 @@ export function openapiSchemasSpec(): void {
       expect(read.amount).toEqual({ type: 'number', description: 'Visible to groups: hr' });
       expect(read.code).toMatchObject({ type: 'string', description: 'Visible to groups: finance, hr' });
       expect(read.employee.description).toBeUndefined();
-      expect((documentSchema(definition, 'create').properties as Record<string, Record<string, unknown>>).amount.description).toBeUndefined();
+    });
+
+    it('says in the description of a request body which groups may write a group-only field, and that it is required of them when the schema requires it', () => {
+      for (const mode of ['create', 'update'] as const) {
+        const body = documentSchema(definition, mode).properties as Record<string, Record<string, unknown>>;
+        // An update requires nothing.
+        const required = mode === 'create' ? ' (required of them)' : '';
+        expect(body.amount).toEqual({ type: 'number', description: `Writable by groups: hr${required}; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)` });
+        expect(body.code).toMatchObject({ type: 'string', description: 'Writable by groups: finance, hr; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)' });
+        expect(body.employee.description).toBeUndefined();
+      }
     });
 
     it('describes, without a type, the response value of a transformed field; requests keep its type', () => {
