@@ -1,5 +1,6 @@
 import { Controller, Get, Injectable, UseInterceptors } from '@nestjs/common';
 import fc from 'fast-check';
+import { Expose } from 'class-transformer';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import type { Response } from 'supertest';
@@ -65,6 +66,11 @@ export function scopesSpec(): void {
     }
   }
 
+  @Schema()
+  class Branch {
+    @Prop({ required: true }) city!: string;
+  }
+
   @GeneratedResource({
     path: 'entrepreneur',
     plural: 'entrepreneurs',
@@ -76,11 +82,8 @@ export function scopesSpec(): void {
   class Entrepreneur {
     @Prop({ required: true }) tenant!: string;
     @Prop({ required: true }) niceName!: string;
-  }
-
-  @Schema()
-  class Branch {
-    @Prop({ required: true }) city!: string;
+    // Elements of an array, on a resource whose class has no views: one element is answered without them, so Company (a group-only field) has no findElement route.
+    @Prop({ type: [SchemaFactory.createForClass(Branch)] }) branches?: Branch[];
   }
 
   @GeneratedResource({
@@ -103,9 +106,10 @@ export function scopesSpec(): void {
     @Prop() employees?: number;
     @Prop({ type: Types.ObjectId, ref: 'Entrepreneur' }) owner?: Types.ObjectId;
     @Prop({ type: [{ type: Types.ObjectId, ref: 'Entrepreneur' }] }) partners?: Types.ObjectId[];
-    @Prop({ type: [SchemaFactory.createForClass(Branch)] }) branches?: Branch[];
     @FileProp({ maxSize: '1MB', accept: ['image/png'] }) logo?: FileRef;
     @FileProp({ maxFiles: 3, accept: ['image/png'] }) photos?: FileRef[];
+    /** A field rule beside the row scope: only the `fin` group sees it; no request of the matrix has it. */
+    @Expose({ groups: ['fin'] }) @Prop() ledger?: string;
   }
 
   @GeneratedResource({ path: 'note', plural: 'notes', readonly: ['tenant'], scope: NoteScope })
@@ -146,7 +150,12 @@ export function scopesSpec(): void {
 
   const as = (tenant: string | undefined) => {
     const http = t.http();
-    const set = <R extends { set(name: string, value: string): R }>(request: R) => (tenant === undefined ? request : request.set('x-tenant', tenant));
+    // Every answer of the matrix is also checked for the field rule: no trace of `ledger`, which its requests' groups do not see.
+    const set = <R extends { set(name: string, value: string): R; expect(check: (response: Response) => void): R }>(request: R) =>
+      (tenant === undefined ? request : request.set('x-tenant', tenant)).expect((response) => {
+        const text = response.text ?? (Buffer.isBuffer(response.body) ? response.body.toString('latin1') : JSON.stringify(response.body ?? ''));
+        expect({ ledger: text.includes('ledger') || text.includes('LEDGER-') }).toEqual({ ledger: false });
+      });
     return {
       get: (path: string) => set(http.get(path)),
       post: (path: string) => set(http.post(path)),
@@ -171,21 +180,26 @@ export function scopesSpec(): void {
 
   beforeAll(async () => {
     t = await bootTestApp(engine, {
-      modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company, Note], providers: [Tenancy], controllers: [CompanyController] }),
+      modelRoutes: ModelRoutesModule.forRoot({
+        resources: [Entrepreneur, Company, Note],
+        providers: [Tenancy],
+        controllers: [CompanyController],
+        serializationGroups: (request: { headers: Record<string, unknown> }) => (request.headers['x-role'] === 'fin' ? ['fin'] : []),
+      }),
       controllers: [DashboardController],
     });
     png = await makeImage('png', { width: 4, height: 4 });
     const entrepreneurs = t.connection.model('Entrepreneur');
     const companies = t.connection.model('Company');
     ids.ada = String((await entrepreneurs.create({ tenant: 'north', niceName: 'Ada' }))._id);
-    ids.grace = String((await entrepreneurs.create({ tenant: 'south', niceName: 'Grace' }))._id);
-    ids.northCo = String((await companies.create({ tenant: 'north', niceName: 'Boreal', employees: 10, owner: ids.ada, partners: [ids.ada] }))._id);
+    ids.grace = String((await entrepreneurs.create({ tenant: 'south', niceName: 'Grace', branches: [{ city: 'Hobart' }] }))._id);
+    ids.northCo = String((await companies.create({ tenant: 'north', niceName: 'Boreal', ledger: 'LEDGER-north', employees: 10, owner: ids.ada, partners: [ids.ada] }))._id);
     // A reference across tenants, as data written before the scope (or by an administrator) may hold.
     ids.crossCo = String((await companies.create({ tenant: 'north', niceName: 'Bridge', employees: 20, owner: ids.grace, partners: [ids.ada, ids.grace] }))._id);
-    ids.southCo = String((await companies.create({ tenant: 'south', niceName: 'Austral', employees: 30, owner: ids.grace, partners: [ids.grace], branches: [{ city: 'Hobart' }] }))._id);
+    ids.southCo = String((await companies.create({ tenant: 'south', niceName: 'Austral', ledger: 'LEDGER-south', employees: 30, owner: ids.grace, partners: [ids.grace] }))._id);
     // South's trash: a company south deleted (soft delete).
-    ids.southGone = String((await companies.create({ tenant: 'south', niceName: 'Gone', employees: 40 }))._id);
-    element = String(((await companies.findById(ids.southCo).lean()) as unknown as { branches: Array<{ _id: unknown }> }).branches[0]._id);
+    ids.southGone = String((await companies.create({ tenant: 'south', niceName: 'Gone', ledger: 'LEDGER-gone', employees: 40 }))._id);
+    element = String(((await entrepreneurs.findById(ids.grace).lean()) as unknown as { branches: Array<{ _id: unknown }> }).branches[0]._id);
     // South's files, through the routes, as south.
     southLogo = String((await as('south').put(`/company/${ids.southCo}/logo`).set('Content-Type', 'image/png').send(png).expect(200)).body.logo._id);
     southPhoto = String((await as('south').post(`/company/${ids.southCo}/photos`).set('Content-Type', 'image/png').send(png).expect(201)).body.photos[0]._id);
@@ -322,10 +336,10 @@ export function scopesSpec(): void {
       await indistinguishable((id) => north().delete(`/company/${id}/photos/${southPhoto}`), ids.southCo);
       expect(southLogo).toBeTruthy();
     },
-    addElement: async () => indistinguishable((id) => north().post(`/company/${id}/branches`).send({ city: 'Oslo' }), ids.southCo),
-    findElement: async () => indistinguishable((id) => north().get(`/company/${id}/branches/${element}`), ids.southCo),
-    patchElement: async () => indistinguishable((id) => north().patch(`/company/${id}/branches/${element}`).send({ city: 'Oslo' }), ids.southCo),
-    deleteElement: async () => indistinguishable((id) => north().delete(`/company/${id}/branches/${element}`), ids.southCo),
+    addElement: async () => indistinguishable((id) => north().post(`/entrepreneur/${id}/branches`).send({ city: 'Oslo' }), ids.grace),
+    findElement: async () => indistinguishable((id) => north().get(`/entrepreneur/${id}/branches/${element}`), ids.grace),
+    patchElement: async () => indistinguishable((id) => north().patch(`/entrepreneur/${id}/branches/${element}`).send({ city: 'Oslo' }), ids.grace),
+    deleteElement: async () => indistinguishable((id) => north().delete(`/entrepreneur/${id}/branches/${element}`), ids.grace),
     trash: async () => {
       expect(names(await as('south').get('/companies/trash').expect(200))).toEqual(['Gone']);
       for (const query of ['', '?niceName=Gone', '?tenant=south']) expect(names(await north().get(`/companies/trash${query}`).expect(200))).toEqual([]);
@@ -423,6 +437,18 @@ export function scopesSpec(): void {
       expect(names(await north().get('/companies?owner.niceName[regex]=^G').expect(200))).toEqual([]);
       expect(names(await north().get('/companies?owner.niceName=Ada').expect(200))).toEqual(['Boreal']);
       expect(names(await as('*').get('/companies?owner.niceName=Grace').expect(200))).toEqual(['Austral', 'Bridge']);
+    });
+  });
+
+  describe('the field rule beside the scope (every answer of the matrix was checked for `ledger`)', () => {
+    it('a request of the fin group sees ledger in its own tenant\'s documents, their trash and their history; never in another tenant\'s', async () => {
+      const fin = (path: string) => t.http().get(path).set('x-tenant', 'south').set('x-role', 'fin');
+      expect((await fin(`/company/${ids.southCo}`).expect(200)).body.ledger).toBe('LEDGER-south');
+      expect((await fin('/companies/trash').expect(200)).body.result.map((doc: { ledger?: string }) => doc.ledger)).toEqual(['LEDGER-gone']);
+      const history = (await fin(`/company/${ids.southCo}/history`).expect(200)).body.result as Array<{ document: { ledger?: string } }>;
+      expect(history.length).toBeGreaterThan(0);
+      for (const entry of history) expect(entry.document.ledger).toBe('LEDGER-south');
+      expect((await fin(`/company/${ids.northCo}`).expect(404)).body.code).toBe('MR_NOT_FOUND');
     });
   });
 
