@@ -219,6 +219,18 @@ export function softDeleteSpec(): void {
     expect(titles((await t.http().get('/poems/trash?title[regex]=Bulk$&sort=-deletedAt').expect(200)).body)).toEqual(['New Bulk', 'Old Bulk']);
   });
 
+  it.each([
+    ['a malformed id', 'zzz'],
+    ['a NUL', '%00'],
+    ['an id of 300 characters', 'a'.repeat(300)],
+    ['an operator', '%7B%22%24ne%22%3A1%7D'],
+  ])('restore, purge and the trash refuse %s in the error shape, nothing written', async (_label, id) => {
+    for (const send of [() => t.http().post(`/poem/${id}/restore`), () => t.http().delete(`/poem/${id}/purge`)]) {
+      await expectRefusedUnchanged(t.connection, send, { status: 400, code: 'MR_INVALID_ID' });
+    }
+    await expectRefusedUnchanged(t.connection, () => t.http().get(`/poems/trash?title[${id}]=1`), { status: 400, code: 'MR_INVALID_QUERY' });
+  });
+
   it('the mark is the server\'s: a body that sets it is refused as any readonly field', async () => {
     await expectRefusedUnchanged(t.connection, () => t.http().post('/poem').send({ title: 'x', deletedAt: new Date().toISOString() }), { status: 400, code: 'MR_INVALID_BODY' });
   });
