@@ -31,8 +31,11 @@ export const VARIANT_ROUTES: Record<RuleVariant, { path: string; plural: string;
 export const isScoped = (variant: RuleVariant) => variant === 'scoped' || variant === 'ruled';
 export const isHooked = (variant: RuleVariant) => variant === 'hooked' || variant === 'ruled';
 
-/** The scenarios, in their order: a create, a get one, and an unfiltered page of 20 under three count policies. */
-export const RULE_SCENARIOS = ['create', 'get one', 'search, default count', 'search, Prefer: count=exact', 'search, Prefer: count=estimated'] as const;
+/**
+ * The scenarios, in their order: a create, a get one, and an unfiltered page of 20 under each count
+ * policy: the default (the library's `search.count`, `exact`), and each `Prefer: count=` named.
+ */
+export const RULE_SCENARIOS = ['create', 'get one', 'search, default count', 'search, Prefer: count=exact', 'search, Prefer: count=estimated', 'search, Prefer: count=none'] as const;
 export type RuleScenario = (typeof RULE_SCENARIOS)[number];
 
 /** One timed run of one scenario on one resource. */

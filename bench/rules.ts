@@ -32,8 +32,8 @@ import type { BenchRequest } from './scenarios.js';
  *
  * Scenarios, each on the four resources, every request as tenant `north`: create, get one (a
  * `north` document, another each time), and an unfiltered page of 20 (`GET /<plural>?limit=20`)
- * with the default count policy (none named: the library's `search.count`, `exact`), with
- * `Prefer: count=exact` and with `Prefer: count=estimated`.
+ * with the default count policy (none named: the library's `search.count`, `exact`), and with
+ * `Prefer: count=exact`, `count=estimated` and `count=none`.
  *
  * Per round: a fresh server process, then the setup checked on every resource (any failure stops
  * the run, exit 1): a scoped page holds only `north`'s documents and counts `north`'s alone, an
@@ -191,6 +191,8 @@ function requests(scenario: RuleScenario, variant: RuleVariant, ids: SeededIds):
       return () => ({ method: 'GET', path: `/${plural}?limit=${PAGE}`, headers: { ...headers, prefer: 'count=exact' } });
     case 'search, Prefer: count=estimated':
       return () => ({ method: 'GET', path: `/${plural}?limit=${PAGE}`, headers: { ...headers, prefer: 'count=estimated' } });
+    case 'search, Prefer: count=none':
+      return () => ({ method: 'GET', path: `/${plural}?limit=${PAGE}`, headers: { ...headers, prefer: 'count=none' } });
   }
 }
 
@@ -216,7 +218,7 @@ async function check(port: number, variant: RuleVariant, ids: SeededIds): Promis
   const fail = (what: string, answer: Answer) => {
     throw new Error(`check of ${variant}: ${what} (answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)})`);
   };
-  for (const prefer of ['count=exact', 'count=estimated']) {
+  for (const prefer of ['count=exact', 'count=estimated', 'count=none']) {
     const page = await call(port, { method: 'GET', path: `/${plural}?limit=${PAGE}`, headers: { ...north, prefer } });
     if (page.status !== 200 || !Array.isArray(page.body?.result) || page.body.result.length !== PAGE) fail(`a page of ${PAGE} (${prefer})`, page);
     const tenants = new Set((page.body.result as Array<{ tenant: string }>).map((document) => document.tenant));
