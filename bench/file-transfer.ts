@@ -114,7 +114,7 @@ export interface ProcessCost {
 }
 
 /** User + system CPU time of a process, ms (`/proc/<pid>/stat` counts clock ticks, 100 per second on Linux). */
-function cpuOf(pid: number): number {
+export function cpuOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -7,6 +7,8 @@ export interface Measure {
   p99: number;
   /** Requests completed. */
   requests: number;
+  /** The mean latency, ms (autocannon's, unrounded), where the run reported it. */
+  mean?: number;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface Measure {
  * server answers nothing, and neither may print a number (or a ratio of Infinity or NaN).
  */
 export function validMeasure(
-  result: Pick<autocannon.Result, 'non2xx' | 'errors' | 'timeouts' | 'start' | 'finish'> & { requests: { total: number }; latency: { p50: number; p99: number } },
+  result: Pick<autocannon.Result, 'non2xx' | 'errors' | 'timeouts' | 'start' | 'finish'> & { requests: { total: number }; latency: { p50: number; p99: number; mean?: number } },
   what: string,
 ): Measure {
   const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
@@ -27,7 +29,13 @@ export function validMeasure(
   ].filter(Boolean);
   if (problems.length) throw new Error(`benchmark ${what}: not a valid measure (${problems.join(', ')})`);
   // Requests over the run's own time: right for a timed run and for a fixed amount alike.
-  return { rps: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+  return {
+    rps: result.requests.total / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    ...(result.latency.mean !== undefined && { mean: result.latency.mean }),
+  };
 }
 
 /** The round of median requests/s (the lower middle one of an even count), and the range of all rounds. */
