@@ -14,6 +14,7 @@ import { CollectionCount } from './collection-count.js';
 import { KeysetPage, strip } from './keyset-page.js';
 import { invalidCursor, LIBRARY_CURSOR_KEY } from './search-cursor.js';
 import { needsCollectionCount, searchCounts } from './match-count.js';
+import type { CountPolicy } from '../metadata/count-policies.js';
 import { hasDeleteRules, referenceLocks, releaseReferences, targetLocks } from '../references/delete-cascade.js';
 import { castPathId } from './document-path.util.js';
 import { assertNoCycles } from '../references/reference-cycles.js';
@@ -768,7 +769,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     };
     // An exact count goes beside the page, as a hand-written search sends it: a full page waits for the slower of the two.
     const exactCount = plan.policy === 'exact' ? countMatches() : undefined;
-    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionSize() : undefined, exactCount];
+    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionSize(plan.policy) : undefined, exactCount];
     try {
       const [found, collection] = (await Promise.all(operations)) as [Array<Record<string, unknown>>, number | undefined];
       const more = keyset ? found.length > params.limit : undefined;
@@ -1059,12 +1060,19 @@ export class ModelRepository<T = Record<string, unknown>> {
     return null;
   }
 
-  /** The envelope's `count`: the collection's size from its metadata; with a row scope or soft delete, the documents the request may read, counted. */
-  private collectionSize(): Promise<number> {
+  /**
+   * The envelope's `count`: the collection's size from its metadata; with a row scope or soft
+   * delete, the documents the request may read, counted (metadata would tell the size of every
+   * tenant's data): wholly for an exact count, else up to `search.estimateLimit` + 1 (a lower bound
+   * past it), as an estimate of a filtered search is bounded.
+   */
+  private collectionSize(policy: CountPolicy): Promise<number> {
     const scope = this.readFilter();
     if (!scope) return this.collectionCount.read(routeReadPreference());
-    return this.reading(this.model.countDocuments(scope)).maxTimeMS(this.maxTimeMS).exec();
+    const counting = this.reading(this.model.countDocuments(scope)).maxTimeMS(this.maxTimeMS);
+    return (policy === 'exact' ? counting : counting.limit(this.definition.search.estimateLimit + 1)).exec();
   }
+
 }
 
 /**

@@ -112,7 +112,7 @@ export function scopesSpec(): void {
     @Expose({ groups: ['fin'] }) @Prop() ledger?: string;
   }
 
-  @GeneratedResource({ path: 'note', plural: 'notes', readonly: ['tenant'], scope: NoteScope })
+  @GeneratedResource({ path: 'note', plural: 'notes', readonly: ['tenant'], scope: NoteScope, search: { estimateLimit: 1 } })
   @Schema()
   class Note {
     @Prop({ required: true }) tenant!: string;
@@ -465,6 +465,18 @@ export function scopesSpec(): void {
       await north().patch(`/note/${mine.body._id}`).send({ published: true }).expect(200);
       expect((await as('south').get(`/note/${mine.body._id}`).expect(200)).body.text).toBe('mine');
       await north().delete(`/note/${mine.body._id}`).expect(200);
+    });
+  });
+
+  describe('the count of a scoped search', () => {
+    it('is counted wholly for an exact count, and up to search.estimateLimit + 1 otherwise (a lower bound past it): never the collection\'s metadata', async () => {
+      const mine = [await north().post('/note').send({ text: 'a' }).expect(201), await north().post('/note').send({ text: 'b' }).expect(201)];
+      // North reads its two notes and south's published one: 3; the collection holds 4.
+      expect((await north().get('/notes?limit=1').set('Prefer', 'count=exact').expect(200)).body.status).toMatchObject({ count: 3, match_count: 3 });
+      for (const policy of ['estimated', 'none']) {
+        expect((await north().get('/notes?limit=1').set('Prefer', `count=${policy}`).expect(200)).body.status.count).toBe(2);
+      }
+      for (const created of mine) await north().delete(`/note/${created.body._id}`).expect(200);
     });
   });
 
