@@ -20,6 +20,9 @@ import {
 } from './rules-table.js';
 import type { BenchRequest } from './scenarios.js';
 
+/** `search.estimateLimit` as the bench's server has it: the library's default. */
+const ESTIMATE_LIMIT = 1000;
+
 /**
  * `npm run bench:rules [-- --quick] [--rounds <n>] [--seconds <n>] [--search-requests <n>] [--per-tenant <n>] [--adapter express|fastify]`
  * (issue 28, "How it is proven"): what a resource's rules cost. One server (`bench/servers/rules.ts`)
@@ -201,9 +204,6 @@ interface Answer {
   status: number;
   body: any;
 }
-
-/** `search.estimateLimit` as the bench's server has it: the library's default. */
-const ESTIMATE_LIMIT = 1000;
 
 async function call(port: number, request: BenchRequest): Promise<Answer> {
   const { path, ...rest } = toRequest(request);
