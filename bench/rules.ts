@@ -229,8 +229,8 @@ async function check(port: number, variant: RuleVariant, ids: SeededIds): Promis
     const count = page.body.status?.count as number;
     if (isScoped(variant)) {
       if (tenants.size !== 1 || !tenants.has('north')) fail(`a scoped page holds ${[...tenants].join(', ')}, not north's alone (${prefer})`, page);
-      // Exact: every north document; an estimate counts them up to search.estimateLimit + 1 (the library's default bound, 1000).
-      const expected = prefer === 'count=exact' ? perTenant : Math.min(perTenant, ESTIMATE_LIMIT + 1);
+      // Exact: every north document; an estimate counts them up to search.estimateLimit + 1 (the library's default bound, 1000); none, what the page shows.
+      const expected = prefer === 'count=exact' ? perTenant : prefer === 'count=none' ? PAGE : Math.min(perTenant, ESTIMATE_LIMIT + 1);
       if (count !== expected) fail(`a scoped page counts ${count}, not ${expected} of north's ${perTenant} (${prefer})`, page);
     } else {
       if (tenants.size !== 2) fail(`an unscoped page holds ${[...tenants].join(', ')}, not both tenants (${prefer})`, page);

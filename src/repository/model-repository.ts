@@ -1063,15 +1063,18 @@ export class ModelRepository<T = Record<string, unknown>> {
   /**
    * The envelope's `count`: the collection's size from its metadata; with a row scope or soft
    * delete, the documents the request may read, counted (metadata would tell the size of every
-   * tenant's data): wholly for an exact count, else up to `search.estimateLimit` + 1 (a lower bound
-   * past it), as an estimate of a filtered search is bounded.
+   * tenant's data): wholly for an exact count, up to `search.estimateLimit` + 1 for an estimate (a
+   * lower bound past it, as an estimate of a filtered search is bounded), and not at all for
+   * `none` (`undefined`: the count is then what the page shows, `skip` and its documents).
    */
-  private collectionSize(policy: CountPolicy): Promise<number> {
+  private collectionSize(policy: CountPolicy): Promise<number | undefined> | undefined {
     const scope = this.readFilter();
     if (!scope) return this.collectionCount.read(routeReadPreference());
+    if (policy === 'none') return undefined;
     const counting = this.reading(this.model.countDocuments(scope)).maxTimeMS(this.maxTimeMS);
     return (policy === 'exact' ? counting : counting.limit(this.definition.search.estimateLimit + 1)).exec();
   }
+
 
 }
 
