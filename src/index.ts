@@ -32,7 +32,7 @@ export type { WriteOptions } from './concurrency/conditional-write.js';
 export { ModelRepository, type ExportPages, type PlainDocument } from './repository/model-repository.js';
 export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteEvent, WriteOperation } from './hooks/write-hooks.js';
 export type { RowScope, RowScopeFunction, ScopeContext, ScopeFilter } from './interfaces/row-scope.interface.js';
-export type { HistoryEntry, HistoryPage } from './repository/document-history.js';
+export type { HistoryEntry, HistoryPage } from './rules/document-history.js';
 export { runWithRequest } from './call/route-call.js';
 export { RowScopeInterceptor } from './controllers/row-scope.interceptor.js';
 export type { ExportFormat } from './export/export-formats.js';

@@ -12,6 +12,7 @@ import type { CountPolicy } from '../metadata/count-policies.js';
 import type { SerializationView } from '../serialization/serialization-views.js';
 import type { RoutePlan } from './route-plan.js';
 import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
+import type { CallContext } from './call-context.js';
 
 /** The request of a generated route, as the call reads it (Express and Fastify alike). */
 export interface CallRequest {
@@ -26,8 +27,8 @@ export interface CallRequest {
 /** The references a request asked to expand, and how to expand them in its answer (see `Expansion`). */
 export interface CallExpansion {
   readonly paths: readonly ExpandPath[];
-  /** Expands the documents of an answer in place: one document, or a search envelope's. */
-  apply(answer: unknown, shape: 'document' | 'list'): Promise<void>;
+  /** Expands the documents of an answer in place (one document, or a search envelope's), reading the targets the call may read. */
+  apply(answer: unknown, shape: 'document' | 'list', context: CallContext): Promise<void>;
 }
 
 /** What a `RouteCall` is made of; see its properties. */
@@ -59,8 +60,6 @@ export class RouteCall {
   readonly plan: RoutePlan;
   readonly request: CallRequest;
   readonly response: HttpResponse;
-  /** The path parameters, by name (`{ company_id: '…' }`). */
-  readonly ids: Readonly<Record<string, string>>;
   /** The body as sent and what the library's check made of it (the data to store), for a route that reads one. */
   readonly body?: { readonly sent: unknown; readonly checked: unknown };
   /** The search as sent (the query string or the body) and parsed once, with the fields the view allows. */
@@ -81,12 +80,13 @@ export class RouteCall {
   readonly ticket?: AdmissionTicket;
   /** An export route's: the model whose documents it writes (their columns are read from its fields). */
   readonly exported?: Pick<RepositoryDefinition, 'name' | 'schema' | 'fields' | 'files'>;
+  /** What the repository, its rules and your scope and hook functions are handed of this call (`repository.in(call.context)`). */
+  readonly context: CallContext;
 
   constructor(parts: RouteCallParts) {
     this.plan = parts.plan;
     this.request = parts.request;
     this.response = parts.response;
-    this.ids = { ...(parts.request.params ?? {}) };
     this.body = parts.body;
     this.search = parts.search;
     this.view = parts.view;
@@ -97,6 +97,15 @@ export class RouteCall {
     this.count = parts.count;
     this.ticket = parts.ticket;
     this.exported = parts.exported;
+    const { plan } = parts;
+    this.context = {
+      request: parts.request,
+      ...(plan.row && { route: routeOf(plan) }),
+      ...(parts.groups && { groups: parts.groups }),
+      ...(plan.readPreference && { readPreference: plan.readPreference }),
+      ...(parts.count && { count: parts.count }),
+      ...(parts.precondition && { precondition: parts.precondition }),
+    };
   }
 
   get action(): RouteActionName {
@@ -143,9 +152,21 @@ export class RouteCall {
   }
 }
 
+const routes = new WeakMap<RoutePlan, string>();
+
+/** `PATCH /company/:company_id`: the route of a plan, made once (a bare plan, a unit test's, has no row to name it by). */
+function routeOf(plan: RoutePlan): string {
+  let route = routes.get(plan);
+  if (route === undefined) {
+    route = `${plan.row.method} ${plan.row.path(plan.names)}`;
+    routes.set(plan, route);
+  }
+  return route;
+}
+
 const slot = new AsyncLocalStorage<RouteCall>();
 
-/** The call of the generated route in progress, if any: read by handlers, the repository and serialization. */
+/** The call of the generated route in progress, if any: read by the controllers (handlers, the answer's serialization), never below them. */
 export function currentCall(): RouteCall | undefined {
   return slot.getStore();
 }
@@ -158,13 +179,17 @@ export function runCall<R>(call: RouteCall, work: () => R): R {
 const requestSlot = new AsyncLocalStorage<object>();
 
 /**
- * The HTTP request whose rules (row scopes) the repository applies now: the generated route's call
- * in progress, else the request `runWithRequest` names (a route's entry guard, resolving the
- * conditions of a search across references before its call opens; your own routes). `undefined`
- * outside any: your own code outside a request reads and writes unscoped.
+ * The view of the work in progress, for a repository your own code calls without handing it one
+ * (`@InjectModelRepository`): the generated route's call in progress (your override's code), else
+ * the request `runWithRequest` names (`RowScopeInterceptor`: your own routes); `undefined` outside
+ * any, where your code reads and writes unscoped. The one place below which no request is looked up:
+ * the module hands it to each repository it builds (`ModelRepository`'s `ambient` option).
  */
-export function currentRequest(): object | undefined {
-  return (currentCall()?.request as object | undefined) ?? requestSlot.getStore();
+export function ambientContext(): CallContext | undefined {
+  const call = slot.getStore();
+  if (call) return call.context;
+  const request = requestSlot.getStore();
+  return request && { request };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { currentCall } from './route-call.js';
+import type { RouteCall } from './route-call.js';
 import type { ErrorDetail } from '../errors/error-body.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { validateDto } from '../dto/dto-validation.js';
@@ -13,12 +13,16 @@ import { inspectWriteBody, valueFailures, type WriteRules } from '../write/write
  * detail per failed constraint). Returns the data to store: at once for the library's own DTO
  * classes, as a promise for a user's (whose rules may be asynchronous). The body the request's
  * call checked already (an override's `super` call, a generated `patch` calling `update`) is
- * returned as it is. Within a generated route's call, the rules are those of the request's groups
+ * returned as it is. Given the generated route's call, the rules are those of the request's groups
  * (`writeRulesOf`): a field they do not see is an unknown field, on a route's body and on each row
  * of an import alike.
  */
-export function checkWrite(body: unknown, rules: WriteRules & ViewedRules, dto: Type | undefined): Record<string, unknown> | Promise<Record<string, unknown>> {
-  const call = currentCall();
+export function checkWrite(
+  body: unknown,
+  rules: WriteRules & ViewedRules,
+  dto: Type | undefined,
+  call?: Pick<RouteCall, 'groups' | 'isCheckedWrite'>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (call?.isCheckedWrite(body)) return body as Record<string, unknown>;
   return checkBodyValues(body, call ? writeRulesOf(rules, call.groups) : rules, dto);
 }

@@ -40,8 +40,11 @@ export interface Precondition {
 /** What a conditional write filters on, or `null` when the condition can match no version (it names another document). */
 export type WriteFilter = { filter: Record<string, unknown> } | null;
 
-/** What conditional writes need to know of one repository's documents. */
-export interface ConditionalTarget<D extends object> {
+/**
+ * What conditional writes need to know of one repository's documents. `C` is the call a write
+ * serves (the repository's `CallContext`), handed back to the target as it came: opaque here.
+ */
+export interface ConditionalTarget<D extends object, C> {
   model: Model<any>;
   /** The model's name, for the 412's message. */
   name: string;
@@ -50,16 +53,16 @@ export interface ConditionalTarget<D extends object> {
   /** `+secret +password`: a read of the whole content holds the hidden fields too. */
   revealHidden: string;
   maxTimeMS(): number;
-  /** The filter of the document a path identifier names. */
-  idFilter(id: string): Record<string, unknown>;
+  /** The filter of the document a path identifier names, among those the call may write. */
+  idFilter(id: string, call: C): Record<string, unknown>;
   /** A path identifier cast to the type of the `id` field. */
   castId(id: string): unknown;
   /** A raw document as the routes answer it, with its entity tag attached (see `etagOf`). */
   tagged(raw: object): D;
-  /** The document as a write finds it (a 403 where the request may read it and not write it). */
-  findOne(id: string): Promise<D | null>;
-  /** Whether the request may read documents it may not write (a row scope with its own `write`): then a write that matched nothing asks `findOne` why. */
-  writesFewer?(): boolean;
+  /** The document as a write finds it (a 403 where the call may read it and not write it). */
+  findOne(id: string, call: C): Promise<D | null>;
+  /** Whether the call may read documents it may not write (a row scope with its own `write`): then a write that matched nothing asks `findOne` why. */
+  writesFewer(call: C): boolean;
 }
 
 /**
@@ -77,8 +80,8 @@ export function preconditionOf(options: WriteOptions | undefined, taken: () => W
 }
 
 /** `If-Match` and `If-None-Match` applied in a write's own filter, and what a write that matched nothing means. */
-export class ConditionalWrites<D extends object> {
-  constructor(private readonly target: ConditionalTarget<D>) {}
+export class ConditionalWrites<D extends object, C> {
+  constructor(private readonly target: ConditionalTarget<D, C>) {}
 
   /**
    * The filter of a write to the document `id` names, with `condition` and `precondition`. With a
@@ -88,9 +91,9 @@ export class ConditionalWrites<D extends object> {
    * if a condition fails), and the write filters on every top-level field of what was read: a
    * compare-and-swap of the whole content.
    */
-  async writeFilter(id: string, precondition: Precondition | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
+  async writeFilter(id: string, call: C, precondition: Precondition | undefined, condition?: Record<string, unknown>): Promise<WriteFilter> {
     const { target } = this;
-    const filter = allOf(target.idFilter(id), condition);
+    const filter = allOf(target.idFilter(id, call), condition);
     if (!precondition) return { filter };
     const { ifMatch, ifNoneMatch } = precondition;
     if (ifNoneMatch === '*') return null;
@@ -101,7 +104,7 @@ export class ConditionalWrites<D extends object> {
       const excluded = ifNoneMatch && this.versionCondition(id, ifNoneMatch.map((tag) => tag.replace(/^W\//, '')));
       return { filter: allOf(filter, versions, excluded ? { $nor: [excluded] } : undefined) };
     }
-    const raw = await target.model.findOne(target.idFilter(id)).select(target.revealHidden).maxTimeMS(target.maxTimeMS()).lean().exec();
+    const raw = await target.model.findOne(target.idFilter(id, call)).select(target.revealHidden).maxTimeMS(target.maxTimeMS()).lean().exec();
     if (!raw) return null;
     const tag = etagOf(target.tagged(mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw))))!;
     const failed = failedCondition(precondition, tag);
@@ -114,13 +117,13 @@ export class ConditionalWrites<D extends object> {
    * fails; otherwise the document, unchanged, where the write was `conditional` (an add of an
    * identifier already there), or a 412 where it was not (another writer got in between).
    */
-  async unwritten(id: string, precondition: Precondition | undefined, conditional: boolean): Promise<D | null> {
+  async unwritten(id: string, call: C, precondition: Precondition | undefined, conditional: boolean): Promise<D | null> {
     if (!precondition && !conditional) {
-      // A document the request may read and not write is a 403, not a 404: `findOne` throws it.
-      if (this.target.writesFewer?.()) await this.target.findOne(id);
+      // A document the call may read and not write is a 403, not a 404: `findOne` throws it.
+      if (this.target.writesFewer(call)) await this.target.findOne(id, call);
       return null;
     }
-    const current = await this.target.findOne(id);
+    const current = await this.target.findOne(id, call);
     if (!current || !precondition) return current;
     const tag = etagOf(current)!;
     const failed = failedCondition(precondition, tag);
@@ -129,8 +132,8 @@ export class ConditionalWrites<D extends object> {
   }
 
   /** Why a retryable write matched nothing: `null` when no document has this id, a 412 when its `precondition` fails, else `undefined` (retry). */
-  async unmatched(id: string, precondition: Precondition | undefined): Promise<null | undefined> {
-    const current = await this.target.findOne(id);
+  async unmatched(id: string, call: C, precondition: Precondition | undefined): Promise<null | undefined> {
+    const current = await this.target.findOne(id, call);
     if (!current) return null;
     const failed = precondition && failedCondition(precondition, etagOf(current)!);
     if (failed) throw ModelRoutesException.preconditionFailed(this.target.name, id, etagOf(current), failed);

@@ -1,5 +1,6 @@
 import { historyPage, historyVersion } from '../query/history-query.js';
-import type { HistoryPage } from '../repository/document-history.js';
+import { serving } from './serving.util.js';
+import type { HistoryPage } from '../rules/document-history.js';
 import { Inject, type Type } from '@nestjs/common';
 import { currentCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
@@ -125,15 +126,15 @@ export function GeneratedController<T>(
     }
 
     async findOne(id: string): Promise<PlainDocument<T>> {
-      return this.repository.getOne(id);
+      return serving(this.repository).getOne(id);
     }
 
     async create(body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
-      return this.repository.create(await this.checked(body, 'create', serverFields));
+      return serving(this.repository).create(await this.checked(body, 'create', serverFields));
     }
 
     async update(id: string, body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
-      return this.found(await this.repository.update(id, await this.checked(body, 'update', serverFields)), id);
+      return this.found(await serving(this.repository).update(id, await this.checked(body, 'update', serverFields)), id);
     }
 
     patch(id: string, body: unknown): Promise<PlainDocument<T>> {
@@ -141,24 +142,24 @@ export function GeneratedController<T>(
     }
 
     async delete(id: string): Promise<PlainDocument<T>> {
-      return this.found(await this.repository.delete(id), id);
+      return this.found(await serving(this.repository).delete(id), id);
     }
 
     search(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
-      return this.repository.search(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
+      return serving(this.repository).search(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
     }
 
     searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>> {
-      return this.repository.search(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
+      return serving(this.repository).search(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
     }
 
     export(query: Record<string, unknown>): ExportPages<T> {
       const search = exportQuery(query);
-      return this.repository.exportPages(currentCall()?.searchFor(search) ?? parseSearchQueryString(search, this.repository.definition));
+      return serving(this.repository).exportPages(currentCall()?.searchFor(search) ?? parseSearchQueryString(search, this.repository.definition));
     }
 
     exportPost(body: unknown): ExportPages<T> {
-      return this.repository.exportPages(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
+      return serving(this.repository).exportPages(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
     }
 
     import(batch: ImportBatch): Promise<ImportReport> {
@@ -167,31 +168,31 @@ export function GeneratedController<T>(
 
     async updateMany(query: Record<string, unknown>, body: unknown, serverFields?: Record<string, unknown>): Promise<BulkReport> {
       const filter = this.bulkFilter(query);
-      return this.repository.updateMany(filter, await this.checked(body, 'update', serverFields), { dryRun: bulkDryRun(query) });
+      return serving(this.repository).updateMany(filter, await this.checked(body, 'update', serverFields), { dryRun: bulkDryRun(query) });
     }
 
     deleteMany(query: Record<string, unknown>): Promise<BulkReport> {
-      return this.repository.deleteMany(this.bulkFilter(query), { dryRun: bulkDryRun(query) });
+      return serving(this.repository).deleteMany(this.bulkFilter(query), { dryRun: bulkDryRun(query) });
     }
 
     trash(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
-      return this.repository.trash(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
+      return serving(this.repository).trash(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
     }
 
     async restore(id: string): Promise<PlainDocument<T>> {
-      return this.found(await this.repository.restore(id), id);
+      return this.found(await serving(this.repository).restore(id), id);
     }
 
     async purge(id: string): Promise<PlainDocument<T>> {
-      return this.found(await this.repository.purge(id), id);
+      return this.found(await serving(this.repository).purge(id), id);
     }
 
     async history(id: string, query: Record<string, unknown>): Promise<HistoryPage<PlainDocument<T>>> {
-      return this.found(await this.repository.history(id, historyPage(query)), id);
+      return this.found(await serving(this.repository).history(id, historyPage(query)), id);
     }
 
     async revert(id: string, query: Record<string, unknown>): Promise<PlainDocument<T>> {
-      return this.found(await this.repository.revert(id, historyVersion(query)), id);
+      return this.found(await serving(this.repository).revert(id, historyVersion(query)), id);
     }
 
     /** The engine filter of a bulk change's conditions: the call's, parsed by its entry guard, or parsed here. */
@@ -207,7 +208,7 @@ export function GeneratedController<T>(
     /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */
     private checked(body: unknown, kind: 'create' | 'update', serverFields?: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>> {
       const { definition } = this.repository;
-      const checked = checkWrite(body, definition, definition.dtos?.[kind]);
+      const checked = checkWrite(body, definition, definition.dtos?.[kind], currentCall());
       // A generated DTO's check is synchronous: no promise (and no await) for it.
       return checked instanceof Promise ? checked.then((data) => mergeData(data, serverFields)) : mergeData(checked, serverFields);
     }

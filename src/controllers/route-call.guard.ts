@@ -21,7 +21,7 @@ import type { SerializationSettings } from '../serialization/serialization-setti
 import type { SerializationViews } from '../serialization/serialization-views.js';
 import { writeRulesOf } from '../call/write-check.util.js';
 import { isUnderAny } from '../query/field-path.util.js';
-import { RouteCall, runWithRequest, type CallRequest } from '../call/route-call.js';
+import { RouteCall, type CallRequest } from '../call/route-call.js';
 import { setHeader } from '../call/http-response.util.js';
 import { countPreferenceOf } from '../query/count-preference.parser.js';
 import type { CountPolicy } from '../metadata/count-policies.js';
@@ -157,8 +157,9 @@ export function openRouteCall(
           ? parseSearchQueryString(request.query, rules)
           : parseSearchBody(request.body, rules);
     // Conditions across references become conditions on the references here, once: handlers and the repository see an engine filter.
-    // As the request's work: a referenced document outside its row scope matches no condition.
-    const params = runWithRequest(request, () => resolveRelationFilters(parsed, rules, { repositoryOf, readPreference: plan.readPreference }));
+    // In the request's context: a referenced document outside its row scope matches no condition.
+    const context = { request };
+    const params = resolveRelationFilters(parsed, rules, { repositoryOf: (model) => repositoryOf(model).in(context), readPreference: plan.readPreference });
     return params instanceof Promise ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved }, count)) : opened(checkedBody, rules, { sent, params }, count);
   };
   const opened = (checkedBody: unknown, rules: SearchRules | undefined, search?: RouteCall['search'], count?: CountPolicy): RouteCall => {

@@ -1,4 +1,4 @@
-import type { HistoryPage } from '../repository/document-history.js';
+import type { HistoryPage } from '../rules/document-history.js';
 import { etagOf, matchesWeakly, parseEntityTags } from '../concurrency/entity-tag.js';
 import { setHeader } from '../call/http-response.util.js';
 import { withJsonValues } from './json-output.util.js';
@@ -49,7 +49,7 @@ async function answer(controller: object, call: RouteCall, args: unknown[]): Pro
     throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${plan.names.source.name} require If-Match: send the ETag of the document as read`);
   }
   const result = await plan.work.apply(controller, args);
-  if (call.expansion && (row.answers.shape === 'document' || row.answers.shape === 'list')) await call.expansion.apply(result, row.answers.shape);
+  if (call.expansion && (row.answers.shape === 'document' || row.answers.shape === 'list')) await call.expansion.apply(result, row.answers.shape, call.context);
   if (plan.locationField && row.location) setHeader(response, 'Location', locationOf(request, (result as Record<string, unknown>)[plan.locationField]));
   const tag = row.conditional && etagOf(result);
   if (tag) {

@@ -74,7 +74,7 @@ async function* documents(call: RouteCall, first: IteratorResult<ExportedDocumen
     for (let page = first; !page.done; page = await pages.next()) {
       const docs = page.value;
       await runCall(call, async () => {
-        if (call.expansion) await call.expansion.apply({ result: docs }, 'list');
+        if (call.expansion) await call.expansion.apply({ result: docs }, 'list', call.context);
         withJsonValues(docs);
         applyView(call, docs);
       });

@@ -1,4 +1,5 @@
 import { Inject, type Type } from '@nestjs/common';
+import { serving } from '../controllers/serving.util.js';
 import mongoose from 'mongoose';
 import { setHeader, type HttpResponse } from '../call/http-response.util.js';
 import { checkBodyValues } from '../call/write-check.util.js';
@@ -117,25 +118,25 @@ function ElementRoutes(source: ResourceDefinition, element: ElementFieldDefiniti
     @Inject(getModelRepositoryToken(source.name, connectionName)) readonly repository!: ModelRepository;
 
     async addElement(key: string, body: Record<string, unknown>, request: HttpRequest, response: HttpResponse) {
-      const added = answer(await writing(() => this.repository.addElement(key, field, body, { rules, maxElements: element.maxElements })), key);
+      const added = answer(await writing(() => serving(this.repository).addElement(key, field, body, { rules, maxElements: element.maxElements })), key);
       setHeader(response, 'Location', locationOf(request, added.elementId));
       return added.doc;
     }
 
     async findElement(key: string, id: string) {
       this.repository.castId(key);
-      return answer(await this.repository.findElement(key, field, elementIdOf(id)), key, id);
+      return answer(await serving(this.repository).findElement(key, field, elementIdOf(id)), key, id);
     }
 
     async patchElement(key: string, id: string, body: Record<string, unknown>) {
       this.repository.castId(key);
       const elementId = elementIdOf(id);
-      return answer(await writing(() => this.repository.updateElement(key, field, elementId, body, rules)), key, id);
+      return answer(await writing(() => serving(this.repository).updateElement(key, field, elementId, body, rules)), key, id);
     }
 
     async deleteElement(key: string, id: string) {
       this.repository.castId(key);
-      return answer(await this.repository.removeElement(key, field, elementIdOf(id)), key, id);
+      return answer(await serving(this.repository).removeElement(key, field, elementIdOf(id)), key, id);
     }
   }
   return ElementRoutesBase;

@@ -1,4 +1,5 @@
 import { Inject, type Type } from '@nestjs/common';
+import { serving } from '../controllers/serving.util.js';
 import type { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
@@ -63,13 +64,13 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
     /** Where the repository of the referenced model (Entrepreneur) is. */
     @Inject(ReferenceTargets) readonly targets!: ReferenceTargets;
 
-    /** The repository of the referenced model. */
+    /** The repository of the referenced model, serving the call in progress. */
     get target(): ModelRepository {
-      return this.targets.get(targetName);
+      return serving(this.targets.get(targetName));
     }
 
     async find(key: string) {
-      const doc = found(await this.source.findOne(key), key);
+      const doc = found(await serving(this.source).findOne(key), key);
       const referenced = doc[field];
       if (referenced === undefined || referenced === null) {
         throw new ModelRoutesException('MR_REFERENCE_UNSET', `${definition.name} '${key}' has no ${field}`);
@@ -85,7 +86,7 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
     }
 
     async list(key: string, query: Record<string, unknown>) {
-      const doc = found(await this.source.findOne(key), key);
+      const doc = found(await serving(this.source).findOne(key), key);
       const ids = (doc[field] as Types.ObjectId[] | undefined) ?? [];
       const [result, missing] = await Promise.all([
         this.target.search(searchOf(query) ?? parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } }),
@@ -115,13 +116,13 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
     async add(key: string, related: string) {
       const objectId = await this.target.resolveObjectId(related);
       if (!objectId || !(await this.target.findByObjectId(objectId))) throw ModelRoutesException.notFound(targetName, related);
-      return found(await this.source.addReference(key, field, objectId), key);
+      return found(await serving(this.source).addReference(key, field, objectId), key);
     }
 
     async remove(key: string, related: string) {
       const objectId = await this.target.resolveObjectId(related);
       if (!objectId) throw ModelRoutesException.notFound(targetName, related);
-      return found(await this.source.removeReference(key, field, objectId), key);
+      return found(await serving(this.source).removeReference(key, field, objectId), key);
     }
 
     /**
@@ -137,13 +138,13 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
      */
     private async searchByReference(key: string, params: SearchParams) {
       if (this.target.definition.idField === '_id' && !this.target.isScoped()) {
-        const result = await this.source.search(params, { [field]: this.target.castId(key) });
+        const result = await serving(this.source).search(params, { [field]: this.target.castId(key) });
         if (nothingMatched(result.status) && !(await this.target.existingObjectId(key))) throw ModelRoutesException.notFound(targetName, key);
         return result;
       }
       const objectId = await this.target.existingObjectId(key);
       if (!objectId) throw ModelRoutesException.notFound(targetName, key);
-      return this.source.search(params, { [field]: objectId });
+      return serving(this.source).search(params, { [field]: objectId });
     }
 
     /**
@@ -158,7 +159,7 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
         return { [field]: objectId };
       }
       const scope = { [field]: this.target.castId(key) };
-      if (!(await this.target.existingObjectId(key)) && !(await this.source.matchingObjectIds(scope, 1)).length) throw ModelRoutesException.notFound(targetName, key);
+      if (!(await this.target.existingObjectId(key)) && !(await serving(this.source).matchingObjectIds(scope, 1)).length) throw ModelRoutesException.notFound(targetName, key);
       return scope;
     }
   }

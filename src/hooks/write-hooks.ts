@@ -1,5 +1,3 @@
-import { currentCall } from '../call/route-call.js';
-
 /**
  * What a write does to a document: `create`, `update` (a merge of changes: PUT, PATCH, an import's
  * upsert, a bulk update), `delete`; and the writes of one field, which are updates too:
@@ -102,20 +100,6 @@ export interface ResourceHooks<T = Record<string, unknown>> {
   afterDelete?(context: AfterWriteContext<T>): unknown;
 }
 
-/** The phase of a write whose hooks run: create, update (every operation that changes a document) or delete. */
-export type HookPhase = 'create' | 'update' | 'delete';
-
-const BEFORE = { create: 'beforeCreate', update: 'beforeUpdate', delete: 'beforeDelete' } as const;
-const AFTER = { create: 'afterCreate', update: 'afterUpdate', delete: 'afterDelete' } as const;
-
-/** One write's hooks to run, as the repository describes it. */
-export interface HookedWrite {
-  phase: HookPhase;
-  operation: WriteOperation;
-  id?: string;
-  field?: string;
-}
-
 /**
  * What an event of a stored write carries (`company.created`, `company.updated`, `company.deleted`),
  * emitted through `@nestjs/event-emitter` when the application has its module.
@@ -143,54 +127,5 @@ export interface WriteEventSink {
   readonly prefix: string;
 }
 
-const EVENT = { create: 'created', update: 'updated', delete: 'deleted' } as const;
-
-/**
- * Runs one resource's hooks (see `ResourceHooks`) around the writes of its repository, and emits
- * the event of each stored write where the application has an event emitter (see `WriteEvent`).
- */
-export class WriteHooks<D extends { _id: unknown }> {
-  constructor(
-    private readonly hooks: ResourceHooks<any>,
-    private readonly resource: string,
-    private readonly read: (id: string) => Promise<D | null>,
-    private readonly events?: WriteEventSink,
-  ) {}
-
-  /** Whether any hook of this phase exists, or an event is emitted: a write without either costs nothing more. */
-  has(phase: HookPhase): boolean {
-    return this.events?.emitter !== undefined || typeof this.hooks[BEFORE[phase]] === 'function' || typeof this.hooks[AFTER[phase]] === 'function';
-  }
-
-  /** Runs the before-hook of `write`, if any; answers the data to write (the hook's, or `data` as it left it). */
-  async before<V extends Record<string, unknown> | undefined>(write: HookedWrite, data: V): Promise<V> {
-    const hook = this.hooks[BEFORE[write.phase]];
-    if (typeof hook !== 'function') return data;
-    const { id, field, operation } = write;
-    const returned = await hook.call(this.hooks, {
-      resource: this.resource,
-      operation,
-      ...(id !== undefined && { id }),
-      ...(field !== undefined && { field }),
-      ...(data !== undefined && { data }),
-      ...requestOf(),
-      current: () => (id === undefined ? Promise.resolve(null) : this.read(id)),
-    } satisfies BeforeWriteContext<unknown>);
-    return data !== undefined && returned !== null && typeof returned === 'object' && !Array.isArray(returned) ? (returned as V) : data;
-  }
-
-  /** Runs the after-hook of `write`, if any, with the stored document; then emits its event, if the application listens. */
-  async after(write: HookedWrite, id: string, document: D, changed?: string[], withHook = true): Promise<void> {
-    const hook = this.hooks[AFTER[write.phase]];
-    const { field, operation } = write;
-    const told = { resource: this.resource, operation, id, ...(field !== undefined && { field }), document, ...(changed && { changed }) } satisfies WriteEvent<unknown>;
-    if (withHook && typeof hook === 'function') await hook.call(this.hooks, { ...told, ...requestOf() } satisfies AfterWriteContext<unknown>);
-    // After the hook: a listener hears of what the hook let stand. Listeners run as the emitter runs them (@OnEvent's errors are logged, not thrown).
-    this.events?.emitter?.emit(`${this.events.prefix}.${EVENT[write.phase]}`, told);
-  }
-}
-
-function requestOf(): { request?: unknown } {
-  const request = currentCall()?.request;
-  return request === undefined ? {} : { request };
-}
+/** The phase of a write whose hooks run: create, update (every operation that changes a document) or delete. */
+export type HookPhase = 'create' | 'update' | 'delete';

@@ -1,4 +1,5 @@
 import { checkWrite } from '../call/write-check.util.js';
+import type { RouteCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { itemRefusal } from '../errors/error-response.mapper.js';
 import type { ImportBatch, ImportReport, ImportRow } from '../interfaces/import.interface.js';
@@ -22,14 +23,20 @@ type Outcome = 'created' | 'updated' | 'unchanged';
  * any other failure (the database gone) ends the import with that error, leaving the rows written
  * before it. `dryRun` checks every row, references and validators included, and writes nothing.
  */
-export function createImportBatch(repository: ModelRepository, { mode, dryRun }: Pick<ImportQuery, 'mode' | 'dryRun'>, rows: readonly ImportRow[], ignored: readonly string[]): ImportBatch {
+export function createImportBatch(
+  repository: ModelRepository,
+  { mode, dryRun }: Pick<ImportQuery, 'mode' | 'dryRun'>,
+  rows: readonly ImportRow[],
+  ignored: readonly string[],
+  call?: RouteCall,
+): ImportBatch {
   return {
     mode,
     dryRun,
     rows,
     async run({ serverFields } = {}): Promise<ImportReport> {
       const report: ImportReport = { mode, dryRun, rows: rows.length, created: 0, updated: 0, unchanged: 0, refused: 0, ignored: [...ignored], errors: [] };
-      const importer = new RowImporter(repository, mode === 'upsert', dryRun, serverFields);
+      const importer = new RowImporter(repository, mode === 'upsert', dryRun, serverFields, call);
       for (let start = 0; start < rows.length; start += IMPORT_CONCURRENCY) {
         const settled = await Promise.allSettled(rows.slice(start, start + IMPORT_CONCURRENCY).map((row) => importer.import(row.value)));
         settled.forEach((outcome, index) => {
@@ -55,6 +62,7 @@ class RowImporter {
     private readonly upsert: boolean,
     private readonly dryRun: boolean,
     private readonly serverFields: Record<string, unknown> | undefined,
+    private readonly call: RouteCall | undefined,
   ) {}
 
   async import(value: unknown): Promise<Outcome> {
@@ -64,12 +72,12 @@ class RowImporter {
       const current = await this.current(key);
       if (current) {
         const { [definition.idField]: _key, ...changes } = value as Record<string, unknown>;
-        return this.update(key, current, mergeData(await checkWrite(changes, definition, definition.dtos?.update), this.serverFields));
+        return this.update(key, current, mergeData(await checkWrite(changes, definition, definition.dtos?.update, this.call), this.serverFields));
       }
       // Never a create with an `_id` the client chose.
       if (definition.idField === '_id') throw ModelRoutesException.notFound(definition.name, key);
     }
-    const data = mergeData(await checkWrite(value, definition, definition.dtos?.create), this.serverFields);
+    const data = mergeData(await checkWrite(value, definition, definition.dtos?.create, this.call), this.serverFields);
     if (this.dryRun) await this.checkCreate(data);
     else await this.repository.create(data);
     return 'created';
@@ -89,7 +97,7 @@ class RowImporter {
   private async update(key: string, current: Awaited<ReturnType<RowImporter['current']>> & object, data: Record<string, unknown>): Promise<Outcome> {
     const { definition } = this.repository;
     const update = toMergeUpdate(data, definition.fields);
-    this.repository.scopes?.checkChanges(update.$set, update.$unset);
+    this.repository.rules.scope?.scopes.checkChanges(update.$set, update.$unset, this.repository.call);
     if (update.$set) await this.references(flatAccess(update.$set));
     for (const [path, value] of Object.entries(update.$set ?? {})) current.set(path, value);
     for (const path of Object.keys(update.$unset ?? {})) current.set(path, undefined);
@@ -106,7 +114,7 @@ class RowImporter {
   private async checkCreate(data: Record<string, unknown>): Promise<void> {
     const { model, definition } = this.repository;
     const values = withoutNulls(data, definition.fields);
-    this.repository.scopes?.stamp(values);
+    this.repository.rules.scope?.scopes.stamp(values, this.repository.call);
     await this.references(nestedAccess(values));
     await this.validated(new model(values));
   }
@@ -121,7 +129,7 @@ class RowImporter {
 
   private references(data: Parameters<typeof resolveReferences>[2]): Promise<void> | undefined {
     const { model, definition } = this.repository;
-    return resolveReferences(model.db, [...definition.references, ...(definition.embeddedReferences ?? [])], data, definition.search.maxTimeMS);
+    return resolveReferences(model.db, [...definition.references, ...(definition.embeddedReferences ?? [])], data, definition.search.maxTimeMS, this.repository.call);
   }
 }
 

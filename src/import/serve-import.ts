@@ -27,7 +27,8 @@ export async function serveImport(controller: object, plan: RoutePlan, args: unk
     return await runCall(call, async (): Promise<ImportReport> => {
       const query = importQueryOf(call.request.query, call.request.headers['content-type']);
       const file = await readImportFile(call.request as ImportRequest, query.format, definition.search, importColumns(repository));
-      return (await plan.work.apply(controller, [createImportBatch(repository, query, file.rows, file.ignored)])) as ImportReport;
+      // The batch writes in the request's context, handed explicitly: its rows are scoped, conditional and hooked as the request's.
+      return (await plan.work.apply(controller, [createImportBatch(repository.in(call.context), query, file.rows, file.ignored, call)])) as ImportReport;
     });
   } finally {
     ticket?.unhold();

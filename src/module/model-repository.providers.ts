@@ -13,6 +13,7 @@ import { WriteEventEmitter } from '../hooks/write-event-emitter.js';
 import { RowScopes } from '../scopes/row-scope.js';
 import type { RowScope } from '../interfaces/row-scope.interface.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
+import { ambientContext } from '../call/route-call.js';
 
 /**
  * One `ModelRepository` provider per resource, built from its model, and the `ReferenceTargets`
@@ -38,7 +39,8 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
       useFactory: (model: Model<unknown>, { resources }: ResolvedResources, events: WriteEventEmitter, ...extras: unknown[]) => {
         const hooks = definition.hooks ? (extras.shift() as ResourceHooks) : undefined;
         const scope = definition.scope && (RowScopes.isClass(definition.scope) ? (extras.shift() as RowScope) : definition.scope);
-        return new ModelRepository(model, resources[index], { hooks, events: events.sinkFor(definition.path), scope });
+        // Your own code's calls, which hand no call context, serve the work in progress (`ambientContext`).
+        return new ModelRepository(model, resources[index], { hooks, events: events.sinkFor(definition.path), scope, ambient: ambientContext });
       },
       inject: [
         getModelToken(definition.name, connectionName),

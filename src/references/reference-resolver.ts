@@ -4,6 +4,7 @@ import type { ReferenceDefinition } from '../definitions/resource-definition.int
 import type { FieldAccess, FieldSlot } from '../utils/object-path.util.js';
 import { allOf } from '../utils/all-of.util.js';
 import { readScopeOf } from '../scopes/row-scope.js';
+import type { CallContext } from '../call/call-context.js';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
@@ -15,7 +16,7 @@ const OBJECT_ID = /^[0-9a-f]{24}$/i;
  *   resource is identified by another field (a slug), that field's value; an `_id` match wins;
  * - with `checkExists` (the default), a value that names no document is a 400
  *   `MR_REFERENCE_NOT_FOUND` naming the field (`tags.1`, `vaccinations.0.vet`) and the value; so is
- *   one outside the request's row scope of the referenced resource (`RowScope`), in the same words;
+ *   one outside the call's row scope of the referenced resource (`RowScope`), in the same words;
  * - one query per written reference field, none for a field whose values are all `_id`s and
  *   whose existence is not checked.
  *
@@ -28,6 +29,7 @@ export function resolveReferences(
   references: readonly ReferenceDefinition[],
   data: FieldAccess,
   maxTimeMS: number,
+  call: CallContext,
 ): Promise<void> | undefined {
   // Most writes name no reference: they cost no promise.
   const written = references
@@ -40,7 +42,7 @@ export function resolveReferences(
       const byId = keys.filter((key): key is string => key !== undefined && OBJECT_ID.test(key));
       const byField = reference.targetIdField === '_id' ? [] : keys.filter((key): key is string => key !== undefined);
       if (byField.length === 0 && (!reference.checkExists || byId.length === 0)) return;
-      const found = await findTargets(connection, reference, byId, byField, maxTimeMS);
+      const found = await findTargets(connection, reference, byId, byField, maxTimeMS, call);
       const resolved = slots.map((slot, index) => {
         const key = keys[index];
         if (key === undefined) return slot.value;
@@ -86,13 +88,14 @@ async function findTargets(
   byId: string[],
   byField: string[],
   maxTimeMS: number,
+  call: CallContext,
 ): Promise<Targets> {
   const { targetIdField: idField } = reference;
   const model = connection.model(reference.targetName);
   // One equality where there is one value: FerretDB pushes `{ _id: x }` down to its backend, not `$in` nor `$or`.
   const condition = (values: unknown[]) => (values.length === 1 ? values[0] : { $in: values });
   // A target outside the request's row scope is as missing as one that does not exist.
-  const scope = readScopeOf(model);
+  const scope = readScopeOf(model, call);
   const find = (filter: Record<string, unknown>) =>
     model
       .find(allOf(scope, filter), { _id: 1, ...(idField === '_id' ? {} : { [idField]: 1 }) })

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { attachEtag, etagOf } from '../concurrency/entity-tag.js';
 import type { CallExpansion } from '../call/route-call.js';
+import type { CallContext } from '../call/call-context.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { ExpandPath } from '../query/search-params.interface.js';
@@ -36,25 +37,25 @@ export class Expansion implements CallExpansion {
    * tag becomes a weak one of its own and of every document expanded into it, so that it changes
    * when any of them does (`If-None-Match` works; `If-Match` wants the tag of a read without `expand`).
    */
-  async apply(answer: unknown, shape: 'document' | 'list'): Promise<void> {
+  async apply(answer: unknown, shape: 'document' | 'list', context: CallContext): Promise<void> {
     const docs = (shape === 'list' ? ((answer as SearchResult<Doc> | undefined)?.result ?? []) : answer ? [answer] : []) as Doc[];
     if (docs.length === 0) return;
-    await this.expand(docs, this.repository, this.paths);
+    await this.expand(docs, this.repository, this.paths, context);
     if (shape === 'document') retag(docs[0], this.paths);
   }
 
-  private async expand(docs: Doc[], repository: ModelRepository, paths: readonly ExpandPath[]): Promise<void> {
-    await Promise.all(paths.map((path) => this.expandPath(docs, repository, path)));
+  private async expand(docs: Doc[], repository: ModelRepository, paths: readonly ExpandPath[], context: CallContext): Promise<void> {
+    await Promise.all(paths.map((path) => this.expandPath(docs, repository, path, context)));
   }
 
-  private async expandPath(docs: Doc[], repository: ModelRepository, path: ExpandPath): Promise<void> {
-    if (path.reverse) return this.expandReverse(docs, path, path.reverse);
+  private async expandPath(docs: Doc[], repository: ModelRepository, path: ExpandPath, context: CallContext): Promise<void> {
+    if (path.reverse) return this.expandReverse(docs, path, path.reverse, context);
     const reference = repository.definition.references.find((candidate) => candidate.field === path.field)!;
     const ids = new Map<string, unknown>();
     for (const doc of docs) for (const id of idsIn(doc[path.field])) ids.set(String(id), id);
-    const target = this.repositoryOf(reference.targetName);
+    const target = this.repositoryOf(reference.targetName).in(context);
     const found = ids.size ? await target.findByObjectIds([...ids.values()]) : [];
-    await this.prepare(found as Doc[], target, path);
+    await this.prepare(found as Doc[], target, path, context);
     const byId = new Map<string, Doc>(found.map((doc) => [String(doc._id), doc as Doc]));
     for (const doc of docs) {
       const value = doc[path.field];
@@ -69,8 +70,8 @@ export class Expansion implements CallExpansion {
    * The query reads at most `maxRelationIds` documents for the whole answer; where that is not
    * enough to know each document's first ones, a 400 `MR_EXPAND_TOO_BROAD`, never a cut.
    */
-  private async expandReverse(docs: Doc[], path: ExpandPath, reverse: NonNullable<ExpandPath['reverse']>): Promise<void> {
-    const source = this.repositoryOf(reverse.source);
+  private async expandReverse(docs: Doc[], path: ExpandPath, reverse: NonNullable<ExpandPath['reverse']>, context: CallContext): Promise<void> {
+    const source = this.repositoryOf(reverse.source).in(context);
     const limit = path.limit ?? source.definition.search.defaultLimit;
     const bound = readBound(this.repository);
     const found = (await source.findReferencing(reverse.field, docs.map((doc) => doc._id), path.sort, bound + 1)) as Doc[];
@@ -86,16 +87,16 @@ export class Expansion implements CallExpansion {
         { path: `expand.${path.path}`, message: `reads more than ${bound} documents` },
       ]);
     }
-    await this.prepare(found.slice(0, bound), source, path);
+    await this.prepare(found.slice(0, bound), source, path, context);
     for (const doc of docs) doc[path.field] = pages.get(String(doc._id)) ?? [];
   }
 
   /** Expanded documents as their own routes answer them to this request: its view of their model, then their own expansions. */
-  private async prepare(found: Doc[], repository: ModelRepository, path: ExpandPath): Promise<void> {
+  private async prepare(found: Doc[], repository: ModelRepository, path: ExpandPath, context: CallContext): Promise<void> {
     const views = repository.definition.serialization;
     const view = views?.view(this.groups);
     if (views && view && (view.hidden.size || view.transforms.length)) for (const doc of found) views.apply(doc, view);
-    if (path.children.length && found.length) await this.expand(found, repository, path.children);
+    if (path.children.length && found.length) await this.expand(found, repository, path.children, context);
   }
 }
 

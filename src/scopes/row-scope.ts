@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { isValidObjectId } from 'mongoose';
-import { currentRequest } from '../call/route-call.js';
+import type { CallContext } from '../call/call-context.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { allOf } from '../utils/all-of.util.js';
 import type { RowScope, RowScopeFunction, ScopeContext } from '../interfaces/row-scope.interface.js';
@@ -25,9 +25,9 @@ const NO_DOCUMENT = Object.freeze({ _id: { $in: [] } });
 const UNSCOPED: ResolvedScope = Object.freeze({ narrower: false, stamps: new Map(), none: false });
 
 /**
- * The row scope of one resource, resolved once per request (the request in progress:
- * `currentRequest()`) and remembered for it: the filters the repository ANDs into its queries.
- * Outside a request, nothing is scoped.
+ * The row scope of one resource, resolved once per request (the request of the call it is handed)
+ * and remembered for it: the filters the repository ANDs into its queries. A call without a
+ * request (your own code outside one) is not scoped.
  */
 export class RowScopes {
   private readonly resolved = new WeakMap<object, ResolvedScope>();
@@ -45,27 +45,27 @@ export class RowScopes {
     return typeof scope === 'function' && typeof (scope as { prototype?: { read?: unknown } }).prototype?.read === 'function';
   }
 
-  /** The read filter of the request in progress, if it is scoped. */
-  read(): Record<string, unknown> | undefined {
-    return this.current().read;
+  /** The read filter of the call's request, if it is scoped. */
+  read(call: CallContext): Record<string, unknown> | undefined {
+    return this.of(call).read;
   }
 
-  /** The write filter of the request in progress (read and write), if it is scoped. */
-  write(): Record<string, unknown> | undefined {
-    return this.current().write;
+  /** The write filter of the call's request (read and write), if it is scoped. */
+  write(call: CallContext): Record<string, unknown> | undefined {
+    return this.of(call).write;
   }
 
   /** Whether the request's write filter may exclude documents its read filter includes. */
-  writesFewer(): boolean {
-    return this.current().narrower;
+  writesFewer(call: CallContext): boolean {
+    return this.of(call).narrower;
   }
 
   /**
    * Sets the scope's equality fields that `values` (a create's data) leaves out; a 403
    * `MR_OUT_OF_SCOPE` where it sets one to another value, or the request may create nothing.
    */
-  stamp(values: Record<string, unknown>): void {
-    const scope = this.current();
+  stamp(values: Record<string, unknown>, call: CallContext): void {
+    const scope = this.of(call);
     if (scope.none) throw outOfScope(`No ${this.resource} may be created by this request: its row scope reaches no document`, undefined);
     for (const [field, value] of scope.stamps) {
       if (values[field] === undefined || values[field] === null) values[field] = value;
@@ -74,17 +74,16 @@ export class RowScopes {
   }
 
   /** A 403 `MR_OUT_OF_SCOPE` where an update's `$set` or `$unset` changes one of the scope's equality fields. */
-  checkChanges(set: Record<string, unknown> | undefined, unset: Record<string, unknown> | undefined): void {
-    const { stamps } = this.current();
+  checkChanges(set: Record<string, unknown> | undefined, unset: Record<string, unknown> | undefined, call: CallContext): void {
+    const { stamps } = this.of(call);
     if (stamps.size === 0) return;
     for (const [field, value] of stamps) {
-      const changed = (unset && Object.hasOwn(unset, field)) || (set && Object.hasOwn(set, field) && !sameValue(set[field], value));
+      const changed = (unset && Object.hasOwn(unset, field)) || (set && Object.hasOwn(set, field) && set[field] !== undefined && !sameValue(set[field], value));
       if (changed) throw outOfScope(`${this.resource}.${field} is set by the request's row scope: it cannot be changed`, field);
     }
   }
 
-  private current(): ResolvedScope {
-    const request = currentRequest();
+  private of({ request }: CallContext): ResolvedScope {
     if (!request) return UNSCOPED;
     let resolved = this.resolved.get(request);
     if (!resolved) {
@@ -147,14 +146,14 @@ function outOfScope(message: string, field: string | undefined): ModelRoutesExce
 
 
 /** The read filter of each model that has one (a row scope, soft delete), by model: what a write's reference check reads of its targets. */
-const readFiltersOfModels = new WeakMap<object, () => Record<string, unknown> | undefined>();
+const readFiltersOfModels = new WeakMap<object, (call: CallContext) => Record<string, unknown> | undefined>();
 
-/** Records how to read the filter of a model's documents that the request in progress may reach, for the checks of the references that name it. */
-export function registerReadFilter(model: object, filter: () => Record<string, unknown> | undefined): void {
+/** Records how to read the filter of a model's documents that a call may reach, for the checks of the references that name it. */
+export function registerReadFilter(model: object, filter: (call: CallContext) => Record<string, unknown> | undefined): void {
   readFiltersOfModels.set(model, filter);
 }
 
-/** The filter of a model's documents the request in progress may reach (its row scope, its living documents), if it has one. */
-export function readScopeOf(model: object): Record<string, unknown> | undefined {
-  return readFiltersOfModels.get(model)?.();
+/** The filter of a model's documents the call may reach (its row scope, its living documents), if it has one. */
+export function readScopeOf(model: object, call: CallContext): Record<string, unknown> | undefined {
+  return readFiltersOfModels.get(model)?.(call);
 }

@@ -92,7 +92,15 @@ export function routeCallSpec(): void {
 
       expect(call).toBeInstanceOf(RouteCall);
       expect([call.action, call.row, call.names, call.request, call.response, call.readPreference]).toEqual([action, row, names, request, response, 'secondaryPreferred']);
-      expect(call.ids).toEqual({ plain_id: 'p1', element_id: 'e1' });
+      // The context the repository is handed: the request, the route, its read preference, its count and (the same object: taken once) its precondition.
+      expect(call.context).toEqual({
+        request,
+        route: `${row.method} ${row.path(names)}`,
+        readPreference: 'secondaryPreferred',
+        ...(call.precondition && { precondition: call.precondition }),
+        ...(call.count && { count: call.count }),
+      });
+      expect(call.context.precondition).toBe(call.precondition);
       expect(call.requiresIfMatch).toBe(true);
       expect(call.view).toBeUndefined();
       expect(call.body).toEqual(expected.body ? { sent, checked: row.body === 'search' ? sent : checked } : undefined);

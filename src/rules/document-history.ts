@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import mongoose, { Types, type Collection, type Model } from 'mongoose';
+import type { Types, Collection, Model } from 'mongoose';
 
 /**
  * One version of a document, as its history keeps it: the state a write left (hidden fields
@@ -33,34 +32,10 @@ export interface HistoryPage<T = Record<string, unknown>> {
   status: { count: number; limit: number; skip: number };
 }
 
-/** What a write gives its history: the raw document it stored (or removed), set by the repository where it has it. */
-export class WrittenState {
-  state?: Record<string, unknown>;
-  /** The write removed the document: `state` is it as it was. */
-  removed = false;
-
-  constructor(readonly model: Model<any>) {}
-}
-
-const capture = new AsyncLocalStorage<WrittenState>();
-
-/**
- * Notes `raw` (a document as the engine answered a write, hidden fields included) as the state of
- * the write in progress, if its history listens: copied now, since the repository then takes the
- * hidden fields out of the same object.
- */
-export function noteWrittenState(model: Model<any>, raw: object, removed = false): void {
-  const written = capture.getStore();
-  // Only the write of this model's document: another model's write in the same work is not this one's state.
-  if (written?.model !== model) return;
-  written.state = mongoose.mongo.BSON.deserialize(mongoose.mongo.BSON.serialize(raw));
-  written.removed = removed;
-}
-
 /**
  * The history of one resource's documents, in the collection `<collection>_history`: one entry per
- * stored write, the latest `keep` per document. The repository runs each write inside `listen()`
- * and records what it noted.
+ * stored write, the latest `keep` per document: what the history stage (`HistoryStage`) records
+ * of each write, from the state its `WriteRecord` noted.
  */
 export class DocumentHistory {
   private indexed?: Promise<unknown>;
@@ -75,15 +50,8 @@ export class DocumentHistory {
     return this.model.db.collection(`${this.model.collection.collectionName}_history`);
   }
 
-  /** Runs a write, noting the state it stores (`noteWrittenState`). */
-  async listen<R>(work: () => Promise<R>): Promise<{ result: R; written: WrittenState }> {
-    const written = new WrittenState(this.model);
-    const result = await capture.run(written, work);
-    return { result, written };
-  }
-
   /** Keeps a write's state, then removes the versions of the document past `keep`. */
-  async record({ state, removed }: WrittenState & { state: Record<string, unknown> }, entry: Omit<HistoryEntry, 'version' | 'document' | 'at'>): Promise<void> {
+  async record({ state, removed }: { state: Record<string, unknown>; removed: boolean }, entry: Omit<HistoryEntry, 'version' | 'document' | 'at'>): Promise<void> {
     await this.index();
     const stored = Number(state[this.versionKey] ?? 0);
     // A delete leaves no new version: its entry comes after the last one.

@@ -1,0 +1,37 @@
+import type { HookPhase, WriteEvent, WriteEventSink } from '../hooks/write-hooks.js';
+import { idOf } from './hooks.stage.js';
+import type { StagedWrite, StoredWrite, WriteStage } from './rule-stage.js';
+
+const EVENT = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+
+/**
+ * The events of stored writes (`company.created`, `company.updated`, `company.deleted`, see
+ * `WriteEvent`), where the application has an event emitter; emitted after the after-hook, so a
+ * listener hears of what the hook let stand, and for `{ hooks: false }` writes too.
+ */
+export class EventsStage<D extends { _id: unknown }> implements WriteStage<D> {
+  constructor(
+    private readonly sink: WriteEventSink,
+    private readonly resource: string,
+    private readonly idField: string,
+  ) {}
+
+  /** The emitter is found when the module initialises: until then (and without one), nothing to do. */
+  applies(_phase: HookPhase): boolean {
+    return this.sink.emitter !== undefined;
+  }
+
+  after(write: StagedWrite, stored: StoredWrite<D>): void {
+    const { field, operation, phase } = write;
+    const told = {
+      resource: this.resource,
+      operation,
+      id: idOf(write, stored, this.idField),
+      ...(field !== undefined && { field }),
+      document: stored.doc,
+      ...(stored.changed && { changed: stored.changed }),
+    } satisfies WriteEvent<unknown>;
+    // Listeners run as the emitter runs them (@OnEvent's errors are logged, not thrown).
+    this.sink.emitter?.emit(`${this.sink.prefix}.${EVENT[phase]}`, told);
+  }
+}

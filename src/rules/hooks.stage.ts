@@ -1,0 +1,60 @@
+import type { AfterWriteContext, BeforeWriteContext, HookPhase, ResourceHooks } from '../hooks/write-hooks.js';
+import type { CallContext } from '../call/call-context.js';
+import type { StagedWrite, StoredWrite, WriteStage } from './rule-stage.js';
+
+const BEFORE = { create: 'beforeCreate', update: 'beforeUpdate', delete: 'beforeDelete' } as const;
+const AFTER = { create: 'afterCreate', update: 'afterUpdate', delete: 'afterDelete' } as const;
+
+/**
+ * The resource's lifecycle hooks (`@GeneratedResource({ hooks })`, see `ResourceHooks`): the
+ * before-hook may change the data or refuse; the after-hook sees the stored document. A write made
+ * with `{ hooks: false }` runs neither (the other stages still run).
+ */
+export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
+  constructor(
+    private readonly hooks: ResourceHooks<any>,
+    private readonly resource: string,
+    private readonly idField: string,
+    private readonly read: (id: string, call: CallContext) => Promise<D | null>,
+  ) {}
+
+  applies(phase: HookPhase): boolean {
+    return typeof this.hooks[BEFORE[phase]] === 'function' || typeof this.hooks[AFTER[phase]] === 'function';
+  }
+
+  async before(write: StagedWrite): Promise<void> {
+    const hook = this.hooks[BEFORE[write.phase]];
+    if (!write.hooks || typeof hook !== 'function') return;
+    const { id, field, operation, data, call } = write;
+    const returned = await hook.call(this.hooks, {
+      resource: this.resource,
+      operation,
+      ...(id !== undefined && { id }),
+      ...(field !== undefined && { field }),
+      ...(data !== undefined && { data }),
+      ...(call.request !== undefined && { request: call.request }),
+      current: () => (id === undefined ? Promise.resolve(null) : this.read(id, call)),
+    } satisfies BeforeWriteContext<unknown>);
+    if (data !== undefined && returned !== null && typeof returned === 'object' && !Array.isArray(returned)) write.data = returned as Record<string, unknown>;
+  }
+
+  async after(write: StagedWrite, stored: StoredWrite<D>): Promise<void> {
+    const hook = this.hooks[AFTER[write.phase]];
+    if (!write.hooks || typeof hook !== 'function') return;
+    const { field, operation, call } = write;
+    await hook.call(this.hooks, {
+      resource: this.resource,
+      operation,
+      id: idOf(write, stored, this.idField),
+      ...(field !== undefined && { field }),
+      document: stored.doc,
+      ...(stored.changed && { changed: stored.changed }),
+      ...(call.request !== undefined && { request: call.request }),
+    } satisfies AfterWriteContext<unknown>);
+  }
+}
+
+/** The identifier a hook and an event are told: the path's, else (a create) the stored document's `id` field. */
+export function idOf(write: StagedWrite, stored: StoredWrite<{ _id: unknown }>, idField: string): string {
+  return write.id ?? String((stored.doc as Record<string, unknown>)[idField]);
+}
