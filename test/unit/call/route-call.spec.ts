@@ -58,7 +58,8 @@ export function routeCallSpec(): void {
   describe('RouteCall, for every row of ROUTE_ACTIONS', () => {
     const [definition] = resolveResources(createResourceDefinitions({ resources: [Plain] }), { requireIfMatch: true }).resources;
     const repository = { definition } as unknown as ModelRepository;
-    const names = { source: { name: 'Plain', path: 'plain', plural: 'plains', idParam: 'plain_id' } };
+    // A target too, so that every row can name its route (a reverse route's path is the target's).
+    const names = { source: { name: 'Plain', path: 'plain', plural: 'plains', idParam: 'plain_id' }, target: { name: 'Plain', path: 'plain', plural: 'plains', idParam: 'other_id' } };
     class BodyDto {}
 
     it('names every row', () => {
