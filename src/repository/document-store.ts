@@ -44,6 +44,9 @@ export interface UpdateOptions {
   precondition?: Precondition;
 }
 
+/** How many identifiers one `$in` query of `findByObjectIds` names at most. */
+const OBJECT_ID_CHUNK = 1000;
+
 /** One queue per process: two repositories of one collection (two modules) share it. */
 const serializer = new WriteSerializer();
 
@@ -122,6 +125,29 @@ export class DocumentStore<T> {
   async findOne(id: string, call: CallContext): Promise<PlainDocument<T> | null> {
     const doc = await this.reading(this.model.findOne(this.idFilter(id, call)), call).maxTimeMS(this.maxTimeMS).lean().exec();
     return doc && this.tagged(doc);
+  }
+
+  /** See `ModelRepository.findByObjectId()`. */
+  async findByObjectId(objectId: Types.ObjectId | string, call: CallContext): Promise<PlainDocument<T> | null> {
+    const doc = await this.reading(this.model.findOne(this.scoped({ _id: objectId }, call)), call).maxTimeMS(this.maxTimeMS).lean().exec();
+    return doc && this.tagged(doc);
+  }
+
+  /** See `ModelRepository.findByObjectIds()`: one query per `OBJECT_ID_CHUNK` identifiers. */
+  async findByObjectIds(objectIds: readonly unknown[], call: CallContext): Promise<Array<PlainDocument<T>>> {
+    const chunks: unknown[][] = [];
+    for (let start = 0; start < objectIds.length; start += OBJECT_ID_CHUNK) chunks.push(objectIds.slice(start, start + OBJECT_ID_CHUNK));
+    const read = (chunk: unknown[]) => this.reading(this.model.find(this.scoped({ _id: { $in: chunk } }, call)), call).maxTimeMS(this.maxTimeMS).lean().exec();
+    const found = await Promise.all(chunks.map(read));
+    return found.flat().map((doc) => this.tagged(doc as object));
+  }
+
+  /** See `ModelRepository.findReferencing()`. */
+  async findReferencing(field: string, objectIds: readonly unknown[], sort: Record<string, 1 | -1> | undefined, limit: number, call: CallContext): Promise<Array<PlainDocument<T>>> {
+    const order = { ...sort, ...(sort?._id ? {} : { _id: 1 as const }) };
+    const query = this.reading(this.model.find(this.scoped({ [field]: { $in: objectIds } }, call)), call);
+    const docs = await query.sort(order).limit(limit).maxTimeMS(this.maxTimeMS).lean().exec();
+    return docs.map((doc) => this.tagged(doc as object));
   }
 
   /** The raw document `id` names (hidden fields included), among those the call may write; `null` when none. */

@@ -1,30 +1,23 @@
 import type { Model, Types } from 'mongoose';
 import { NO_CALL, type CallContext } from '../call/call-context.js';
-import type { Precondition, WriteOptions } from '../concurrency/conditional-write.js';
+import type { WriteOptions } from '../concurrency/conditional-write.js';
 import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
-import { timestampFields } from '../definitions/field-rules.factory.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { FileRef } from '../files/file-ref.js';
-import type { ResourceHooks, WriteEventSink, WriteOperation } from '../hooks/write-hooks.js';
+import type { ResourceHooks, WriteEventSink } from '../hooks/write-hooks.js';
 import type { BulkOptions, BulkReport } from '../interfaces/bulk.interface.js';
 import type { RowScope, RowScopeFunction } from '../interfaces/row-scope.interface.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { SearchParams } from '../query/search-params.interface.js';
-import { assertNoCycles } from '../references/reference-cycles.js';
 import type { HistoryPage } from '../rules/document-history.js';
 import { RulePipeline } from '../rules/rule-pipeline.js';
-import type { StagedWrite, StoredWrite } from '../rules/rule-stage.js';
 import { registerReadFilter } from '../scopes/row-scope.js';
 import { inTrash } from '../scopes/soft-delete.js';
-import { copyData, flatAccess } from '../utils/object-path.util.js';
 import type { ElementRules } from '../write/element-rules.util.js';
-import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
-import { runBulk, type BulkPlan } from './bulk-writes.js';
 import { DocumentSearch } from './document-search.js';
-import { DocumentStore, type CoreWrite, type PlainDocument } from './document-store.js';
-import { ElementWrites } from './element-writes.js';
-import { ReferenceArrayWrites } from './reference-array-writes.js';
+import { DocumentStore, type PlainDocument } from './document-store.js';
+import { DocumentWrites } from './document-writes.js';
 import type { SearchPlace } from './search-error.util.js';
 
 export type { PlainDocument } from './document-store.js';
@@ -36,9 +29,6 @@ export { EXPORT_PAGE } from './document-search.js';
  * @publicApi
  */
 export type ExportPages<T = Record<string, unknown>> = AsyncIterable<Array<PlainDocument<T>>>;
-
-/** How many identifiers one `$in` query of `findByObjectIds` names at most. */
-const OBJECT_ID_CHUNK = 1000;
 
 /** What a repository is built with, besides its model and definition. */
 export interface RepositoryOptions<T> {
@@ -75,8 +65,7 @@ export class ModelRepository<T = Record<string, unknown>> {
   /** The document operations (see `DocumentStore`). */
   private readonly store: DocumentStore<T>;
   private readonly searches: DocumentSearch<T>;
-  private readonly elements: ElementWrites<T>;
-  private readonly referenceArrays: ReferenceArrayWrites<T>;
+  private readonly writes: DocumentWrites<T>;
   private readonly ambient?: () => CallContext | undefined;
 
   constructor(
@@ -88,8 +77,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     this.rules = new RulePipeline<PlainDocument<T>>(model, definition, { hooks, events, scope, read: (id, call) => this.store.findOne(id, call) });
     this.store = new DocumentStore(model, definition, this.rules);
     this.searches = new DocumentSearch(this.store);
-    this.elements = new ElementWrites(this.store);
-    this.referenceArrays = new ReferenceArrayWrites(this.store);
+    this.writes = new DocumentWrites(this.store, this.searches, this.rules);
     if (this.rules.filters) registerReadFilter(model, (call) => this.rules.filter(call, 'read'));
   }
 
@@ -121,40 +109,29 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   /** Finds a document by its `_id`, whatever the resource's `id` field: how references are stored. */
-  async findByObjectId(objectId: Types.ObjectId | string): Promise<PlainDocument<T> | null> {
-    const { store, call } = this;
-    const doc = await store.reading(this.model.findOne(store.scoped({ _id: objectId }, call)), call).maxTimeMS(store.maxTimeMS).lean().exec();
-    return doc && store.tagged(doc);
+  findByObjectId(objectId: Types.ObjectId | string): Promise<PlainDocument<T> | null> {
+    return this.store.findByObjectId(objectId, this.call);
   }
 
   /**
    * The documents whose `_id` is one of `objectIds`, each as `findOne` answers it, in no particular
-   * order: one query per `OBJECT_ID_CHUNK` identifiers, never one per document. What expanding a reference reads.
+   * order: one query per thousand identifiers, never one per document. What expanding a reference reads.
    */
-  async findByObjectIds(objectIds: readonly unknown[]): Promise<Array<PlainDocument<T>>> {
-    const { store, call } = this;
-    const chunks: unknown[][] = [];
-    for (let start = 0; start < objectIds.length; start += OBJECT_ID_CHUNK) chunks.push(objectIds.slice(start, start + OBJECT_ID_CHUNK));
-    const read = (chunk: unknown[]) => store.reading(this.model.find(store.scoped({ _id: { $in: chunk } }, call)), call).maxTimeMS(store.maxTimeMS).lean().exec();
-    const found = await Promise.all(chunks.map(read));
-    return found.flat().map((doc) => store.tagged(doc as object));
+  findByObjectIds(objectIds: readonly unknown[]): Promise<Array<PlainDocument<T>>> {
+    return this.store.findByObjectIds(objectIds, this.call);
   }
 
   /**
    * The documents whose reference `field` names one of `objectIds`, each as `findOne` answers it, in
    * `sort` order (`_id` breaks ties): one query, at most `limit` documents. What expanding a reverse path reads.
    */
-  async findReferencing(field: string, objectIds: readonly unknown[], sort: Record<string, 1 | -1> | undefined, limit: number): Promise<Array<PlainDocument<T>>> {
-    const { store, call } = this;
-    const order = { ...sort, ...(sort?._id ? {} : { _id: 1 as const }) };
-    const query = store.reading(this.model.find(store.scoped({ [field]: { $in: objectIds } }, call)), call);
-    const docs = await query.sort(order).limit(limit).maxTimeMS(store.maxTimeMS).lean().exec();
-    return docs.map((doc) => store.tagged(doc as object));
+  findReferencing(field: string, objectIds: readonly unknown[], sort: Record<string, 1 | -1> | undefined, limit: number): Promise<Array<PlainDocument<T>>> {
+    return this.store.findReferencing(field, objectIds, sort, limit, this.call);
   }
 
   /** Creates a document; `null` values are left out; references are resolved and checked; schema validators run. */
   create(data: Record<string, unknown>, options?: Pick<WriteOptions, 'hooks'>): Promise<PlainDocument<T>> {
-    return this.write({ phase: 'create', operation: 'create', data }, options, (given, write) => this.store.create(withoutNulls(given!, this.definition.fields), write), (doc) => ({ doc }));
+    return this.writes.create(data, options, this.call);
   }
 
   /**
@@ -162,43 +139,17 @@ export class ModelRepository<T = Record<string, unknown>> {
    * every depth; their validators run. Returns the updated document, or `null` when none has this id.
    */
   update(id: string, data: Record<string, unknown>, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.updateWhere(id, data, options);
-  }
-
-  /** `update()`, of a document that still matches `where` (else nothing is written and `null` answered): a bulk change's write of one of its matches. */
-  private updateWhere(id: string, data: Record<string, unknown>, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
-    const stored = (doc: PlainDocument<T> | null, given?: Record<string, unknown>) => {
-      const changed = changedPaths(toMergeUpdate(given!, this.definition.fields));
-      return doc && changed.length ? { doc, changed } : undefined;
-    };
-    return this.write({ phase: 'update', operation: 'update', id, data }, options, (given, write) => this.updateNow(id, given!, options, where, write), stored);
-  }
-
-  private async updateNow(id: string, data: Record<string, unknown>, options: WriteOptions | undefined, where: Record<string, unknown> | undefined, write: CoreWrite) {
-    const { store } = this;
-    const update = toMergeUpdate(data, this.definition.fields);
-    const precondition = store.preconditionOf(id, options, write.call);
-    if (!update.$set && !update.$unset) return store.conditions.unwritten(id, write.call, precondition, true);
-    return store.referencing(flatAccess(update.$set ?? {}), async () => {
-      const resolving = update.$set && store.resolveReferences(update.$set, write.call, true);
-      if (resolving) await resolving;
-      if (update.$set && this.definition.references.some((reference) => reference.acyclic && reference.field in update.$set!)) {
-        const self = await this.model.findOne(store.idFilter(id, write.call)).select('_id').maxTimeMS(store.maxTimeMS).lean().exec();
-        // No such document: the write answers its 404.
-        if (self) await assertNoCycles(this.model as unknown as Model<unknown>, this.definition.references, (self as { _id: Types.ObjectId })._id, update.$set, store.maxTimeMS);
-      }
-      return store.findAndUpdate(id, update as Record<string, unknown>, { merge: update, precondition, where }, write);
-    });
+    return this.writes.update(id, data, options, this.call);
   }
 
   /** Adds one identifier to an array of references, once; the document, or `null`. Adding one that is there already writes nothing. */
   addReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('addReference', id, field, options, (precondition, write) => this.referenceArrays.add(id, field, objectId, precondition, write), same);
+    return this.writes.addReference(id, field, objectId, options, this.call);
   }
 
   /** Removes one identifier from an array of references; the document, or `null`. Removing one that is not there writes nothing. */
   removeReference(id: string, field: string, objectId: Types.ObjectId, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('removeReference', id, field, options, (precondition, write) => this.referenceArrays.remove(id, field, objectId, precondition, write), same);
+    return this.writes.removeReference(id, field, objectId, options, this.call);
   }
 
   /**
@@ -206,8 +157,14 @@ export class ModelRepository<T = Record<string, unknown>> {
    * holds `maxElements` already (a 409 `MR_ARRAY_FULL`): one `$push`, so that concurrent appends are
    * all kept. `element` is checked data. The document and the new element's `_id`, or `null`.
    */
-  addElement(id: string, field: string, element: Record<string, unknown>, bounds: { rules: ElementRules; maxElements: number }, options?: WriteOptions) {
-    return this.fieldWrite('addElement', id, field, options, (precondition, write) => this.elements.add(id, field, element, bounds, precondition, write), (added) => added?.doc);
+  addElement(
+    id: string,
+    field: string,
+    element: Record<string, unknown>,
+    bounds: { rules: ElementRules; maxElements: number },
+    options?: WriteOptions,
+  ): Promise<{ doc: PlainDocument<T>; elementId: Types.ObjectId } | null> {
+    return this.writes.addElement(id, field, element, bounds, options, this.call);
   }
 
   /**
@@ -215,8 +172,8 @@ export class ModelRepository<T = Record<string, unknown>> {
    * array `field`, as `update` merges into a document, written again when other writes moved it in
    * between. The document; `null` when no document has this id; `undefined` when the array holds no such element.
    */
-  updateElement(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options?: WriteOptions) {
-    return this.fieldWrite('updateElement', id, field, options, (precondition, write) => this.elements.update(id, field, elementId, data, rules, precondition, write), same);
+  updateElement(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+    return this.writes.updateElement(id, field, elementId, data, rules, options, this.call);
   }
 
   /**
@@ -224,13 +181,13 @@ export class ModelRepository<T = Record<string, unknown>> {
    * the array written without it, on the condition that it is unchanged). The document; `null` when
    * no document has this id; `undefined` when the array holds no such element.
    */
-  removeElement(id: string, field: string, elementId: unknown, options?: WriteOptions) {
-    return this.fieldWrite('removeElement', id, field, options, (precondition, write) => this.elements.remove(id, field, elementId, precondition, write), same);
+  removeElement(id: string, field: string, elementId: unknown, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+    return this.writes.removeElement(id, field, elementId, options, this.call);
   }
 
   /** The element `elementId` of the array `field` (hidden fields out, the document's entity tag); `null`: no document; `undefined`: no element. */
   findElement(id: string, field: string, elementId: unknown): Promise<Record<string, unknown> | null | undefined> {
-    return this.elements.find(id, field, elementId, this.call);
+    return this.writes.findElement(id, field, elementId, this.call);
   }
 
   /**
@@ -239,15 +196,7 @@ export class ModelRepository<T = Record<string, unknown>> {
    * while a `restrict` field does, then `nullify` and `pull`). With soft delete, marks it instead.
    */
   delete(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.deleteWhere(id, options);
-  }
-
-  private deleteWhere(id: string, options?: WriteOptions, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
-    const { softDelete } = this.rules;
-    return this.write({ phase: 'delete', operation: 'delete', id }, options, (_data, write) => {
-      const precondition = this.store.preconditionOf(id, options, write.call);
-      return softDelete ? this.store.markDeleted(id, softDelete.field, precondition, where, write) : this.store.delete(id, precondition, where, write);
-    }, (doc) => doc && { doc });
+    return this.writes.delete(id, options, this.call);
   }
 
   /**
@@ -262,28 +211,13 @@ export class ModelRepository<T = Record<string, unknown>> {
    * const report = await companies.updateMany({ location: 'Lyon' }, { location: 'Lyon 2e' }, { maxDocuments: 50 });
    * ```
    */
-  async updateMany(filter: Record<string, unknown>, data: Record<string, unknown>, options: BulkOptions = {}): Promise<BulkReport> {
-    const { call } = this;
-    const update = toMergeUpdate(data, this.definition.fields);
-    if (!update.$set && !update.$unset) throw ModelRoutesException.invalidBody('body', 'A bulk update needs at least one field to change');
-    this.rules.scope?.scopes.checkChanges(update.$set, update.$unset, call);
-    // The references it sets are the same for every match: one that names no document refuses the change whole, before any write.
-    const resolving = update.$set && this.store.resolveReferences(update.$set, call, true);
-    if (resolving) await resolving;
-    return this.bulk(filter, options, 'updated', async (id, where) => (await this.updateWhere(id, copyData(data), undefined, where)) !== null);
+  updateMany(filter: Record<string, unknown>, data: Record<string, unknown>, options: BulkOptions = {}): Promise<BulkReport> {
+    return this.writes.updateMany(filter, data, options, this.call);
   }
 
   /** Deletes every document `filter` matches, each as `delete()` deletes one, with the bound, the report and the dry run of `updateMany()`. */
-  async deleteMany(filter: Record<string, unknown>, options: BulkOptions = {}): Promise<BulkReport> {
-    return this.bulk(filter, options, 'deleted', async (id, where) => (await this.deleteWhere(id, undefined, where)) !== null);
-  }
-
-  private async bulk(filter: Record<string, unknown>, options: BulkOptions, outcome: BulkPlan['outcome'], write: BulkPlan['write']): Promise<BulkReport> {
-    await this.searches.checkFilter(filter);
-    const { name, idField, search } = this.definition;
-    const max = options.maxDocuments ?? search.bulkMaxDocuments;
-    const scoped = this.store.scoped(filter, this.call, 'write');
-    return runBulk({ model: this.model, resource: name, idField, filter: scoped, max, maxTimeMS: this.store.maxTimeMS, dryRun: options.dryRun === true, outcome, write });
+  deleteMany(filter: Record<string, unknown>, options: BulkOptions = {}): Promise<BulkReport> {
+    return this.writes.deleteMany(filter, options, this.call);
   }
 
   /**
@@ -292,16 +226,13 @@ export class ModelRepository<T = Record<string, unknown>> {
    * references are not checked again.
    */
   async restore(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const { field } = this.softDelete('restore');
-    const run = (precondition: Precondition | undefined, write: CoreWrite) => this.store.findAndUpdate(id, { $set: { [field]: null } }, { precondition }, this.inTrash(write));
-    return this.fieldWrite('restore', id, field, options, run, same);
+    return this.writes.restore(id, this.softDelete('restore').field, options, this.call);
   }
 
   /** Deletes for good a document soft delete marked, as `delete()` deletes one without soft delete; `null` when no marked document has this id. */
   async purge(id: string, options?: WriteOptions): Promise<PlainDocument<T> | null> {
     this.softDelete('purge');
-    const run = (_data: unknown, write: CoreWrite) => this.store.delete(id, this.store.preconditionOf(id, options, write.call), undefined, this.inTrash(write));
-    return this.write({ phase: 'delete', operation: 'purge', id }, options, run, (doc) => doc && { doc });
+    return this.writes.purge(id, options, this.call);
   }
 
   /** Runs a parsed search over the documents soft delete marked, as `search()` runs one over the living. */
@@ -329,25 +260,8 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `null` when no document the call may write has this id; a 404 `MR_NOT_FOUND` for no such version.
    */
   async revert(id: string, version: number, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    const { versions } = this.historyOf('revert');
-    const { store, call } = this;
-    const current = await store.findRaw(id, call);
-    if (!current) return store.conditions.unwritten(id, call, store.preconditionOf(id, options, call), false);
-    const entry = await versions.entry(current._id as Types.ObjectId, version);
-    if (!entry) throw new ModelRoutesException('MR_NOT_FOUND', `${this.definition.name} '${id}' has no version ${version} in its history`, [{ path: 'version', message: 'no such version' }]);
-    const own = new Set(['_id', this.definition.fields.versionKey, ...timestampFields(this.definition.schema), ...(this.rules.softDelete ? [this.rules.softDelete.field] : [])]);
-    const $set = Object.fromEntries(Object.entries(entry.document).filter(([field]) => !own.has(field)));
-    const $unset = Object.fromEntries(Object.keys(current).filter((field) => !own.has(field) && !(field in $set)).map((field) => [field, 1]));
-    const changed = [...Object.keys($set).filter((field) => JSON.stringify(current[field]) !== JSON.stringify($set[field])), ...Object.keys($unset)];
-    this.rules.scope?.scopes.checkChanges($set, $unset, call);
-    const update = { $set, ...(Object.keys($unset).length && { $unset }) };
-    const run = (_data: unknown, write: CoreWrite) => store.findAndUpdate(id, update, { precondition: store.preconditionOf(id, options, call) }, write);
-    return this.write({ phase: 'update', operation: 'revert', id }, options, run, (doc) => doc && { doc, changed });
-  }
-
-  /** The core write of `write` on the resource's trash: the documents soft delete marked, and only them. */
-  private inTrash(write: CoreWrite): CoreWrite {
-    return { ...write, call: inTrash(write.call, this.definition.name) };
+    this.historyOf('revert');
+    return this.writes.revert(id, version, options, this.call);
   }
 
   private historyOf(method: string) {
@@ -376,7 +290,7 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** Stores `file` in a file field if it still holds the file `replaces` (or none): a compare-and-swap. The document, or `null`. */
   replaceFile(id: string, field: string, file: FileRef, replaces: Types.ObjectId | undefined, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('setFile', id, field, options, (precondition, write) => this.store.fileWrites.replace(id, field, file, replaces, precondition, write), same);
+    return this.writes.replaceFile(id, field, file, replaces, options, this.call);
   }
 
   /**
@@ -385,17 +299,17 @@ export class ModelRepository<T = Record<string, unknown>> {
    * `MR_WRITE_CONFLICT` when other processes' writers keep getting in between. `null`: no document.
    */
   async swapFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
-    return this.fieldWrite('setFile', id, field, options, (precondition, write) => this.store.fileWrites.swap(id, field, file, precondition, write), (swapped) => swapped?.document);
+    return this.writes.swapFile(id, field, file, options, this.call);
   }
 
   /** Appends `file` to a gallery (a 409 `MR_GALLERY_FULL` past its `maxFiles`); the document, or `null`. */
   async addFile(id: string, field: string, file: FileRef, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('addFile', id, field, options, (precondition, write) => this.store.fileWrites.add(id, field, file, precondition, write), same);
+    return this.writes.addFile(id, field, file, options, this.call);
   }
 
   /** Takes `file` (as read from the document) out of a file field or a gallery; the document, or `null`. */
   removeFile(id: string, field: string, file: FileRef, gallery: boolean, options?: WriteOptions): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('removeFile', id, field, options, (precondition, write) => this.store.fileWrites.remove(id, field, file, gallery, precondition, write), same);
+    return this.writes.removeFile(id, field, file, gallery, options, this.call);
   }
 
   /**
@@ -467,42 +381,4 @@ export class ModelRepository<T = Record<string, unknown>> {
   isScoped(): boolean {
     return this.rules.filter(this.call, 'read') !== undefined;
   }
-
-  /** Runs `run` as one write of the call through the rules (see `RulePipeline.write`); `{ hooks: false }` skips the app's hooks only. */
-  private write<R>(
-    what: Pick<StagedWrite, 'phase' | 'operation' | 'id' | 'field' | 'data'>,
-    options: Pick<WriteOptions, 'hooks'> | undefined,
-    run: (data: Record<string, unknown> | undefined, write: CoreWrite) => Promise<R>,
-    stored: (result: R, data: Record<string, unknown> | undefined) => StoredWrite<PlainDocument<T>> | null | undefined,
-  ): Promise<R> {
-    const { call } = this;
-    const staged: StagedWrite = { ...what, call, hooks: options?.hooks !== false };
-    return this.rules.write(staged, (data, record) => run(data, record ? { call, record } : { call }), stored);
-  }
-
-  /** A write of one field of the document `id` names (an update): its rules, with the field as what changed, and its conditions. */
-  private fieldWrite<R>(
-    operation: WriteOperation,
-    id: string,
-    field: string,
-    options: WriteOptions | undefined,
-    run: (precondition: Precondition | undefined, write: CoreWrite) => Promise<R>,
-    docOf: (result: R) => PlainDocument<T> | null | undefined,
-  ): Promise<R> {
-    const stored = (result: R) => {
-      const doc = docOf(result);
-      return doc ? { doc, changed: [field] } : undefined;
-    };
-    return this.write({ phase: 'update', operation, id, field }, options, (_data, write) => run(this.store.preconditionOf(id, options, write.call), write), stored);
-  }
-}
-
-/** The document a write answers, as it answers it. */
-function same<D>(doc: D | null | undefined): D | null | undefined {
-  return doc;
-}
-
-/** The dotted paths an update sets or removes. */
-function changedPaths(update: MergeUpdate): string[] {
-  return [...Object.keys(update.$set ?? {}), ...Object.keys(update.$unset ?? {})];
 }
