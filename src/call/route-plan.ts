@@ -35,6 +35,12 @@ export interface RoutePlan {
   /** The field a created document's URL ends with, for a route whose work leaves `Location` to the route (a resource's create). */
   locationField?: string;
   work: RouteWork;
+  /**
+   * Whether `work` is the library's own, and so is every method of its family that it may call (the
+   * app's controller overrides none): it is handed its call in its controller's view, and runs
+   * outside the ambient slot, which only the app's code needs.
+   */
+  ownWork?: boolean;
 }
 
 /** The metadata key of a generated handler's plan, read by its entry guard (as Nest's own guards read a route's metadata). */

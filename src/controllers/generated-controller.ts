@@ -1,8 +1,7 @@
 import { historyPage, historyVersion } from '../query/history-query.js';
-import { serving } from './serving.util.js';
+import { callOf, serving } from './serving.util.js';
 import type { HistoryPage } from '../rules/document-history.js';
 import { Inject, type Type } from '@nestjs/common';
-import { currentCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { ImportBatch, ImportReport } from '../interfaces/import.interface.js';
@@ -15,6 +14,13 @@ import type { ExportPages, ModelRepository, PlainDocument } from '../repository/
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 
 const GENERATED_BASE = Symbol.for('nestjs-model-routes.generated-controller');
+/** Marks the methods of `GeneratedController(resource)`'s class: the library's own work (see `isLibraryWork`). */
+const LIBRARY_WORK = Symbol('nestjs-model-routes.library-work');
+
+/** Whether `method` is one of the library's own handlers of `GeneratedController(resource)`, not an app's override. */
+export function isLibraryWork(method: unknown): boolean {
+  return typeof method === 'function' && (method as { [LIBRARY_WORK]?: true })[LIBRARY_WORK] === true;
+}
 
 /**
  * What a generated controller does, one method per route; override any of them and call `super`.
@@ -126,15 +132,15 @@ export function GeneratedController<T>(
     }
 
     async findOne(id: string): Promise<PlainDocument<T>> {
-      return serving(this.repository).getOne(id);
+      return serving(this, this.repository).getOne(id);
     }
 
     async create(body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
-      return serving(this.repository).create(await this.checked(body, 'create', serverFields));
+      return serving(this, this.repository).create(await this.checked(body, 'create', serverFields));
     }
 
     async update(id: string, body: unknown, serverFields?: Record<string, unknown>): Promise<PlainDocument<T>> {
-      return this.found(await serving(this.repository).update(id, await this.checked(body, 'update', serverFields)), id);
+      return this.found(await serving(this, this.repository).update(id, await this.checked(body, 'update', serverFields)), id);
     }
 
     patch(id: string, body: unknown): Promise<PlainDocument<T>> {
@@ -142,24 +148,24 @@ export function GeneratedController<T>(
     }
 
     async delete(id: string): Promise<PlainDocument<T>> {
-      return this.found(await serving(this.repository).delete(id), id);
+      return this.found(await serving(this, this.repository).delete(id), id);
     }
 
     search(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
-      return serving(this.repository).search(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
+      return serving(this, this.repository).search(callOf(this)?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
     }
 
     searchPost(body: unknown): Promise<SearchResult<PlainDocument<T>>> {
-      return serving(this.repository).search(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
+      return serving(this, this.repository).search(callOf(this)?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
     }
 
     export(query: Record<string, unknown>): ExportPages<T> {
       const search = exportQuery(query);
-      return serving(this.repository).exportPages(currentCall()?.searchFor(search) ?? parseSearchQueryString(search, this.repository.definition));
+      return serving(this, this.repository).exportPages(callOf(this)?.searchFor(search) ?? parseSearchQueryString(search, this.repository.definition));
     }
 
     exportPost(body: unknown): ExportPages<T> {
-      return serving(this.repository).exportPages(currentCall()?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
+      return serving(this, this.repository).exportPages(callOf(this)?.searchFor(body) ?? parseSearchBody(body, this.repository.definition));
     }
 
     import(batch: ImportBatch): Promise<ImportReport> {
@@ -168,31 +174,31 @@ export function GeneratedController<T>(
 
     async updateMany(query: Record<string, unknown>, body: unknown, serverFields?: Record<string, unknown>): Promise<BulkReport> {
       const filter = this.bulkFilter(query);
-      return serving(this.repository).updateMany(filter, await this.checked(body, 'update', serverFields), { dryRun: bulkDryRun(query) });
+      return serving(this, this.repository).updateMany(filter, await this.checked(body, 'update', serverFields), { dryRun: bulkDryRun(query) });
     }
 
     deleteMany(query: Record<string, unknown>): Promise<BulkReport> {
-      return serving(this.repository).deleteMany(this.bulkFilter(query), { dryRun: bulkDryRun(query) });
+      return serving(this, this.repository).deleteMany(this.bulkFilter(query), { dryRun: bulkDryRun(query) });
     }
 
     trash(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>> {
-      return serving(this.repository).trash(currentCall()?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
+      return serving(this, this.repository).trash(callOf(this)?.searchFor(query) ?? parseSearchQueryString(query, this.repository.definition));
     }
 
     async restore(id: string): Promise<PlainDocument<T>> {
-      return this.found(await serving(this.repository).restore(id), id);
+      return this.found(await serving(this, this.repository).restore(id), id);
     }
 
     async purge(id: string): Promise<PlainDocument<T>> {
-      return this.found(await serving(this.repository).purge(id), id);
+      return this.found(await serving(this, this.repository).purge(id), id);
     }
 
     async history(id: string, query: Record<string, unknown>): Promise<HistoryPage<PlainDocument<T>>> {
-      return this.found(await serving(this.repository).history(id, historyPage(query)), id);
+      return this.found(await serving(this, this.repository).history(id, historyPage(query)), id);
     }
 
     async revert(id: string, query: Record<string, unknown>): Promise<PlainDocument<T>> {
-      return this.found(await serving(this.repository).revert(id, historyVersion(query)), id);
+      return this.found(await serving(this, this.repository).revert(id, historyVersion(query)), id);
     }
 
     /** The engine filter of a bulk change's conditions: the call's, parsed by its entry guard, or parsed here. */
@@ -202,13 +208,13 @@ export function GeneratedController<T>(
         throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${definition.name} require If-Match, which no bulk change can carry: change the documents one by one`);
       }
       const conditions = bulkConditions(query);
-      return (currentCall()?.searchFor(conditions) ?? parseBulkQueryString(conditions, definition)).filter;
+      return (callOf(this)?.searchFor(conditions) ?? parseBulkQueryString(conditions, definition)).filter;
     }
 
     /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */
     private checked(body: unknown, kind: 'create' | 'update', serverFields?: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>> {
       const { definition } = this.repository;
-      const checked = checkWrite(body, definition, definition.dtos?.[kind], currentCall());
+      const checked = checkWrite(body, definition, definition.dtos?.[kind], callOf(this));
       // A generated DTO's check is synchronous: no promise (and no await) for it.
       return checked instanceof Promise ? checked.then((data) => mergeData(data, serverFields)) : mergeData(checked, serverFields);
     }
@@ -219,6 +225,10 @@ export function GeneratedController<T>(
     }
   }
   Object.defineProperty(GeneratedBase, 'name', { value: `Generated${resource.name}Controller` });
+  for (const name of Object.getOwnPropertyNames(GeneratedBase.prototype)) {
+    const method = (GeneratedBase.prototype as unknown as Record<string, unknown>)[name];
+    if (name !== 'constructor' && typeof method === 'function') Object.defineProperty(method, LIBRARY_WORK, { value: true });
+  }
   // A property, not a constructor parameter: Nest reads inherited constructor metadata by index, so
   // an injected base parameter would take the place of the first parameter of a subclass's own constructor.
   Inject(getModelRepositoryToken(resource, connectionName))(GeneratedBase.prototype, 'repository');

@@ -7,10 +7,11 @@ import type { SearchResult } from '../interfaces/search-result.interface.js';
 import { locationOf } from './location.util.js';
 import { RouteCall, runCall } from '../call/route-call.js';
 import type { RoutePlan } from '../call/route-plan.js';
+import { withCall } from './serving.util.js';
 
 /**
  * What every generated handler does: given the row's arguments and, last, the request's call (built
- * by `RouteCallGuard`), runs the route's work as that call (`runCall`), and answers. Called by code
+ * by `RouteCallGuard`), runs the route's work for that call (`runWork`), and answers. Called by code
  * instead (a generated `patch` calls `update`), with no call among its arguments, it runs the work
  * with those arguments in the caller's call, which governs conditions and answer. The request's
  * place under the admission limit (its call's `ticket`) is held while the work runs.
@@ -22,11 +23,11 @@ export async function serveRoute(controller: object, plan: RoutePlan, args: unkn
   const bodyAt = plan.row.params.indexOf('body');
   if (bodyAt >= 0) own[bodyAt] = call.bodyFor(own[bodyAt], plan.body?.dto);
   const { ticket } = call;
-  if (!ticket) return runCall(call, () => answer(controller, call, own));
+  if (!ticket) return answer(controller, call, own);
   // The request's place under the admission limit is given back as soon as its work is done, before its answer is written.
   ticket.hold();
   try {
-    return await runCall(call, () => answer(controller, call, own));
+    return await answer(controller, call, own);
   } finally {
     ticket.unhold();
     ticket.end();
@@ -48,7 +49,7 @@ async function answer(controller: object, call: RouteCall, args: unknown[]): Pro
   if (row.conditional === 'write' && call.requiresIfMatch && request.headers['if-match'] === undefined) {
     throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${plan.names.source.name} require If-Match: send the ETag of the document as read`);
   }
-  const result = await plan.work.apply(controller, args);
+  const result = await runWork(controller, call, args);
   if (call.expansion && (row.answers.shape === 'document' || row.answers.shape === 'list')) await call.expansion.apply(result, row.answers.shape, call.context);
   if (plan.locationField && row.location) setHeader(response, 'Location', locationOf(request, (result as Record<string, unknown>)[plan.locationField]));
   const tag = row.conditional && etagOf(result);
@@ -58,6 +59,17 @@ async function answer(controller: object, call: RouteCall, args: unknown[]): Pro
     if (ifNoneMatch !== undefined && matchesWeakly(parseEntityTags(ifNoneMatch), tag)) throw new NotModifiedException(tag);
   }
   return inView(call, withJsonValues(result));
+}
+
+/**
+ * Runs the route's work for `call`: the library's own work (`plan.ownWork`) is handed the call in its
+ * controller's view (`withCall`) and runs no code of the app's that would look a request up; an app's
+ * override runs as the call in progress (`runCall`), which its own repository calls and its `super`
+ * call read.
+ */
+export function runWork(controller: object, call: RouteCall, args: unknown[]): unknown {
+  const { plan } = call;
+  return plan.ownWork ? plan.work.apply(withCall(controller, call), args) : runCall(call, () => plan.work.apply(controller, args));
 }
 
 /** The answer in the view of the request's serialization groups, where the route's model has views that change it. */

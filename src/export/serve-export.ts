@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import { RouteCall, runCall } from '../call/route-call.js';
 import type { RoutePlan } from '../call/route-plan.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
-import { applyView } from '../controllers/serve-route.js';
+import { applyView, runWork } from '../controllers/serve-route.js';
 import { contentDisposition } from '../files/file-name.util.js';
 import type { ExportPages } from '../repository/model-repository.js';
 import { answeredVirtuals } from '../utils/schema-virtuals.util.js';
@@ -50,8 +50,9 @@ export async function serveExport(controller: object, plan: RoutePlan, args: unk
   let pages: AsyncIterator<ExportedDocument[]>;
   let first: IteratorResult<ExportedDocument[]>;
   try {
-    pages = await runCall(call, async () => ((await plan.work.apply(controller, own)) as ExportPages)[Symbol.asyncIterator]());
-    first = await runCall(call, () => pages.next());
+    pages = ((await runWork(controller, call, own)) as ExportPages)[Symbol.asyncIterator]();
+    // An app's override (its generator's code) reads the call in progress while its first page is made; the library's own pages need none.
+    first = await (plan.ownWork ? pages.next() : runCall(call, () => pages.next()));
   } finally {
     // The first page is read: the rest is bounded by `admission.exports`, not by the requests' limit.
     ticket?.unhold();
@@ -73,11 +74,9 @@ async function* documents(call: RouteCall, first: IteratorResult<ExportedDocumen
   try {
     for (let page = first; !page.done; page = await pages.next()) {
       const docs = page.value;
-      await runCall(call, async () => {
-        if (call.expansion) await call.expansion.apply({ result: docs }, 'list', call.context);
-        withJsonValues(docs);
-        applyView(call, docs);
-      });
+      if (call.expansion) await call.expansion.apply({ result: docs }, 'list', call.context);
+      withJsonValues(docs);
+      applyView(call, docs);
       yield* docs;
     }
   } finally {

@@ -36,7 +36,7 @@ export function createElementController(source: ResourceDefinition, element: Ele
   const names = elementRouteNames(source, field);
   const plans = routePlans(actionsOf('element'), routes, (action) => {
     const body = routeAction(action).body as 'element' | 'elementPatch' | undefined;
-    return { names, resource: source.name, answers: source.name, views: viewsFor(action, source), ...(body && bodies[body] && { body: bodies[body] }), work: work.prototype[action] };
+    return { names, resource: source.name, answers: source.name, views: viewsFor(action, source), ...(body && bodies[body] && { body: bodies[body] }), work: work.prototype[action], ownWork: true };
   });
   const handlers = elementHandlers(work, plans);
   for (const route of routes) decorateGeneratedHandler(handlers, route, plans[route.action]);
@@ -118,25 +118,25 @@ function ElementRoutes(source: ResourceDefinition, element: ElementFieldDefiniti
     @Inject(getModelRepositoryToken(source.name, connectionName)) readonly repository!: ModelRepository;
 
     async addElement(key: string, body: Record<string, unknown>, request: HttpRequest, response: HttpResponse) {
-      const added = answer(await writing(() => serving(this.repository).addElement(key, field, body, { rules, maxElements: element.maxElements })), key);
+      const added = answer(await writing(() => serving(this, this.repository).addElement(key, field, body, { rules, maxElements: element.maxElements })), key);
       setHeader(response, 'Location', locationOf(request, added.elementId));
       return added.doc;
     }
 
     async findElement(key: string, id: string) {
       this.repository.castId(key);
-      return answer(await serving(this.repository).findElement(key, field, elementIdOf(id)), key, id);
+      return answer(await serving(this, this.repository).findElement(key, field, elementIdOf(id)), key, id);
     }
 
     async patchElement(key: string, id: string, body: Record<string, unknown>) {
       this.repository.castId(key);
       const elementId = elementIdOf(id);
-      return answer(await writing(() => serving(this.repository).updateElement(key, field, elementId, body, rules)), key, id);
+      return answer(await writing(() => serving(this, this.repository).updateElement(key, field, elementId, body, rules)), key, id);
     }
 
     async deleteElement(key: string, id: string) {
       this.repository.castId(key);
-      return answer(await serving(this.repository).removeElement(key, field, elementIdOf(id)), key, id);
+      return answer(await serving(this, this.repository).removeElement(key, field, elementIdOf(id)), key, id);
     }
   }
   return ElementRoutesBase;

@@ -36,7 +36,7 @@ export function createFileController(source: ResourceDefinition, file: FileField
   const uploads = routes.some((route) => routeAction(route.action).upload);
   const work = FileRoutes(source, file, uploads, connectionName);
   const names = fileRouteNames(source, file);
-  const plans = routePlans(actionsOf('file'), routes, (action) => ({ names, resource: source.name, answers: source.name, views: viewsFor(action, source), work: work.prototype[action] }));
+  const plans = routePlans(actionsOf('file'), routes, (action) => ({ names, resource: source.name, answers: source.name, views: viewsFor(action, source), work: work.prototype[action], ownWork: true }));
   const handlers = fileHandlers(work, plans);
   for (const route of routes) {
     decorateGeneratedHandler(handlers, route, plans[route.action]);
@@ -72,7 +72,7 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
       const store = this.repository.files!;
       const doc = await this.uploadTarget(key, request);
       return this.receive(store, doc, request, response, async (stored) => {
-        const { document, replaced } = found(await serving(this.repository).swapFile(key, field, stored), key);
+        const { document, replaced } = found(await serving(this, this.repository).swapFile(key, field, stored), key);
         if (replaced) await store.release([replaced._id]);
         return document;
       });
@@ -81,7 +81,7 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
     async addFile(key: string, request: UploadRequest, response: HttpResponse) {
       const doc = await this.uploadTarget(key, request);
       return this.receive(this.repository.files!, doc, request, response, async (stored) => {
-        const updated = found(await serving(this.repository).addFile(key, field, stored), key);
+        const updated = found(await serving(this, this.repository).addFile(key, field, stored), key);
         setHeader(response, 'Location', locationOf(request as never, stored._id));
         return updated;
       });
@@ -89,7 +89,7 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
 
     async download(key: string, fileId: string | undefined, query: Record<string, unknown>, request: DownloadRequest, response: DownloadResponse) {
       const store = this.repository.files!;
-      const ref = this.fileOf(await serving(this.repository).getOne(key), key, fileId);
+      const ref = this.fileOf(await serving(this, this.repository).getOne(key), key, fileId);
       const variant = variantOf(query, file, ref);
       const servable: Servable = variant
         ? await variantOfFile(store, ref, variant, file, this.images, where)
@@ -98,8 +98,8 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
     }
 
     async deleteFile(key: string, fileId: string | undefined) {
-      const ref = this.fileOf(await serving(this.repository).getOne(key), key, fileId);
-      const updated = found(await serving(this.repository).removeFile(key, field, ref, gallery), key);
+      const ref = this.fileOf(await serving(this, this.repository).getOne(key), key, fileId);
+      const updated = found(await serving(this, this.repository).removeFile(key, field, ref, gallery), key);
       // The document first: a failure here leaves a file no document names (the orphan sweep's), never a name without its file.
       await this.repository.files!.release([ref._id]);
       return updated;
@@ -118,7 +118,7 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
 
     /** Reads the document an upload is for, refusing a failed `If-Match` or `If-None-Match` and a full gallery before a byte of the file is read. */
     private async uploadTarget(key: string, request: UploadRequest): Promise<PlainDocument> {
-      const doc = await serving(this.repository).getOne(key);
+      const doc = await serving(this, this.repository).getOne(key);
       const failed = failedCondition(writePreconditionOf(request), etagOf(doc)!);
       if (failed) throw ModelRoutesException.preconditionFailed(source.name, key, etagOf(doc), failed);
       // Checked again by the write (another add may land meanwhile); here, a full gallery costs no upload.

@@ -1,5 +1,5 @@
 import { Inject, type Type } from '@nestjs/common';
-import { serving } from '../controllers/serving.util.js';
+import { callOf, serving } from '../controllers/serving.util.js';
 import type { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
@@ -13,7 +13,6 @@ import { getModelRepositoryToken } from '../repository/model-repository.token.js
 import { ReferenceTargets } from '../repository/reference-targets.js';
 import { createSearchDto } from '../dto/resource-dto.factory.js';
 import { pascalCase } from '../utils/naming.util.js';
-import { currentCall } from '../call/route-call.js';
 import { serveRoute } from '../controllers/serve-route.js';
 import { serveExport } from '../export/serve-export.js';
 import { createControllerClass, decorateGeneratedHandler, foundIn, routePlans, viewsFor, type RoutePlans } from './controller.util.js';
@@ -39,6 +38,8 @@ export function createReferenceController(source: ResourceDefinition, target: Re
       views: viewsFor(action, source, target),
       ...(row.body && { body: search }),
       work: work.prototype[action],
+      // The work of a reference field is the library's alone: no class of the app extends it.
+      ownWork: true,
     };
   });
   const handlers = referenceHandlers(work, plans);
@@ -46,8 +47,6 @@ export function createReferenceController(source: ResourceDefinition, target: Re
   return createControllerClass(routes[0].controller, handlers, routes);
 }
 
-/** The search the request's call parsed, if `sent` is the one it parsed. */
-const searchOf = (sent: unknown) => currentCall()?.searchFor(sent);
 
 /**
  * The work of the routes of one reference field, one method per action: `find` (or `list` for an
@@ -66,11 +65,11 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
 
     /** The repository of the referenced model, serving the call in progress. */
     get target(): ModelRepository {
-      return serving(this.targets.get(targetName));
+      return serving(this, this.targets.get(targetName));
     }
 
     async find(key: string) {
-      const doc = found(await serving(this.source).findOne(key), key);
+      const doc = found(await serving(this, this.source).findOne(key), key);
       const referenced = doc[field];
       if (referenced === undefined || referenced === null) {
         throw new ModelRoutesException('MR_REFERENCE_UNSET', `${definition.name} '${key}' has no ${field}`);
@@ -86,10 +85,10 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
     }
 
     async list(key: string, query: Record<string, unknown>) {
-      const doc = found(await serving(this.source).findOne(key), key);
+      const doc = found(await serving(this, this.source).findOne(key), key);
       const ids = (doc[field] as Types.ObjectId[] | undefined) ?? [];
       const [result, missing] = await Promise.all([
-        this.target.search(searchOf(query) ?? parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } }),
+        this.target.search(callOf(this)?.searchFor(query) ?? parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } }),
         this.target.missingObjectIds(ids),
       ]);
       // Dangling identifiers (their documents were deleted) are reported, never silently dropped.
@@ -97,32 +96,32 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
     }
 
     reverse(key: string, query: Record<string, unknown>) {
-      return this.searchByReference(key, searchOf(query) ?? parseSearchQueryString(query, this.source.definition));
+      return this.searchByReference(key, callOf(this)?.searchFor(query) ?? parseSearchQueryString(query, this.source.definition));
     }
 
     reversePost(key: string, body: unknown) {
-      return this.searchByReference(key, searchOf(body) ?? parseSearchBody(body, this.source.definition));
+      return this.searchByReference(key, callOf(this)?.searchFor(body) ?? parseSearchBody(body, this.source.definition));
     }
 
     async reverseExport(key: string, query: Record<string, unknown>) {
       const search = exportQuery(query);
-      return this.source.exportPages(searchOf(search) ?? parseSearchQueryString(search, this.source.definition), await this.referencing(key));
+      return serving(this, this.source).exportPages(callOf(this)?.searchFor(search) ?? parseSearchQueryString(search, this.source.definition), await this.referencing(key));
     }
 
     async reverseExportPost(key: string, body: unknown) {
-      return this.source.exportPages(searchOf(body) ?? parseSearchBody(body, this.source.definition), await this.referencing(key));
+      return serving(this, this.source).exportPages(callOf(this)?.searchFor(body) ?? parseSearchBody(body, this.source.definition), await this.referencing(key));
     }
 
     async add(key: string, related: string) {
       const objectId = await this.target.resolveObjectId(related);
       if (!objectId || !(await this.target.findByObjectId(objectId))) throw ModelRoutesException.notFound(targetName, related);
-      return found(await serving(this.source).addReference(key, field, objectId), key);
+      return found(await serving(this, this.source).addReference(key, field, objectId), key);
     }
 
     async remove(key: string, related: string) {
       const objectId = await this.target.resolveObjectId(related);
       if (!objectId) throw ModelRoutesException.notFound(targetName, related);
-      return found(await serving(this.source).removeReference(key, field, objectId), key);
+      return found(await serving(this, this.source).removeReference(key, field, objectId), key);
     }
 
     /**
@@ -138,13 +137,13 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
      */
     private async searchByReference(key: string, params: SearchParams) {
       if (this.target.definition.idField === '_id' && !this.target.isScoped()) {
-        const result = await serving(this.source).search(params, { [field]: this.target.castId(key) });
+        const result = await serving(this, this.source).search(params, { [field]: this.target.castId(key) });
         if (nothingMatched(result.status) && !(await this.target.existingObjectId(key))) throw ModelRoutesException.notFound(targetName, key);
         return result;
       }
       const objectId = await this.target.existingObjectId(key);
       if (!objectId) throw ModelRoutesException.notFound(targetName, key);
-      return serving(this.source).search(params, { [field]: objectId });
+      return serving(this, this.source).search(params, { [field]: objectId });
     }
 
     /**
@@ -159,7 +158,7 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
         return { [field]: objectId };
       }
       const scope = { [field]: this.target.castId(key) };
-      if (!(await this.target.existingObjectId(key)) && !(await serving(this.source).matchingObjectIds(scope, 1)).length) throw ModelRoutesException.notFound(targetName, key);
+      if (!(await this.target.existingObjectId(key)) && !(await serving(this, this.source).matchingObjectIds(scope, 1)).length) throw ModelRoutesException.notFound(targetName, key);
       return scope;
     }
   }

@@ -1,6 +1,6 @@
 import { RowScopeInterceptor } from '../controllers/row-scope.interceptor.js';
 import { UseInterceptors, Version, type Type } from '@nestjs/common';
-import { GeneratedController } from '../controllers/generated-controller.js';
+import { GeneratedController, isLibraryWork } from '../controllers/generated-controller.js';
 import { withJsonValues } from '../controllers/json-output.util.js';
 import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { CustomRouteDefinition, ResourceRouteDefinition } from '../interfaces/route-definition.interface.js';
@@ -31,6 +31,9 @@ export function createResourceController(definition: ResourceDefinition, routes:
   const names = routeNames(definition);
   const bodies = routeBodies(definition);
   const generated = routes.filter((route): route is ResourceRouteDefinition => route.action !== 'custom');
+  // The library's own work runs with no ambient call, unless the app's class overrides one of its
+  // actions: a generated method may call another (`patch` calls `update`), so one override is enough.
+  const ownWork = actionsOf('resource').every((action) => isLibraryWork(inherited[action]));
   const plans = routePlans(actionsOf('resource'), generated, (action) => {
     const row = routeAction(action);
     return {
@@ -41,6 +44,7 @@ export function createResourceController(definition: ResourceDefinition, routes:
       ...(row.body && { body: bodies[row.body as BodyKind] }),
       ...(row.location && { locationField: definition.idField }),
       work: inherited[action],
+      ownWork,
     };
   });
   const handlers = resourceHandlers(parent, plans);

@@ -1,4 +1,5 @@
-import { RouteCall, runCall } from '../call/route-call.js';
+import { RouteCall } from '../call/route-call.js';
+import { runWork } from '../controllers/serve-route.js';
 import type { RoutePlan } from '../call/route-plan.js';
 import type { ImportReport } from '../interfaces/import.interface.js';
 import type { ModelRepository } from '../repository/model-repository.js';
@@ -9,7 +10,7 @@ import { readImportFile, type ImportRequest } from './import-reader.js';
 import { importQueryOf } from './import-request.js';
 
 /**
- * What the handler of `POST /<plural>/import` does, as the request's call and under its admission
+ * What the handler of `POST /<plural>/import` does, for the request's call and under its admission
  * place: reads what the request asks (`?mode`, `?dryRun`, `?format` or the `Content-Type`), reads
  * the whole file within the resource's bounds (a file that cannot be read, or past a bound, is
  * refused whole before anything is written), and hands the batch to the route's work
@@ -24,12 +25,11 @@ export async function serveImport(controller: object, plan: RoutePlan, args: unk
   const { ticket } = call;
   ticket?.hold();
   try {
-    return await runCall(call, async (): Promise<ImportReport> => {
-      const query = importQueryOf(call.request.query, call.request.headers['content-type']);
-      const file = await readImportFile(call.request as ImportRequest, query.format, definition.search, importColumns(repository));
-      // The batch writes in the request's context, handed explicitly: its rows are scoped, conditional and hooked as the request's.
-      return (await plan.work.apply(controller, [createImportBatch(repository.in(call.context), query, file.rows, file.ignored, call)])) as ImportReport;
-    });
+    const query = importQueryOf(call.request.query, call.request.headers['content-type']);
+    const file = await readImportFile(call.request as ImportRequest, query.format, definition.search, importColumns(repository));
+    // The batch writes in the request's context, handed explicitly: its rows are scoped, conditional and hooked as the request's.
+    const batch = createImportBatch(repository.in(call.context), query, file.rows, file.ignored, call);
+    return (await runWork(controller, call, [batch])) as ImportReport;
   } finally {
     ticket?.unhold();
     ticket?.end();

@@ -13,7 +13,13 @@ import { WriteEventEmitter } from '../hooks/write-event-emitter.js';
 import { RowScopes } from '../scopes/row-scope.js';
 import type { RowScope } from '../interfaces/row-scope.interface.js';
 import { ReferenceTargets } from '../repository/reference-targets.js';
-import { ambientContext } from '../call/route-call.js';
+import { ambientContext, runWithRequest } from '../call/route-call.js';
+import type { CallContext } from '../call/call-context.js';
+
+/** Runs `work` as the work of the call's request (`runWithRequest`), where it has one. */
+function asRequestWork<R>(call: CallContext, work: () => R): R {
+  return call.request ? runWithRequest(call.request, work) : work();
+}
 
 /**
  * One `ModelRepository` provider per resource, built from its model, and the `ReferenceTargets`
@@ -39,8 +45,9 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
       useFactory: (model: Model<unknown>, { resources }: ResolvedResources, events: WriteEventEmitter, ...extras: unknown[]) => {
         const hooks = definition.hooks ? (extras.shift() as ResourceHooks) : undefined;
         const scope = definition.scope && (RowScopes.isClass(definition.scope) ? (extras.shift() as RowScope) : definition.scope);
-        // Your own code's calls, which hand no call context, serve the work in progress (`ambientContext`).
-        return new ModelRepository(model, resources[index], { hooks, events: events.sinkFor(definition.path), scope, ambient: ambientContext });
+        // Your own code's calls, which hand no call context, serve the work in progress (`ambientContext`); your hooks
+        // and listeners run as their call's request's work, so the repositories they call apply its rules.
+        return new ModelRepository(model, resources[index], { hooks, events: events.sinkFor(definition.path), scope, ambient: ambientContext, appCode: asRequestWork });
       },
       inject: [
         getModelToken(definition.name, connectionName),

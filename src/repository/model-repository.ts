@@ -12,6 +12,7 @@ import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import type { HistoryPage } from '../rules/document-history.js';
 import { RulePipeline } from '../rules/rule-pipeline.js';
+import type { AppCodeRunner } from '../rules/rule-stage.js';
 import { registerReadFilter } from '../scopes/row-scope.js';
 import { inTrash } from '../scopes/soft-delete.js';
 import type { ElementRules } from '../write/element-rules.util.js';
@@ -40,6 +41,8 @@ export interface RepositoryOptions<T> {
   scope?: RowScope | RowScopeFunction;
   /** The context of the work in progress, for your own code's calls, which hand none (the module gives `ambientContext`). */
   ambient?: () => CallContext | undefined;
+  /** Runs the app's hooks and event listeners as the work of the call's request (the module gives one with `runWithRequest`). */
+  appCode?: AppCodeRunner;
 }
 
 /**
@@ -71,10 +74,10 @@ export class ModelRepository<T = Record<string, unknown>> {
   constructor(
     readonly model: Model<T>,
     readonly definition: RepositoryDefinition,
-    { hooks, events, scope, ambient }: RepositoryOptions<T> = {},
+    { hooks, events, scope, ambient, appCode }: RepositoryOptions<T> = {},
   ) {
     this.ambient = ambient;
-    this.rules = new RulePipeline<PlainDocument<T>>(model, definition, { hooks, events, scope, read: (id, call) => this.store.findOne(id, call) });
+    this.rules = new RulePipeline<PlainDocument<T>>(model, definition, { hooks, events, scope, appCode, read: (id, call) => this.store.findOne(id, call) });
     this.store = new DocumentStore(model, definition, this.rules);
     this.searches = new DocumentSearch(this.store);
     this.writes = new DocumentWrites(this.store, this.searches, this.rules);

@@ -1,6 +1,6 @@
 import type { HookPhase, WriteEvent, WriteEventSink } from '../hooks/write-hooks.js';
 import { idOf } from './hooks.stage.js';
-import type { StagedWrite, StoredWrite, WriteStage } from './rule-stage.js';
+import { RUN_APP_CODE, type AppCodeRunner, type StagedWrite, type StoredWrite, type WriteStage } from './rule-stage.js';
 
 const EVENT = { create: 'created', update: 'updated', delete: 'deleted' } as const;
 
@@ -14,6 +14,7 @@ export class EventsStage<D extends { _id: unknown }> implements WriteStage<D> {
     private readonly sink: WriteEventSink,
     private readonly resource: string,
     private readonly idField: string,
+    private readonly appCode: AppCodeRunner = RUN_APP_CODE,
   ) {}
 
   /** The emitter is found when the module initialises: until then (and without one), nothing to do. */
@@ -32,6 +33,6 @@ export class EventsStage<D extends { _id: unknown }> implements WriteStage<D> {
       ...(stored.changed && { changed: stored.changed }),
     } satisfies WriteEvent<unknown>;
     // Listeners run as the emitter runs them (@OnEvent's errors are logged, not thrown).
-    this.sink.emitter?.emit(`${this.sink.prefix}.${EVENT[phase]}`, told);
+    this.appCode(write.call, () => this.sink.emitter?.emit(`${this.sink.prefix}.${EVENT[phase]}`, told));
   }
 }

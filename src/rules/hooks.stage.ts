@@ -1,6 +1,6 @@
 import type { AfterWriteContext, BeforeWriteContext, HookPhase, ResourceHooks } from '../hooks/write-hooks.js';
 import type { CallContext } from '../call/call-context.js';
-import type { StagedWrite, StoredWrite, WriteStage } from './rule-stage.js';
+import { RUN_APP_CODE, type AppCodeRunner, type StagedWrite, type StoredWrite, type WriteStage } from './rule-stage.js';
 
 const BEFORE = { create: 'beforeCreate', update: 'beforeUpdate', delete: 'beforeDelete' } as const;
 const AFTER = { create: 'afterCreate', update: 'afterUpdate', delete: 'afterDelete' } as const;
@@ -16,6 +16,7 @@ export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
     private readonly resource: string,
     private readonly idField: string,
     private readonly read: (id: string, call: CallContext) => Promise<D | null>,
+    private readonly appCode: AppCodeRunner = RUN_APP_CODE,
   ) {}
 
   applies(phase: HookPhase): boolean {
@@ -26,7 +27,7 @@ export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
     const hook = this.hooks[BEFORE[write.phase]];
     if (!write.hooks || typeof hook !== 'function') return;
     const { id, field, operation, data, call } = write;
-    const returned = await hook.call(this.hooks, {
+    const context = {
       resource: this.resource,
       operation,
       ...(id !== undefined && { id }),
@@ -34,7 +35,8 @@ export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
       ...(data !== undefined && { data }),
       ...(call.request !== undefined && { request: call.request }),
       current: () => (id === undefined ? Promise.resolve(null) : this.read(id, call)),
-    } satisfies BeforeWriteContext<unknown>);
+    } satisfies BeforeWriteContext<unknown>;
+    const returned = await this.appCode(call, () => hook.call(this.hooks, context));
     if (data !== undefined && returned !== null && typeof returned === 'object' && !Array.isArray(returned)) write.data = returned as Record<string, unknown>;
   }
 
@@ -42,7 +44,7 @@ export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
     const hook = this.hooks[AFTER[write.phase]];
     if (!write.hooks || typeof hook !== 'function') return;
     const { field, operation, call } = write;
-    await hook.call(this.hooks, {
+    const context = {
       resource: this.resource,
       operation,
       id: idOf(write, stored, this.idField),
@@ -50,7 +52,8 @@ export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
       document: stored.doc,
       ...(stored.changed && { changed: stored.changed }),
       ...(call.request !== undefined && { request: call.request }),
-    } satisfies AfterWriteContext<unknown>);
+    } satisfies AfterWriteContext<unknown>;
+    await this.appCode(call, () => hook.call(this.hooks, context));
   }
 }
 

@@ -8,7 +8,7 @@ import { allOf } from '../utils/all-of.util.js';
 import { EventsStage } from './events.stage.js';
 import { HistoryStage } from './history.stage.js';
 import { HooksStage } from './hooks.stage.js';
-import { WriteRecord, type ReadStage, type StagedWrite, type StoredWrite, type WriteStage } from './rule-stage.js';
+import { WriteRecord, type AppCodeRunner, type ReadStage, type StagedWrite, type StoredWrite, type WriteStage } from './rule-stage.js';
 import { ScopeStage } from './scope.stage.js';
 import { SoftDeleteStage } from './soft-delete.stage.js';
 
@@ -19,6 +19,8 @@ export interface RuleOptions<D> {
   scope?: RowScope | RowScopeFunction;
   /** Reads a document as the routes answer it, for a before-hook's `current()`. */
   read: (id: string, call: CallContext) => Promise<D | null>;
+  /** Runs the app's hooks and event listeners as the call's request's work (see `AppCodeRunner`). */
+  appCode?: AppCodeRunner;
 }
 
 /**
@@ -37,7 +39,7 @@ export class RulePipeline<D extends { _id: unknown }> {
   readonly softDelete?: SoftDeleteStage;
   readonly history?: HistoryStage;
 
-  constructor(model: Model<any>, definition: RepositoryDefinition, { hooks, events, scope, read }: RuleOptions<D>) {
+  constructor(model: Model<any>, definition: RepositoryDefinition, { hooks, events, scope, read, appCode }: RuleOptions<D>) {
     const { name, idField } = definition;
     if (definition.softDelete) this.softDelete = new SoftDeleteStage(name, definition.softDelete.field);
     if (scope) this.scope = new ScopeStage(new RowScopes(name, scope));
@@ -46,8 +48,8 @@ export class RulePipeline<D extends { _id: unknown }> {
     if (this.softDelete) this.reads.push(this.softDelete);
     if (this.scope) this.reads.push(this.scope);
     // Write stages: `before` in this order, `after` in the reverse.
-    if (events) this.writes.push(new EventsStage<D>(events, name, idField));
-    if (hooks) this.writes.push(new HooksStage<D>(hooks, name, idField, read));
+    if (events) this.writes.push(new EventsStage<D>(events, name, idField, appCode));
+    if (hooks) this.writes.push(new HooksStage<D>(hooks, name, idField, read, appCode));
     if (this.scope) this.writes.push(this.scope as WriteStage<unknown> as WriteStage<D>);
     if (this.history) this.writes.push(this.history as WriteStage<unknown> as WriteStage<D>);
   }

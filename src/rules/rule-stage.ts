@@ -18,6 +18,16 @@ export interface StagedWrite {
   data?: Record<string, unknown>;
 }
 
+/**
+ * Runs the app's code of a rule (a hook, an event's listeners) as the work of the call's request,
+ * so that the repositories it calls without a context apply that request's rules, as in a route of
+ * its own (`runWithRequest`, handed by the module); the code as it is without one.
+ */
+export type AppCodeRunner = <R>(call: CallContext, work: () => R) => R;
+
+/** Runs the app's code as it is: for a repository built outside the module (a test's, a model's that is no resource). */
+export const RUN_APP_CODE: AppCodeRunner = (_call, work) => work();
+
 /** A stored write: the document as the routes answer it (after a delete: as it was), and the paths it changed. */
 export interface StoredWrite<D> {
   readonly doc: D;
@@ -44,7 +54,7 @@ export class WriteRecord {
  * One rule around a resource's writes (row scope, hooks, history, events): its `before` runs in
  * the order of the stages, may refuse the write (throw) or change `write.data`; its `after` runs
  * once the write is stored, in the reverse order (the last stage's first). A new rule is one file
- * with one stage, and its line in `ruleStagesOf` (rule-pipeline.ts).
+ * with one stage, and its line in the `RulePipeline` constructor (rule-pipeline.ts).
  */
 export interface WriteStage<D> {
   /** Whether the stage has work for writes of this phase now: a write no stage has work for runs with none. */
