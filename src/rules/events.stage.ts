@@ -1,6 +1,5 @@
-import type { HookPhase, WriteEvent, WriteEventSink } from '../hooks/write-hooks.js';
-import { idOf } from './hooks.stage.js';
-import { RUN_APP_CODE, type AppCodeRunner, type StagedWrite, type StoredWrite, type WriteStage } from './rule-stage.js';
+import type { HookPhase, WriteEventSink } from '../hooks/write-hooks.js';
+import { RUN_APP_CODE, writeEventOf, type AppCodeRunner, type StagedWrite, type StoredWrite, type WriteStage } from './rule-stage.js';
 
 const EVENT = { create: 'created', update: 'updated', delete: 'deleted' } as const;
 
@@ -23,16 +22,8 @@ export class EventsStage<D extends { _id: unknown }> implements WriteStage<D> {
   }
 
   after(write: StagedWrite, stored: StoredWrite<D>): void {
-    const { field, operation, phase } = write;
-    const told = {
-      resource: this.resource,
-      operation,
-      id: idOf(write, stored, this.idField),
-      ...(field !== undefined && { field }),
-      document: stored.doc,
-      ...(stored.changed && { changed: stored.changed }),
-    } satisfies WriteEvent<unknown>;
+    const told = writeEventOf(this.resource, this.idField, write, stored);
     // Listeners run as the emitter runs them (@OnEvent's errors are logged, not thrown).
-    this.appCode(write.call, () => this.sink.emitter?.emit(`${this.sink.prefix}.${EVENT[phase]}`, told));
+    this.appCode(write.call, () => this.sink.emitter?.emit(`${this.sink.prefix}.${EVENT[write.phase]}`, told));
   }
 }

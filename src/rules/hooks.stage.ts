@@ -1,6 +1,6 @@
 import type { AfterWriteContext, BeforeWriteContext, HookPhase, ResourceHooks } from '../hooks/write-hooks.js';
 import type { CallContext } from '../call/call-context.js';
-import { RUN_APP_CODE, type AppCodeRunner, type StagedWrite, type StoredWrite, type WriteStage } from './rule-stage.js';
+import { RUN_APP_CODE, writeEventOf, type AppCodeRunner, type StagedWrite, type StoredWrite, type WriteStage } from './rule-stage.js';
 
 const BEFORE = { create: 'beforeCreate', update: 'beforeUpdate', delete: 'beforeDelete' } as const;
 const AFTER = { create: 'afterCreate', update: 'afterUpdate', delete: 'afterDelete' } as const;
@@ -43,21 +43,8 @@ export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
   async after(write: StagedWrite, stored: StoredWrite<D>): Promise<void> {
     const hook = this.hooks[AFTER[write.phase]];
     if (!write.hooks || typeof hook !== 'function') return;
-    const { field, operation, call } = write;
-    const context = {
-      resource: this.resource,
-      operation,
-      id: idOf(write, stored, this.idField),
-      ...(field !== undefined && { field }),
-      document: stored.doc,
-      ...(stored.changed && { changed: stored.changed }),
-      ...(call.request !== undefined && { request: call.request }),
-    } satisfies AfterWriteContext<unknown>;
+    const { call } = write;
+    const context = { ...writeEventOf(this.resource, this.idField, write, stored), ...(call.request !== undefined && { request: call.request }) } satisfies AfterWriteContext<unknown>;
     await this.appCode(call, () => hook.call(this.hooks, context));
   }
-}
-
-/** The identifier a hook and an event are told: the path's, else (a create) the stored document's `id` field. */
-export function idOf(write: StagedWrite, stored: StoredWrite<{ _id: unknown }>, idField: string): string {
-  return write.id ?? String((stored.doc as Record<string, unknown>)[idField]);
 }

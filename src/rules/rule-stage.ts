@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import type { CallContext } from '../call/call-context.js';
-import type { HookPhase, WriteOperation } from '../hooks/write-hooks.js';
+import type { HookPhase, WriteEvent, WriteOperation } from '../hooks/write-hooks.js';
 
 /** One write, as the rule stages see it: what it does, to which document, for which call, with what data. */
 export interface StagedWrite {
@@ -69,4 +69,11 @@ export interface WriteStage<D> {
 export interface ReadStage {
   /** The condition of the documents the call may read (`'read'`) or write (`'write'`); `undefined`: no condition. */
   filter(call: CallContext, access: 'read' | 'write'): Record<string, unknown> | undefined;
+}
+
+/** What a stored write is told as: its event, and an after-hook's context (less the request). The identifier is the path's, else (a create) the stored `idField`'s. */
+export function writeEventOf(resource: string, idField: string, write: StagedWrite, stored: StoredWrite<unknown>): WriteEvent<unknown> {
+  const { operation, field } = write;
+  const id = write.id ?? String((stored.doc as Record<string, unknown>)[idField]);
+  return { resource, operation, id, ...(field !== undefined && { field }), document: stored.doc as WriteEvent<unknown>['document'], ...(stored.changed && { changed: stored.changed }) };
 }

@@ -1,7 +1,8 @@
+import { ConflictException, Injectable } from '@nestjs/common';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import { DocumentBuilder } from '@nestjs/swagger';
-import { GeneratedResource, ModelRoutesModule, getModelRepositoryToken, type ModelRepository } from '../../../src/index.js';
+import { GeneratedResource, ModelRoutesModule, getModelRepositoryToken, type AfterWriteContext, type ModelRepository, type ResourceHooks } from '../../../src/index.js';
 import { ModelRoutesConfigError } from '../../../src/errors/model-routes-config.error.js';
 import { createResourceDefinition } from '../../../src/definitions/resource-definition.factory.js';
 import { createModelRoutesDocument } from '../../../src/swagger/index.js';
@@ -32,11 +33,32 @@ export function historySpec(): void {
     @Prop({ type: [SchemaFactory.createForClass(Note)] }) notes?: Note[];
   }
 
+  /** An after-hook that refuses a title once the write is stored: the write stays, and so does its version. */
+  @Injectable()
+  class ChapterHooks implements ResourceHooks<Chapter> {
+    afterUpdate({ document }: AfterWriteContext<Chapter>) {
+      if (document.title === 'boom') throw new ConflictException('The after-hook refused this title');
+    }
+  }
+
+  @GeneratedResource({ path: 'chapter', plural: 'chapters', history: true, hooks: ChapterHooks })
+  @Schema()
+  class Chapter {
+    @Prop({ required: true }) title!: string;
+  }
+
+  /** A resource of the same app without history: no history route, none documented. */
+  @GeneratedResource({ path: 'margin', plural: 'margins' })
+  @Schema()
+  class Margin {
+    @Prop() text?: string;
+  }
+
   let t: TestApp;
   let repository: ModelRepository<Manuscript>;
 
   beforeAll(async () => {
-    t = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Manuscript] }) });
+    t = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Manuscript, Chapter, Margin] }) });
     repository = t.app.get(getModelRepositoryToken(Manuscript));
   });
   afterAll(() => t?.close());
@@ -75,6 +97,19 @@ export function historySpec(): void {
     expect((await stored(id)).map((entry) => (entry.state as { secret?: string }).secret)).toEqual(['s0', 's0', 's0']);
     const page = await t.http().get(`/manuscript/${id}/history?limit=1&skip=1`).expect(200);
     expect(page.body.result.map((entry: { version: number }) => entry.version)).toEqual([1]);
+  });
+
+  it('keeps the version of a write whose after-hook fails: the history runs before the after-hook (the write is stored, not undone)', async () => {
+    const chapters = t.app.get<ModelRepository<Chapter>>(getModelRepositoryToken(Chapter));
+    const id = String((await chapters.create({ title: 'Opening' }))._id);
+    const refused = await t.http().patch(`/chapter/${id}`).send({ title: 'boom' }).expect(409);
+    expect(refused.body.message).toContain('The after-hook refused');
+    expect(await chapters.findOne(id)).toMatchObject({ title: 'boom' });
+    const { body } = await t.http().get(`/chapter/${id}/history`).expect(200);
+    expect(body.result.map(({ version, operation, changed, document }: { version: number; operation: string; changed?: string[]; document: Chapter }) => ({ version, operation, changed, title: document.title }))).toEqual([
+      { version: 1, operation: 'update', changed: ['title'], title: 'boom' },
+      { version: 0, operation: 'create', changed: undefined, title: 'Opening' },
+    ]);
   });
 
   it('restores a version: every field as it was (hidden ones too), a new version of its own ("revert"), If-Match honoured', async () => {
@@ -140,7 +175,13 @@ export function historySpec(): void {
 
   it('is documented in OpenAPI, and only for a resource with history', () => {
     const document = createModelRoutesDocument(t.app, new DocumentBuilder().build());
-    expect(Object.keys(document.paths).filter((path) => path.includes('history')).sort()).toEqual(['/manuscript/{manuscript_id}/history', '/manuscript/{manuscript_id}/history/restore']);
+    expect(Object.keys(document.paths).filter((path) => path.includes('history')).sort()).toEqual([
+      '/chapter/{chapter_id}/history',
+      '/chapter/{chapter_id}/history/restore',
+      '/manuscript/{manuscript_id}/history',
+      '/manuscript/{manuscript_id}/history/restore',
+    ]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/margin')).length).toBeGreaterThan(0);
   });
 
   it('needs the version key and a positive keep: else the start stops', () => {
