@@ -53,7 +53,7 @@ const TIERS = [
     name: 'call-and-rules',
     rooms: [
       // One record per request to a generated route (RouteCall), its plan, and the call context
-      // (call-context.ts, call-view.ts) handed to the repository.
+      // (call-context.ts) handed to the repository.
       { name: 'call', path: '^src/call/' },
       // Row scopes: the filter of the documents one request may reach, per resource, and their stamps on a create.
       { name: 'scopes', path: '^src/scopes/' },
@@ -135,18 +135,18 @@ const pkg = (name) => `(^|/)node_modules/${name}/`;
 /** The named walls: each says what one part of src/ never imports, whatever the order of LAYERS. */
 const nevers = [
   {
-    // The repository and the rules around it get a call's view (src/call/call-context.ts, call-view.ts),
+    // The repository and the rules around it get a call's context (src/call/call-context.ts),
     // never the request itself: they run the same under a generated route, a user's service or a script.
     name: 'repository-never-imports-http',
     comment:
       'src/repository, src/rules, src/hooks and src/scopes know no HTTP: no controllers, routes or modules, no RouteCall ' +
-      '(route-call, route-context, http-response, write-check of src/call; call-context and call-view are theirs), no HTTP platform',
+      '(route-call, http-response, write-check of src/call; call-context is theirs), no HTTP platform',
     severity: 'error',
     from: { path: '^src/(repository|rules|hooks|scopes)/' },
     to: {
       path: [
         '^src/(controllers|factories|filters|module|routes|explorer|export|import|back-office|swagger)/',
-        '^src/call/(route-call|http-response\\.util|route-context|write-check\\.util)\\.ts$',
+        '^src/call/(route-call|http-response\\.util|write-check\\.util)\\.ts$',
         pkg('@nestjs/platform-express'),
         pkg('@nestjs/platform-fastify'),
         pkg('express'),
