@@ -57,3 +57,48 @@ export function profileShares(profile: CpuProfile, librarySource: string): { tot
     .sort((a, b) => b.samples - a.samples);
   return { total, busy, busyMicros, shares };
 }
+
+/** One function of a profile, by its self time: its name and where it lives (the file's last part, or its owner). */
+export interface Frame {
+  name: string;
+  /** Of the busy samples. */
+  busyShare: number;
+  /** The time its samples stand for, per request (µs), given the requests served while sampling. */
+  microsPerRequest: number;
+}
+
+/**
+ * The functions with the most self time among the busy samples, most first: `name (file)` for code
+ * with a file, the bare name for Node's native frames (`writev`, `(program)`).
+ */
+export function topFrames(profile: CpuProfile, requests: number, count = 6): Frame[] {
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const micros = new Map<string, number>();
+  let busy = 0;
+  profile.samples.forEach((id, index) => {
+    const frame = frames.get(id);
+    if (!frame || frame.functionName === '(idle)') return;
+    const file = frame.url.split('/').at(-1);
+    const name = `${frame.functionName || '(anonymous)'}${file ? ` (${file})` : ''}`;
+    const delta = profile.timeDeltas?.[index] ?? 0;
+    micros.set(name, (micros.get(name) ?? 0) + delta);
+    busy += delta;
+  });
+  return [...micros]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, time]) => ({ name, busyShare: busy === 0 ? 0 : time / busy, microsPerRequest: requests === 0 ? 0 : time / requests }));
+}
+
+/** The frames of Node's promise hooks, which an active `AsyncLocalStorage` turns on for every promise on Node 20 and 22. */
+const PROMISE_HOOK_FRAMES = new Set(['promiseInitHook', 'promiseInitHookWithDestroyTracking', 'trackPromise', 'promiseBeforeHook', 'promiseAfterHook', 'promiseResolveHook', 'lookupPublicResource', 'emitInitNative', 'emitInitScript']);
+
+/** The time per request (µs) spent in Node's promise hooks (see `PROMISE_HOOK_FRAMES`). */
+export function promiseHookMicros(profile: CpuProfile, requests: number): number {
+  const hooks = new Set(profile.nodes.filter((node) => PROMISE_HOOK_FRAMES.has(node.callFrame.functionName)).map((node) => node.id));
+  let time = 0;
+  profile.samples.forEach((id, index) => {
+    if (hooks.has(id)) time += profile.timeDeltas?.[index] ?? 0;
+  });
+  return requests === 0 ? 0 : time / requests;
+}

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { measure, pick, startProfiling, startServer, stopServer } from './harness.js';
-import { profileShares, type CpuProfile } from './profile-shares.js';
+import { profileShares, promiseHookMicros, topFrames, type CpuProfile } from './profile-shares.js';
 import { SCENARIOS, onlyArguments, selectScenarios, serverApp, type ServerName } from './scenarios.js';
 import { reset, seed } from './seed.js';
 
@@ -16,8 +16,10 @@ import { reset, seed } from './seed.js';
  * `src/`), to each npm package, to Node, to the garbage collector, or to idle time.
  *
  * Printed per profile: the server's CPU time per request, the library's share of the busy samples
- * (the process's own CPU time; the target is under 5% on get one and search) and the largest
- * owners. The hand-written controller is profiled the same way, for comparison.
+ * (the process's own CPU time; the target is under 5% on get one and search), the time in Node's
+ * promise hooks (on while an `AsyncLocalStorage` is in use, on Node 20 and 22), the largest owners
+ * and the functions with the most self time. The hand-written controller is profiled the same way,
+ * for comparison.
  */
 const quick = process.argv.includes('--quick');
 /** `--keep`: leave the `.cpuprofile` files (for Chrome DevTools or `--cpu-prof` tooling) and print where. */
@@ -43,8 +45,8 @@ try {
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
     `Data: ${plan.users} entrepreneurs, ${plan.companies} companies; ${plan.load.connections} connections; sampled ${'amount' in plan.load ? `${plan.load.amount} requests` : `${plan.load.duration} s`} after the warm-up`,
     '',
-    '| server | scenario | req/s | CPU per request | library | largest owners (share of busy samples) |',
-    '|---|---|---|---|---|---|',
+    '| server | scenario | req/s | CPU per request | library | promise hooks | largest owners (share of busy samples) | top frames (self time per request) |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const server of SERVERS) {
     const app = serverApp(server).app as 'generated' | 'handwritten';
@@ -61,7 +63,8 @@ try {
       } finally {
         await stopServer(child.process);
       }
-      const { busyMicros, shares } = profileShares(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, LIBRARY_SOURCE);
+      const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+      const { busyMicros, shares } = profileShares(profile, LIBRARY_SOURCE);
       const percent = (share: number) => `${(100 * share).toFixed(1)}%`;
       const library = shares.find((share) => share.owner === 'library');
       const largest = shares
@@ -70,7 +73,11 @@ try {
         .map((share) => `${share.owner.replace(/^package /, '')} ${percent(share.busyShare)}`)
         .join(', ');
       const cpu = `${Math.round(busyMicros / requests)} µs`;
-      lines.push(`| ${server} | ${scenario.name} | ${Math.round(rps)} | ${cpu} | **${percent(library?.busyShare ?? 0)}** | ${largest} |`);
+      const hooks = `${Math.round(promiseHookMicros(profile, requests))} µs`;
+      const frames = topFrames(profile, requests, 5)
+        .map((frame) => `${frame.name} ${Math.round(frame.microsPerRequest)} µs`)
+        .join(', ');
+      lines.push(`| ${server} | ${scenario.name} | ${Math.round(rps)} | ${cpu} | **${percent(library?.busyShare ?? 0)}** | ${hooks} | ${largest} | ${frames} |`);
       process.stderr.write(`profiled ${server} ${scenario.name}: library ${percent(library?.busyShare ?? 0)} of ${cpu} of CPU per request\n`);
     }
   }

@@ -1,4 +1,4 @@
-import { ownerOf, profileShares, type CpuProfile } from '../../../bench/profile-shares.js';
+import { ownerOf, profileShares, promiseHookMicros, topFrames, type CpuProfile } from '../../../bench/profile-shares.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function profileSharesSpec(): void {
@@ -49,6 +49,34 @@ export function profileSharesSpec(): void {
       const { busy, busyMicros, shares } = profileShares({ nodes: profile.nodes, samples: [1, 1], timeDeltas: [5, 5] }, LIBRARY);
       expect({ busy, busyMicros }).toEqual({ busy: 0, busyMicros: 0 });
       expect(shares).toEqual([{ owner: 'idle', samples: 2, busyShare: 0 }]);
+    });
+  });
+
+  describe('topFrames and promiseHookMicros', () => {
+    const profile: CpuProfile = {
+      nodes: [
+        { id: 1, callFrame: frame('(idle)') },
+        { id: 2, callFrame: frame('search', 'file:///repo/dist-bench/src/repository/document-search.js') },
+        { id: 3, callFrame: frame('writev') },
+        { id: 4, callFrame: frame('promiseInitHook', 'node:internal/async_hooks') },
+        { id: 5, callFrame: frame('trackPromise', 'node:internal/async_hooks') },
+      ],
+      // Idle 100 µs; search 30; writev 50; the promise hooks 10 + 10.
+      samples: [1, 2, 3, 4, 5, 3],
+      timeDeltas: [100, 30, 25, 10, 10, 25],
+    };
+
+    it('lists the functions by self time, busy samples only, per request, with their file', () => {
+      expect(topFrames(profile, 10, 2)).toEqual([
+        { name: 'writev', busyShare: 50 / 100, microsPerRequest: 5 },
+        { name: 'search (document-search.js)', busyShare: 30 / 100, microsPerRequest: 3 },
+      ]);
+      expect(topFrames(profile, 0, 1)).toEqual([{ name: 'writev', busyShare: 0.5, microsPerRequest: 0 }]);
+    });
+
+    it("adds up the time of Node's promise hooks per request", () => {
+      expect(promiseHookMicros(profile, 10)).toBe(2);
+      expect(promiseHookMicros({ ...profile, samples: [1, 2, 3] }, 10)).toBe(0);
     });
   });
 }
