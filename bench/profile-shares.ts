@@ -69,15 +69,20 @@ export interface Frame {
 
 /**
  * The functions with the most self time among the busy samples, most first: `name (file)` for code
- * with a file, the bare name for Node's native frames (`writev`, `(program)`).
+ * with a file, the bare name for Node's native frames (`writev`, `(program)`). `only`: among the
+ * functions it keeps (the library's), their shares still of every busy sample.
  */
-export function topFrames(profile: CpuProfile, requests: number, count = 6): Frame[] {
+export function topFrames(profile: CpuProfile, requests: number, count = 6, only?: (frame: { functionName: string; url: string }) => boolean): Frame[] {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const micros = new Map<string, number>();
   let busy = 0;
   profile.samples.forEach((id, index) => {
     const frame = frames.get(id);
     if (!frame || frame.functionName === '(idle)') return;
+    if (only && !only(frame)) {
+      busy += profile.timeDeltas?.[index] ?? 0;
+      return;
+    }
     const file = frame.url.split('/').at(-1);
     const name = `${frame.functionName || '(anonymous)'}${file ? ` (${file})` : ''}`;
     const delta = profile.timeDeltas?.[index] ?? 0;

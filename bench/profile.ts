@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { measure, pick, startProfiling, startServer, stopServer } from './harness.js';
-import { profileShares, promiseHookMicros, topFrames, type CpuProfile } from './profile-shares.js';
+import { ownerOf, profileShares, promiseHookMicros, topFrames, type CpuProfile } from './profile-shares.js';
 import { SCENARIOS, onlyArguments, selectScenarios, serverApp, type ServerName } from './scenarios.js';
 import { reset, seed } from './seed.js';
 
@@ -48,6 +48,7 @@ try {
     '| server | scenario | req/s | CPU per request | library | promise hooks | largest owners (share of busy samples) | top frames (self time per request) |',
     '|---|---|---|---|---|---|---|---|',
   ];
+  const libraryLines: string[] = [];
   for (const server of SERVERS) {
     const app = serverApp(server).app as 'generated' | 'handwritten';
     for (const scenario of SCENARIOS.filter((candidate) => PROFILED.includes(candidate.name))) {
@@ -78,10 +79,14 @@ try {
         .map((frame) => `${frame.name} ${Math.round(frame.microsPerRequest)} µs`)
         .join(', ');
       lines.push(`| ${server} | ${scenario.name} | ${Math.round(rps)} | ${cpu} | **${percent(library?.busyShare ?? 0)}** | ${hooks} | ${largest} | ${frames} |`);
+      const own = topFrames(profile, requests, 8, (frame) => ownerOf(frame, LIBRARY_SOURCE) === 'library')
+        .map((frame) => `${frame.name} ${frame.microsPerRequest.toFixed(1)} µs`)
+        .join(', ');
+      if (app === 'generated') libraryLines.push(`| ${server} | ${scenario.name} | ${Math.round((library?.busyShare ?? 0) * busyMicros / requests)} µs | ${own} |`);
       process.stderr.write(`profiled ${server} ${scenario.name}: library ${percent(library?.busyShare ?? 0)} of ${cpu} of CPU per request\n`);
     }
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${[...lines, '', 'The library\'s own functions by self time (µs per request):', '', '| server | scenario | library | functions |', '|---|---|---|---|', ...libraryLines].join('\n')}\n`);
 } finally {
   if (keep) process.stderr.write(`profiles kept in ${dir}\n`);
   else rmSync(dir, { recursive: true, force: true });
