@@ -36,5 +36,12 @@ const app = await NestFactory.create(BootModule, { logger: false });
 await app.init();
 const bootMs = performance.now() - started;
 const memory = process.memoryUsage();
-process.stdout.write(`${JSON.stringify({ resources: count, bootMs: Math.round(bootMs), rssMb: Math.round(memory.rss / 2 ** 20), heapMb: Math.round(memory.heapUsed / 2 ** 20) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    resources: count,
+    bootMs: Math.round(bootMs),
+    rssMb: Math.round(memory.rss / 2 ** 20),
+    heapMb: Math.round(memory.heapUsed / 2 ** 20),
+  })}\n`,
+);
 await app.close();

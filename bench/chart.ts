@@ -40,7 +40,9 @@ export function escapeXml(text: string): string {
 
 /** The SVG document of `chart`. Points whose y is not a positive finite number on a log axis, or not finite, are left out. */
 export function lineChartSvg(chart: LineChart): string {
-  const points = chart.series.flatMap((series) => series.points).filter((point) => Number.isFinite(point.x) && point.x > 0 && Number.isFinite(point.y) && point.y >= 0);
+  const points = chart.series
+    .flatMap((series) => series.points)
+    .filter((point) => Number.isFinite(point.x) && point.x > 0 && Number.isFinite(point.y) && point.y >= 0);
   const xs = [...new Set(points.map((point) => point.x))].sort((a, b) => a - b);
   const x = logScale(xs[0] ?? 1, xs.at(-1) ?? 1, PLOT.left, PLOT.width);
   const ys = points.map((point) => point.y);
@@ -62,16 +64,22 @@ export function lineChartSvg(chart: LineChart): string {
     `<line x1="${PLOT.left}" y1="${PLOT.top}" x2="${PLOT.left}" y2="${bottom}"/>`,
     '</g>',
     '<g class="x-ticks" text-anchor="middle">',
-    ...xs.map((value) => `<line x1="${n(x(value))}" y1="${bottom}" x2="${n(x(value))}" y2="${bottom + 5}" stroke="#888"/><text x="${n(x(value))}" y="${bottom + 18}">${value.toLocaleString('en-US')}</text>`),
+    ...xs.map(
+      (value) =>
+        `<line x1="${n(x(value))}" y1="${bottom}" x2="${n(x(value))}" y2="${bottom + 5}" stroke="#888"/><text x="${n(x(value))}" ` +
+        `y="${bottom + 18}">${value.toLocaleString('en-US')}</text>`,
+    ),
     '</g>',
     '<g class="y-ticks" text-anchor="end">',
     ...yAxis.ticks.map(
       (value) =>
-        `<line x1="${PLOT.left}" y1="${n(y(value))}" x2="${PLOT.left + PLOT.width}" y2="${n(y(value))}" stroke="#eee"/><text x="${PLOT.left - 6}" y="${n(y(value) + 4)}">${value.toLocaleString('en-US')}</text>`,
+        `<line x1="${PLOT.left}" y1="${n(y(value))}" x2="${PLOT.left + PLOT.width}" y2="${n(y(value))}" stroke="#eee"/><text x="${PLOT.left - 6}" ` +
+        `y="${n(y(value) + 4)}">${value.toLocaleString('en-US')}</text>`,
     ),
     '</g>',
     `<text x="${PLOT.left + PLOT.width / 2}" y="${bottom + 40}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
-    `<text x="18" y="${PLOT.top + PLOT.height / 2}" text-anchor="middle" transform="rotate(-90 18 ${PLOT.top + PLOT.height / 2})">${escapeXml(chart.yLabel + (logY ? ' (log scale)' : ''))}</text>`,
+    `<text x="18" y="${PLOT.top + PLOT.height / 2}" text-anchor="middle" transform="rotate(-90 18 ` +
+      `${PLOT.top + PLOT.height / 2})">${escapeXml(chart.yLabel + (logY ? ' (log scale)' : ''))}</text>`,
     '<g class="series" fill="none" stroke-width="2">',
   ];
   for (const series of chart.series) {
@@ -81,7 +89,8 @@ export function lineChartSvg(chart: LineChart): string {
     const colour = colours.get(series.kind)!;
     const dash = series.dashed ? ' stroke-dasharray="6 4"' : '';
     out.push(
-      `<polyline stroke="${colour}"${dash} points="${drawn.map((point) => `${n(x(point.x))},${n(y(point.y))}`).join(' ')}"><title>${escapeXml(series.label)}</title></polyline>`,
+      `<polyline stroke="${colour}"${dash} ` +
+        `points="${drawn.map((point) => `${n(x(point.x))},${n(y(point.y))}`).join(' ')}"><title>${escapeXml(series.label)}</title></polyline>`,
       ...drawn.map((point) => `<circle cx="${n(x(point.x))}" cy="${n(y(point.y))}" r="3" fill="${colour}" stroke="none"/>`),
     );
   }

@@ -48,7 +48,10 @@ try {
     try {
       // The same documents in a collection whose statistics were never refreshed (no ANALYZE on PostgreSQL).
       const fresh = connection.db!.collection('fresh');
-      for (let i = 0; i < size; i += 1000) await fresh.insertMany(Array.from({ length: Math.min(1000, size - i) }, (_, n) => ({ niceName: `company-${i + n}`, employees: (i + n) % 200, __v: 0 })));
+      for (let i = 0; i < size; i += 1000)
+        await fresh.insertMany(
+          Array.from({ length: Math.min(1000, size - i) }, (_, n) => ({ niceName: `company-${i + n}`, employees: (i + n) % 200, __v: 0 })),
+        );
       await measureCollection(fresh, 'never analysed', size);
       const collection = connection.db!.collection('companies');
       await measureCollection(collection, 'after ANALYZE (seed)', size);

@@ -65,7 +65,9 @@ try {
   for (const size of sizes) {
     if (lastSort && (lastSort.ms * size) / lastSort.size > stopMs) {
       notes.push(
-        `${size.toLocaleString('en')} not measured: the sorted page took ${Math.round(lastSort.ms).toLocaleString('en')} ms at ${lastSort.size.toLocaleString('en')}, about ${Math.round((lastSort.ms * size) / lastSort.size / 1000)} s at ${size.toLocaleString('en')} in proportion (over ${stopMs / 1000} s).`,
+        `${size.toLocaleString('en')} not measured: the sorted page took ${Math.round(lastSort.ms).toLocaleString('en')} ms at ` +
+          `${lastSort.size.toLocaleString('en')}, about ${Math.round((lastSort.ms * size) / lastSort.size / 1000)} s at ${size.toLocaleString('en')} ` +
+          `in proportion (over ${stopMs / 1000} s).`,
       );
       break;
     }
@@ -77,7 +79,8 @@ try {
   await engine.stop();
 }
 const lines = [
-  `${label}; medians in ms, one request at a time through HTTP (the generated routes, Express); † = a 422 \`MR_QUERY_TIMEOUT\` with the default \`maxTimeMS\` (${DEFAULT_MAX_TIME_MS} ms).`,
+  `${label}; medians in ms, one request at a time through HTTP (the generated routes, Express); † = a 422 \`MR_QUERY_TIMEOUT\` with the default ` +
+    `\`maxTimeMS\` (${DEFAULT_MAX_TIME_MS} ms).`,
   '',
   `| request | ${measured.map((size) => `${size.toLocaleString('en')} companies`).join(' | ')} |`,
   `|---|${measured.map(() => '---:').join('|')}|`,
@@ -121,10 +124,19 @@ async function measureSize(size: number): Promise<number> {
       { kind: 'equality on an indexed field: `GET /companies?owner=<id>&limit=20`', path: (turn) => `/companies?owner=${user(turn)}&limit=${PAGE}` },
       { kind: 'range: `?employees[gte]=100&employees[lt]=120&limit=20` (10% match)', path: () => `/companies?${range}&limit=${PAGE}` },
       { kind: 'sort: `?sort=niceName&limit=20`', path: () => `/companies?sort=niceName&limit=${PAGE}` },
-      { kind: 'regex prefix: `?niceName[regex]=^company-99&limit=20`', path: () => `/companies?niceName[regex]=${encodeURIComponent('^company-99')}&limit=${PAGE}` },
+      {
+        kind: 'regex prefix: `?niceName[regex]=^company-99&limit=20`',
+        path: () => `/companies?niceName[regex]=${encodeURIComponent('^company-99')}&limit=${PAGE}`,
+      },
       { kind: 'skip, page 500 or the last (natural order): `?skip=9980&limit=20`', path: () => `/companies?skip=${deepStart}&limit=${PAGE}` },
-      { kind: 'skip, page 500 or the last, sorted: `?sort=niceName&skip=9980&limit=20`', path: () => `/companies?sort=niceName&skip=${deepStart}&limit=${PAGE}` },
-      { kind: 'keyset, page 500 or the last, sorted: `?sort=niceName&limit=20&after=<cursor>`', path: () => `/companies?sort=niceName&limit=${PAGE}&after=${deepCursor}` },
+      {
+        kind: 'skip, page 500 or the last, sorted: `?sort=niceName&skip=9980&limit=20`',
+        path: () => `/companies?sort=niceName&skip=${deepStart}&limit=${PAGE}`,
+      },
+      {
+        kind: 'keyset, page 500 or the last, sorted: `?sort=niceName&limit=20&after=<cursor>`',
+        path: () => `/companies?sort=niceName&limit=${PAGE}&after=${deepCursor}`,
+      },
       { kind: 'reverse route: `GET /user/<id>/companies/owner?limit=20`', path: (turn) => `/user/${user(turn)}/companies/owner?limit=${PAGE}` },
       { kind: '`status.count` (no filter, `Prefer: count=none`): `?limit=20`', path: () => `/companies?limit=${PAGE}` },
       { kind: 'exact `match_count` of the range (`Prefer: count=exact`)', path: () => `/companies?${range}&limit=${PAGE}`, count: 'exact' },
@@ -135,7 +147,9 @@ async function measureSize(size: number): Promise<number> {
       if (!cells.has(row.kind)) cells.set(row.kind, new Map());
       cells.get(row.kind)!.set(size, cell);
       if (row.kind.startsWith('sort:')) sortMs = cell.ms;
-      process.stderr.write(`[engine-costs] ${size} ${row.kind}: ${cell.ms.toFixed(1)} ms (n=${cell.n})${cell.refused ? ' refused by the default maxTimeMS' : ''}\n`);
+      process.stderr.write(
+        `[engine-costs] ${size} ${row.kind}: ${cell.ms.toFixed(1)} ms (n=${cell.n})${cell.refused ? ' refused by the default maxTimeMS' : ''}\n`,
+      );
     }
     return sortMs;
   } finally {
@@ -164,7 +178,8 @@ async function measureRow(port: number, limitedPort: number, row: Row): Promise<
   const probed = performance.now();
   const response = await fetch(`http://127.0.0.1:${limitedPort}${row.path(0)}`, { headers });
   const body = (await response.json()) as { code?: string };
-  if (response.status !== 200 && body.code !== 'MR_QUERY_TIMEOUT') throw new Error(`engine-costs: ${row.path(0)} answered ${response.status} ${JSON.stringify(body)}`);
+  if (response.status !== 200 && body.code !== 'MR_QUERY_TIMEOUT')
+    throw new Error(`engine-costs: ${row.path(0)} answered ${response.status} ${JSON.stringify(body)}`);
   process.stderr.write(`[engine-costs] with the default maxTimeMS: ${response.status} ${body.code ?? ''} after ${Math.round(performance.now() - probed)} ms\n`);
   return { ms, n, refused: body.code === 'MR_QUERY_TIMEOUT' };
 }
@@ -176,4 +191,3 @@ async function get(port: number, path: string, headers: Record<string, string> =
   if (response.status !== 200) throw new Error(`engine-costs: ${path} answered ${response.status} ${JSON.stringify(body)}`);
   return body;
 }
-

@@ -50,13 +50,22 @@ try {
       } finally {
         await stopServer(server.process);
       }
-      results.push(['driver find({ owner }).limit(20)', await p50((turn) => companies.find({ owner: new Types.ObjectId(user(turn)) }).limit(20).toArray())]);
+      results.push([
+        'driver find({ owner }).limit(20)',
+        await p50((turn) =>
+          companies
+            .find({ owner: new Types.ObjectId(user(turn)) })
+            .limit(20)
+            .toArray(),
+        ),
+      ]);
       results.push(['driver countDocuments({ owner })', await p50((turn) => companies.countDocuments({ owner: new Types.ObjectId(user(turn)) }))]);
       results.push(['driver findOne({ _id })', await p50((turn) => companies.findOne({ _id: new Types.ObjectId(company(turn)) }))]);
       return results;
     };
     const withTwins = await measureAll();
-    for (const twin of sql(`SELECT indexname FROM pg_indexes WHERE schemaname = '${db}' AND indexname LIKE '%\\_mr\\_gin'`)) sql(`DROP INDEX "${db}"."${twin}"`);
+    for (const twin of sql(`SELECT indexname FROM pg_indexes WHERE schemaname = '${db}' AND indexname LIKE '%\\_mr\\_gin'`))
+      sql(`DROP INDEX "${db}"."${twin}"`);
     const without = await measureAll();
     withTwins.forEach(([name, time], index) => {
       const other = without[index]![1];

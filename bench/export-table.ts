@@ -85,7 +85,8 @@ export function targetsCell(ratio: number | undefined, generated: ExportRun[]): 
 /** The Markdown table: a row per size and format (sizes ascending, formats in their order), the rounds' medians. */
 export function exportTable(runs: ExportRun[]): string[] {
   const lines = [
-    '| format | companies | generated | hand-written | generated / hand-written | bytes | generated peak RSS above idle, MiB | hand-written peak RSS above idle, MiB | server CPU, generated / hand-written | targets (≤ 1.2x, ≤ 50 MiB) |',
+    '| format | companies | generated | hand-written | generated / hand-written | bytes | generated peak RSS above idle, MiB | hand-written peak RSS above ' +
+      'idle, MiB | server CPU, generated / hand-written | targets (≤ 1.2x, ≤ 50 MiB) |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
   ];
   const sizes = [...new Set(runs.map((run) => run.size))].sort((a, b) => a - b);
@@ -97,7 +98,9 @@ export function exportTable(runs: ExportRun[]): string[] {
       const ratio = pairedRatio(generated, hand);
       const cpu = (list: ExportRun[]) => (list.length ? duration(median(list.map((run) => run.cpuMs))) : '–');
       lines.push(
-        `| ${format} | ${size.toLocaleString('en')} | ${timeCell(generated)} | ${timeCell(hand)} | ${ratio === undefined ? '–' : ratio.toFixed(2)} | ${bytesCell(generated, hand)} | ${memoryCell(generated)} | ${memoryCell(hand)} | ${cpu(generated)} / ${cpu(hand)} | ${targetsCell(ratio, generated)} |`,
+        `| ${format} | ${size.toLocaleString('en')} | ${timeCell(generated)} | ${timeCell(hand)} | ${ratio === undefined ? '–' : ratio.toFixed(2)} | ` +
+          `${bytesCell(generated, hand)} | ${memoryCell(generated)} | ${memoryCell(hand)} | ${cpu(generated)} / ${cpu(hand)} | ` +
+          `${targetsCell(ratio, generated)} |`,
       );
     }
   }

@@ -6,7 +6,16 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import mongoose from 'mongoose';
 import { startEngine } from '../scripts/mongo-engine.js';
-import { EXPORT_BENCH_FORMATS, EXPORT_SERVERS, exportTable, RSS_TARGET_MIB, TIME_TARGET, type ExportBenchFormat, type ExportRun, type ExportServer } from './export-table.js';
+import {
+  EXPORT_BENCH_FORMATS,
+  EXPORT_SERVERS,
+  exportTable,
+  RSS_TARGET_MIB,
+  TIME_TARGET,
+  type ExportBenchFormat,
+  type ExportRun,
+  type ExportServer,
+} from './export-table.js';
 import { watchProcess } from './file-transfer.js';
 import { spawnServer, stopServer } from './harness.js';
 import { rotated } from './measure.js';
@@ -48,7 +57,8 @@ const TIMEOUT_MS = 300_000;
 const MiB = 2 ** 20;
 
 for (const format of formats) if (!(EXPORT_BENCH_FORMATS as readonly string[]).includes(format)) throw new Error(`bench:export: unknown format ${format}`);
-if (sizes.some((size) => !Number.isInteger(size) || size < 1) || !(rounds >= 1)) throw new Error('bench:export: --sizes takes positive integers, --rounds at least 1');
+if (sizes.some((size) => !Number.isInteger(size) || size < 1) || !(rounds >= 1))
+  throw new Error('bench:export: --sizes takes positive integers, --rounds at least 1');
 
 const engine = await startEngine();
 const started = { at: new Date(), load: loadavg() };
@@ -100,9 +110,21 @@ async function measureExport(db: string, size: number, format: ExportBenchFormat
     const idleMiB = rssKiB(pid) / 1024;
     const { result, cost } = await watchProcess(pid, () => download(child.port, `/companies/export?format=${format}`), 50);
     await checked(result, format, size, what);
-    const run: ExportRun = { format, size, server, round, ms: result.ms, bytes: result.body.length, idleMiB, peakMiB: Math.max(cost.rssGrowth, cost.hwmGrowth), cpuMs: cost.cpuMs };
+    const run: ExportRun = {
+      format,
+      size,
+      server,
+      round,
+      ms: result.ms,
+      bytes: result.body.length,
+      idleMiB,
+      peakMiB: Math.max(cost.rssGrowth, cost.hwmGrowth),
+      cpuMs: cost.cpuMs,
+    };
     process.stderr.write(
-      `[export] ${what.padEnd(28)} ${(run.ms / 1000).toFixed(2).padStart(7)} s ${run.bytes.toLocaleString('en').padStart(12)} bytes  idle ${idleMiB.toFixed(1)} MiB  peak +${cost.rssGrowth.toFixed(1)} (HWM +${cost.hwmGrowth.toFixed(1)}) MiB  CPU ${(cost.cpuMs / 1000).toFixed(2)} s  load ${loadavg()[0]!.toFixed(2)}\n`,
+      `[export] ${what.padEnd(28)} ${(run.ms / 1000).toFixed(2).padStart(7)} s ${run.bytes.toLocaleString('en').padStart(12)} bytes  idle ` +
+        `${idleMiB.toFixed(1)} MiB  peak +${cost.rssGrowth.toFixed(1)} (HWM +${cost.hwmGrowth.toFixed(1)}) MiB  CPU ${(cost.cpuMs / 1000).toFixed(2)} ` +
+        `s  load ${loadavg()[0]!.toFixed(2)}\n`,
     );
     return run;
   } finally {
@@ -124,7 +146,14 @@ function download(port: number, path: string): Promise<Download> {
     const request = httpRequest({ host: '127.0.0.1', port, path }, (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.once('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body: Buffer.concat(chunks), ms: performance.now() - start }));
+      response.once('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          type: String(response.headers['content-type']),
+          body: Buffer.concat(chunks),
+          ms: performance.now() - start,
+        }),
+      );
       response.once('error', reject);
       response.once('aborted', () => reject(new Error(`${path}: the transfer was aborted`)));
     });
@@ -177,11 +206,20 @@ function print(): void {
   };
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
   out();
-  out(`Exports (issue 27): ${rounds} round(s), each export from a fresh server after a warm-up of ${WARMUP_ROWS} rows; ${adapter === 'fastify' ? 'Fastify' : 'Express'}${heap ? `; servers run with --max-old-space-size=${Number(heap)}` : ''}`);
-  out(`Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ${engine.description.split(' at ')[0]}`);
+  out(
+    `Exports (issue 27): ${rounds} round(s), each export from a fresh server after a warm-up of ${WARMUP_ROWS} rows; ` +
+      `${adapter === 'fastify' ? 'Fastify' : 'Express'}${heap ? `; servers run with --max-old-space-size=${Number(heap)}` : ''}`,
+  );
+  out(
+    `Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ` +
+      `${engine.description.split(' at ')[0]}`,
+  );
   out(`Load average at the start ${load(started.load)}, at the end ${load(loadavg())} (${started.at.toISOString()} to ${new Date().toISOString()})`);
   out(`Idle RSS before the export: generated ${idle('generated')}, hand-written ${idle('hand')}`);
-  out(`Times: median (range) of the rounds; ratio: the median of each round's generated/hand-written; peak RSS: median (max) of the rounds; targets: ratio ≤ ${TIME_TARGET}, highest peak ≤ ${RSS_TARGET_MIB} MiB (1 MiB = ${MiB} bytes)`);
+  out(
+    `Times: median (range) of the rounds; ratio: the median of each round's generated/hand-written; peak RSS: median (max) of the rounds; targets: ratio ≤ ` +
+      `${TIME_TARGET}, highest peak ≤ ${RSS_TARGET_MIB} MiB (1 MiB = ${MiB} bytes)`,
+  );
   out();
   for (const line of exportTable(runs)) out(line);
 }

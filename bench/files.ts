@@ -82,13 +82,17 @@ async function measureServer(server: (typeof SERVERS)[number], adapter: string, 
     await transfers(server, child.port, `${run}/warmup`, { label: 'warm-up', bytes: MiB, count: plan.warmup });
     for (const size of plan.sizes) {
       const { up, down } = await transfers(server, child.port, `${run}/${size.label}`, size, child.process.pid!);
-      for (const [direction, batch] of [['upload', up], ['download', down]] as const) {
+      for (const [direction, batch] of [
+        ['upload', up],
+        ['download', down],
+      ] as const) {
         const key = `${adapter}|${size.label}|${direction}`;
         const row = results.get(key) ?? {};
         (row[server.name] ??= []).push(batch!);
         results.set(key, row);
         process.stderr.write(
-          `${run.padEnd(24)} ${size.label.padStart(5)} ${direction.padEnd(8)} ${batch!.mbps.toFixed(1).padStart(6)} MB/s  RSS +${batch!.cost.rssGrowth.toFixed(1)} MiB (HWM +${batch!.cost.hwmGrowth.toFixed(1)})  CPU ${batch!.cpuPerMB.toFixed(1)} ms/MB\n`,
+          `${run.padEnd(24)} ${size.label.padStart(5)} ${direction.padEnd(8)} ${batch!.mbps.toFixed(1).padStart(6)} MB/s  RSS ` +
+            `+${batch!.cost.rssGrowth.toFixed(1)} MiB (HWM +${batch!.cost.hwmGrowth.toFixed(1)})  CPU ${batch!.cpuPerMB.toFixed(1)} ms/MB\n`,
         );
       }
     }
@@ -139,7 +143,10 @@ async function transfers(server: (typeof SERVERS)[number], port: number, run: st
     const answer = await transfer(port, 'DELETE', server.path(id));
     check(answer.status === 200, `delete answered ${answer.status} ${answer.body.slice(0, 300)}`);
   }
-  const left = { files: await connection.collection('boxes_files.files').countDocuments(), chunks: await connection.collection('boxes_files.chunks').countDocuments() };
+  const left = {
+    files: await connection.collection('boxes_files.files').countDocuments(),
+    chunks: await connection.collection('boxes_files.chunks').countDocuments(),
+  };
   check(left.files === 0 && left.chunks === 0, `after the deletes the bucket still holds ${left.files} files and ${left.chunks} chunks`);
   await connection.collection('boxes').deleteMany({});
   return { up, down };
@@ -155,9 +162,18 @@ function print(): void {
   const out = (line = '') => process.stdout.write(`${line}\n`);
   out();
   out(`Files: upload and download, medians of ${plan.rounds} round(s) (servers alternating A B / B A, a fresh process each); MB = 2^20 bytes`);
-  out(`seed ${seed}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ${engine.description.split(' at ')[0]}`);
-  out(`Sizes: ${plan.sizes.map((size) => `${size.label} × ${size.count} each way`).join(', ')} per round, after ${plan.warmup} warm-up transfer(s) of 1 MB each way`);
-  out('RSS Δ: highest VmRSS sampled every 20 ms during the batch minus VmRSS before / VmHWM after minus VmRSS before (MiB); CPU: the server process\'s user + system time per MB');
+  out(
+    `seed ${seed}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ` +
+      `${engine.description.split(' at ')[0]}`,
+  );
+  out(
+    `Sizes: ${plan.sizes.map((size) => `${size.label} × ${size.count} each way`).join(', ')} per round, after ${plan.warmup} warm-up transfer(s) of 1 MB ` +
+      `each way`,
+  );
+  out(
+    "RSS Δ: highest VmRSS sampled every 20 ms during the batch minus VmRSS before / VmHWM after minus VmRSS before (MiB); CPU: the server process's user + " +
+      'system time per MB',
+  );
   for (const adapter of plan.adapters) {
     out();
     out(`${adapter === 'fastify' ? 'Fastify' : 'Express'}`);
@@ -172,7 +188,8 @@ function print(): void {
           `${median(batches(name).map((batch) => batch.cost.rssGrowth)).toFixed(1)} / ${median(batches(name).map((batch) => batch.cost.hwmGrowth)).toFixed(1)}`;
         const cpu = (name: ServerName) => median(batches(name).map((batch) => batch.cpuPerMB)).toFixed(1);
         out(
-          `| ${size.label} | ${direction} | ${speed('generated').toFixed(1)} | ${speed('hand').toFixed(1)} | ${(speed('generated') / speed('hand')).toFixed(2)} | ${memory('generated')} | ${memory('hand')} | ${cpu('generated')} | ${cpu('hand')} |`,
+          `| ${size.label} | ${direction} | ${speed('generated').toFixed(1)} | ${speed('hand').toFixed(1)} | ` +
+            `${(speed('generated') / speed('hand')).toFixed(2)} | ${memory('generated')} | ${memory('hand')} | ${cpu('generated')} | ${cpu('hand')} |`,
         );
       }
     }

@@ -67,11 +67,17 @@ export function guaranteesTable(results: VariantMeasure[]): string[] {
     };
     const plain = summary(PLAIN);
     lines.push(`${adapter === 'fastify' ? 'Fastify' : 'Express'}, ${scenario}:`, '');
-    lines.push('| server | req/s (8 connections) | CPU per request (fixed rate) | CPU added to the hand-written | req/s against the hand-written |', '|---|---|---|---|---|');
+    lines.push(
+      '| server | req/s (8 connections) | CPU per request (fixed rate) | CPU added to the hand-written | req/s against the hand-written |',
+      '|---|---|---|---|---|',
+    );
     for (const variant of guaranteeVariants()) {
       const measured = summary(variant.label);
       if (!measured) continue;
-      const name = variant.guarantees.length === 1 && variant.guarantees[0] !== 'all' ? `${variant.label} (${DESCRIPTIONS[variant.guarantees[0] as keyof typeof DESCRIPTIONS]})` : variant.label;
+      const name =
+        variant.guarantees.length === 1 && variant.guarantees[0] !== 'all'
+          ? `${variant.label} (${DESCRIPTIONS[variant.guarantees[0] as keyof typeof DESCRIPTIONS]})`
+          : variant.label;
       const added = plain && variant.label !== PLAIN ? `${signed(measured.cpu - plain.cpu)} µs` : '';
       const against = plain && variant.label !== PLAIN ? (measured.rps / plain.rps).toFixed(2) : '';
       lines.push(`| ${name} | ${measured.rps.toFixed(0)} | ${measured.cpu.toFixed(0)} µs | ${added} | ${against} |`);
@@ -79,7 +85,11 @@ export function guaranteesTable(results: VariantMeasure[]): string[] {
     const generated = summary(GENERATED);
     const all = summary(ALL);
     if (generated && all) {
-      lines.push('', `Generated / hand-written with the same guarantees: ${(generated.rps / all.rps).toFixed(2)} in req/s, ${signed(generated.cpu - all.cpu)} µs of CPU per request.`);
+      lines.push(
+        '',
+        `Generated / hand-written with the same guarantees: ${(generated.rps / all.rps).toFixed(2)} in req/s, ${signed(generated.cpu - all.cpu)} µs of CPU ` +
+          `per request.`,
+      );
     }
     lines.push('');
   }

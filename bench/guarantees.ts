@@ -48,7 +48,15 @@ try {
       const servers = new Map<Variant, Awaited<ReturnType<typeof spawnServer>>>();
       try {
         for (const variant of guaranteeVariants()) {
-          servers.set(variant, await spawnServer(`${variant.app}.js`, { BENCH_URI: engine.uri, BENCH_DB: dbName, BENCH_ADAPTER: adapter, BENCH_HANDWRITTEN_GUARANTEES: variant.guarantees.join(',') }));
+          servers.set(
+            variant,
+            await spawnServer(`${variant.app}.js`, {
+              BENCH_URI: engine.uri,
+              BENCH_DB: dbName,
+              BENCH_ADAPTER: adapter,
+              BENCH_HANDWRITTEN_GUARANTEES: variant.guarantees.join(','),
+            }),
+          );
         }
         for (let slice = 0; slice < slices; slice++) {
           for (const [variant, server] of rotated([...servers], slice)) {
@@ -56,10 +64,19 @@ try {
             let before = 0;
             const what = `${adapter} ${scenario.name} ${variant.label}`;
             const measured = await measure(server.port, () => request(ids), load, slice === 0 ? warmup : NO_WARMUP, what);
-            const paced = await measure(server.port, () => request(ids), fixedRate, NO_WARMUP, `${what} at ${rate}/s`, async () => void (before = cpuMicroseconds(server.process.pid!)));
+            const paced = await measure(
+              server.port,
+              () => request(ids),
+              fixedRate,
+              NO_WARMUP,
+              `${what} at ${rate}/s`,
+              async () => void (before = cpuMicroseconds(server.process.pid!)),
+            );
             const cpu = (cpuMicroseconds(server.process.pid!) - before) / paced.requests;
             results.push({ adapter, scenario: scenario.name, variant: variant.label, rps: measured.rps, cpu });
-            console.log(`slice ${slice + 1} ${what.padEnd(48)} ${measured.rps.toFixed(0).padStart(5)} req/s ${cpu.toFixed(0).padStart(6)} µs CPU/request at ${rate}/s`);
+            console.log(
+              `slice ${slice + 1} ${what.padEnd(48)} ${measured.rps.toFixed(0).padStart(5)} req/s ${cpu.toFixed(0).padStart(6)} µs CPU/request at ${rate}/s`,
+            );
           }
         }
       } finally {
@@ -68,7 +85,10 @@ try {
     }
   }
   console.log(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`);
-  console.log(`Data: ${data.users} entrepreneurs, ${data.companies} companies; 8 connections, then a fixed ${rate} requests/s for the CPU time; ${seconds} s each per variant and slice, ${slices} slice(s): every variant up at once, measured in turn, the order rotating (median)`);
+  console.log(
+    `Data: ${data.users} entrepreneurs, ${data.companies} companies; 8 connections, then a fixed ${rate} requests/s for the CPU time; ${seconds} s each ` +
+      `per variant and slice, ${slices} slice(s): every variant up at once, measured in turn, the order rotating (median)`,
+  );
   console.log(`Guarantees added to the hand-written controller: ${GUARANTEE_NAMES.join(', ')} (see bench/servers/handwritten.ts)\n`);
   console.log(guaranteesTable(results).join('\n'));
 } finally {

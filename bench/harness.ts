@@ -43,7 +43,14 @@ export interface Load {
  * A warm-up, then the measured run. One connection and an amount measure latency as the data grows
  * (a search that takes seconds would never finish in a timed run).
  */
-export async function measure(port: number, next: () => BenchRequest, load: Load, warmup: Load, what: string, afterWarmup?: () => Promise<void>): Promise<Measure> {
+export async function measure(
+  port: number,
+  next: () => BenchRequest,
+  load: Load,
+  warmup: Load,
+  what: string,
+  afterWarmup?: () => Promise<void>,
+): Promise<Measure> {
   const run = ({ connections, duration, amount, rate }: Load) =>
     autocannon({
       url: `http://127.0.0.1:${port}`,

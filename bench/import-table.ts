@@ -73,7 +73,8 @@ const cpuPerRow = (run: ImportRun) => (run.cpuMs * 1000) / run.rows;
 /** The Markdown table: a row per size and format (sizes ascending, formats in their order), the rounds' medians. */
 export function importTable(runs: ImportRun[]): string[] {
   const lines = [
-    '| format | rows | generated, rows/s | hand-written, rows/s | generated / hand-written | wall time, generated / hand-written | server CPU, generated / hand-written | server CPU per row, µs | generated peak RSS above idle, MiB | hand-written peak RSS above idle, MiB |',
+    '| format | rows | generated, rows/s | hand-written, rows/s | generated / hand-written | wall time, generated / hand-written | server CPU, generated / ' +
+      'hand-written | server CPU per row, µs | generated peak RSS above idle, MiB | hand-written peak RSS above idle, MiB |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   const sizes = [...new Set(runs.map((run) => run.rows))].sort((a, b) => a - b);
@@ -85,7 +86,9 @@ export function importTable(runs: ImportRun[]): string[] {
       const ratio = pairedRatio(generated, hand);
       const pair = (at: (run: ImportRun) => number, show: (value: number) => string) => `${medianCell(generated, at, show)} / ${medianCell(hand, at, show)}`;
       lines.push(
-        `| ${format} | ${size.toLocaleString('en')} | ${rateCell(generated)} | ${rateCell(hand)} | ${ratio === undefined ? '–' : ratio.toFixed(2)} | ${pair((run) => run.ms, duration)} | ${pair((run) => run.cpuMs, duration)} | ${pair(cpuPerRow, count)} | ${memoryCell(generated)} | ${memoryCell(hand)} |`,
+        `| ${format} | ${size.toLocaleString('en')} | ${rateCell(generated)} | ${rateCell(hand)} | ${ratio === undefined ? '–' : ratio.toFixed(2)} | ` +
+          `${pair((run) => run.ms, duration)} | ${pair((run) => run.cpuMs, duration)} | ${pair(cpuPerRow, count)} | ${memoryCell(generated)} | ` +
+          `${memoryCell(hand)} |`,
       );
     }
   }

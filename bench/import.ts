@@ -60,11 +60,17 @@ let connection: Connection | undefined;
 try {
   const { users } = await seed(engine.uri, db, Math.max(1, Math.round(size / 10)), 0);
   connection = await mongoose.createConnection(engine.uri, { dbName: db }).asPromise();
-  const files = new Map(formats.map((format) => [format, { full: fileOf(format, companies(size, users)), warm: fileOf(format, companies(Math.min(WARMUP_ROWS, size), users, 'warm')) }]));
+  const files = new Map(
+    formats.map((format) => [
+      format,
+      { full: fileOf(format, companies(size, users)), warm: fileOf(format, companies(Math.min(WARMUP_ROWS, size), users, 'warm')) },
+    ]),
+  );
   const owned = companies(size, users).filter((company) => company.owner).length;
   for (let round = 1; round <= rounds; round++) {
     for (const [at, format] of rotated(formats, round - 1).entries()) {
-      for (const server of rotated(IMPORT_SERVERS, round - 1 + at)) runs.push(await measureImport(connection, files.get(format)!, owned, format, server, round));
+      for (const server of rotated(IMPORT_SERVERS, round - 1 + at))
+        runs.push(await measureImport(connection, files.get(format)!, owned, format, server, round));
     }
   }
 } catch (error) {
@@ -137,10 +143,13 @@ async function measureImport(
     checkedReport(result, size, what);
     const companies = connection.db!.collection('companies');
     const [stored, withOwner] = await Promise.all([companies.countDocuments({}), companies.countDocuments({ owner: { $type: 'objectId' } })]);
-    if (stored !== size || withOwner !== owned) throw new Error(`${what}: the collection holds ${stored} companies, ${withOwner} with an owner id, not ${size} and ${owned}`);
+    if (stored !== size || withOwner !== owned)
+      throw new Error(`${what}: the collection holds ${stored} companies, ${withOwner} with an owner id, not ${size} and ${owned}`);
     const run: ImportRun = { format, rows: size, server, round, ms: result.ms, idleMiB, peakMiB: Math.max(cost.rssGrowth, cost.hwmGrowth), cpuMs: cost.cpuMs };
     process.stderr.write(
-      `[import] ${what.padEnd(26)} ${duration(run.ms).padStart(9)} ${Math.round(rowsPerSecond(run)).toLocaleString('en').padStart(7)} rows/s  idle ${idleMiB.toFixed(1)} MiB  peak +${cost.rssGrowth.toFixed(1)} (HWM +${cost.hwmGrowth.toFixed(1)}) MiB  CPU ${(cost.cpuMs / 1000).toFixed(2)} s  load ${loadavg()[0]!.toFixed(2)}\n`,
+      `[import] ${what.padEnd(26)} ${duration(run.ms).padStart(9)} ${Math.round(rowsPerSecond(run)).toLocaleString('en').padStart(7)} rows/s  idle ` +
+        `${idleMiB.toFixed(1)} MiB  peak +${cost.rssGrowth.toFixed(1)} (HWM +${cost.hwmGrowth.toFixed(1)}) MiB  CPU ${(cost.cpuMs / 1000).toFixed(2)} ` +
+        `s  load ${loadavg()[0]!.toFixed(2)}\n`,
     );
     return run;
   } finally {
@@ -181,7 +190,10 @@ function checkedReport(answer: Answer, rows: number, what: string): void {
   if (answer.status !== 200) throw new Error(`${what}: answered ${answer.status} ${text.slice(0, 300)}`);
   const report = JSON.parse(text) as { rows: number; created: number; refused: number; errors: unknown[] };
   if (report.rows !== rows || report.created !== rows || report.refused !== 0) {
-    throw new Error(`${what}: the report says ${report.rows} rows, ${report.created} created, ${report.refused} refused, not ${rows} created (${JSON.stringify(report.errors.slice(0, 3))})`);
+    throw new Error(
+      `${what}: the report says ${report.rows} rows, ${report.created} created, ${report.refused} refused, not ${rows} created ` +
+        `(${JSON.stringify(report.errors.slice(0, 3))})`,
+    );
   }
 }
 
@@ -198,11 +210,20 @@ function print(): void {
   };
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
   out();
-  out(`Imports (issue 27): ${size.toLocaleString('en')} companies, ${rounds} round(s), each import from a fresh server after a warm-up of ${Math.min(WARMUP_ROWS, size)} rows into an emptied collection; Express; hand-written batches of ${HAND_BATCH}`);
-  out(`Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ${engine.description.split(' at ')[0]}`);
+  out(
+    `Imports (issue 27): ${size.toLocaleString('en')} companies, ${rounds} round(s), each import from a fresh server after a warm-up of ` +
+      `${Math.min(WARMUP_ROWS, size)} rows into an emptied collection; Express; hand-written batches of ${HAND_BATCH}`,
+  );
+  out(
+    `Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ` +
+      `${engine.description.split(' at ')[0]}`,
+  );
   out(`Load average at the start ${load(started.load)}, at the end ${load(loadavg())} (${started.at.toISOString()} to ${new Date().toISOString()})`);
   out(`Idle RSS before the import: generated ${idle('generated')}, hand-written ${idle('hand')}`);
-  out("Rows/s: median (range) of the rounds; ratio: the median of each round's generated/hand-written rows/s (below 1: the library is slower); times, CPU and peak RSS: medians (max) of the rounds");
+  out(
+    "Rows/s: median (range) of the rounds; ratio: the median of each round's generated/hand-written rows/s (below 1: the library is slower); times, CPU " +
+      'and peak RSS: medians (max) of the rounds',
+  );
   out();
   for (const line of importTable(runs)) out(line);
 }

@@ -16,7 +16,10 @@ export interface Measure {
  * server answers nothing, and neither may print a number (or a ratio of Infinity or NaN).
  */
 export function validMeasure(
-  result: Pick<autocannon.Result, 'non2xx' | 'errors' | 'timeouts' | 'start' | 'finish'> & { requests: { total: number }; latency: { p50: number; p99: number; mean?: number } },
+  result: Pick<autocannon.Result, 'non2xx' | 'errors' | 'timeouts' | 'start' | 'finish'> & {
+    requests: { total: number };
+    latency: { p50: number; p99: number; mean?: number };
+  },
   what: string,
 ): Measure {
   const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;

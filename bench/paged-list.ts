@@ -66,7 +66,10 @@ export interface PagedMeasure {
 export function pagedTable(measures: PagedMeasure[]): string[] {
   const lines = ['| companies | request | generated p50 | hand-written p50 | hand-written p50 / generated p50 |', '|---|---|---|---|---|'];
   for (const m of measures) {
-    lines.push(`| ${m.size.toLocaleString('en-US')} | ${requestLabel(m.sort, m.read, m.size)} | ${m.generated} ms | ${m.handwritten} ms | ${(m.handwritten / Math.max(m.generated, 0.1)).toFixed(2)} |`);
+    lines.push(
+      `| ${m.size.toLocaleString('en-US')} | ${requestLabel(m.sort, m.read, m.size)} | ${m.generated} ms | ${m.handwritten} ms | ` +
+        `${(m.handwritten / Math.max(m.generated, 0.1)).toFixed(2)} |`,
+    );
   }
   return lines;
 }
@@ -84,7 +87,9 @@ export function depthRatios(measures: PagedMeasure[]): string[] {
     if (!cursor || !skip) continue;
     const ratio = (deep: number, top: number) => (deep / Math.max(top, 0.1)).toFixed(2);
     lines.push(
-      `Sort by ${first.sort}, ${first.size.toLocaleString('en-US')} companies, page ${deepPage(first.size).page} / page 1: cursor ${ratio(cursor.generated, first.generated)} generated, ${ratio(cursor.handwritten, first.handwritten)} hand-written; skip ${ratio(skip.generated, first.generated)} generated, ${ratio(skip.handwritten, first.handwritten)} hand-written`,
+      `Sort by ${first.sort}, ${first.size.toLocaleString('en-US')} companies, page ${deepPage(first.size).page} / page 1: cursor ` +
+        `${ratio(cursor.generated, first.generated)} generated, ${ratio(cursor.handwritten, first.handwritten)} hand-written; skip ` +
+        `${ratio(skip.generated, first.generated)} generated, ${ratio(skip.handwritten, first.handwritten)} hand-written`,
     );
   }
   return lines;

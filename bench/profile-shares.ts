@@ -96,7 +96,17 @@ export function topFrames(profile: CpuProfile, requests: number, count = 6, only
 }
 
 /** The frames of Node's promise hooks, which an active `AsyncLocalStorage` turns on for every promise on Node 20 and 22. */
-const PROMISE_HOOK_FRAMES = new Set(['promiseInitHook', 'promiseInitHookWithDestroyTracking', 'trackPromise', 'promiseBeforeHook', 'promiseAfterHook', 'promiseResolveHook', 'lookupPublicResource', 'emitInitNative', 'emitInitScript']);
+const PROMISE_HOOK_FRAMES = new Set([
+  'promiseInitHook',
+  'promiseInitHookWithDestroyTracking',
+  'trackPromise',
+  'promiseBeforeHook',
+  'promiseAfterHook',
+  'promiseResolveHook',
+  'lookupPublicResource',
+  'emitInitNative',
+  'emitInitScript',
+]);
 
 /** The time per request (µs) spent in Node's promise hooks (see `PROMISE_HOOK_FRAMES`). */
 export function promiseHookMicros(profile: CpuProfile, requests: number): number {

@@ -26,7 +26,9 @@ const quick = process.argv.includes('--quick');
 const keep = process.argv.includes('--keep');
 const only = onlyArguments(process.argv);
 /** The scenarios profiled: `--only <text>` (repeatable) as for `npm run bench`, else the target's. */
-const PROFILED = only.length ? selectScenarios(SCENARIOS, only).map((scenario) => scenario.name) : ['get one', 'search (POST, filter, limit 20)', 'search (GET, query string)', 'create'];
+const PROFILED = only.length
+  ? selectScenarios(SCENARIOS, only).map((scenario) => scenario.name)
+  : ['get one', 'search (POST, filter, limit 20)', 'search (GET, query string)', 'create'];
 // The hand-written controller for comparison: the CPU a request costs without the library.
 const SERVERS: ServerName[] = ['generated', 'handwritten', 'generated-fastify', 'handwritten-fastify'];
 const plan = quick
@@ -43,7 +45,8 @@ try {
   const ids = pick(await seed(engine.uri, dbName, plan.users, plan.companies, 500));
   const lines = [
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
-    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies; ${plan.load.connections} connections; sampled ${'amount' in plan.load ? `${plan.load.amount} requests` : `${plan.load.duration} s`} after the warm-up`,
+    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies; ${plan.load.connections} connections; sampled ` +
+      `${'amount' in plan.load ? `${plan.load.amount} requests` : `${plan.load.duration} s`} after the warm-up`,
     '',
     '| server | scenario | req/s | CPU per request | library | promise hooks | largest owners (share of busy samples) | top frames (self time per request) |',
     '|---|---|---|---|---|---|---|---|',
@@ -60,7 +63,14 @@ try {
       try {
         const build = scenario.request[app]!;
         const what = `${server} ${scenario.name} (profiled)`;
-        ({ rps, requests } = await measure(child.port, () => build(ids), plan.load, plan.warmup, what, () => startProfiling(child.process)));
+        ({ rps, requests } = await measure(
+          child.port,
+          () => build(ids),
+          plan.load,
+          plan.warmup,
+          what,
+          () => startProfiling(child.process),
+        ));
       } finally {
         await stopServer(child.process);
       }
@@ -78,15 +88,19 @@ try {
       const frames = topFrames(profile, requests, 5)
         .map((frame) => `${frame.name} ${Math.round(frame.microsPerRequest)} µs`)
         .join(', ');
-      lines.push(`| ${server} | ${scenario.name} | ${Math.round(rps)} | ${cpu} | **${percent(library?.busyShare ?? 0)}** | ${hooks} | ${largest} | ${frames} |`);
+      lines.push(
+        `| ${server} | ${scenario.name} | ${Math.round(rps)} | ${cpu} | **${percent(library?.busyShare ?? 0)}** | ${hooks} | ${largest} | ${frames} |`,
+      );
       const own = topFrames(profile, requests, 8, (frame) => ownerOf(frame, LIBRARY_SOURCE) === 'library')
         .map((frame) => `${frame.name} ${frame.microsPerRequest.toFixed(1)} µs`)
         .join(', ');
-      if (app === 'generated') libraryLines.push(`| ${server} | ${scenario.name} | ${Math.round((library?.busyShare ?? 0) * busyMicros / requests)} µs | ${own} |`);
+      if (app === 'generated')
+        libraryLines.push(`| ${server} | ${scenario.name} | ${Math.round(((library?.busyShare ?? 0) * busyMicros) / requests)} µs | ${own} |`);
       process.stderr.write(`profiled ${server} ${scenario.name}: library ${percent(library?.busyShare ?? 0)} of ${cpu} of CPU per request\n`);
     }
   }
-  process.stdout.write(`${[...lines, '', 'The library\'s own functions by self time (µs per request):', '', '| server | scenario | library | functions |', '|---|---|---|---|', ...libraryLines].join('\n')}\n`);
+  const libraryTable = ["The library's own functions by self time (µs per request):", '', '| server | scenario | library | functions |', '|---|---|---|---|'];
+  process.stdout.write(`${[...lines, '', ...libraryTable, ...libraryLines].join('\n')}\n`);
 } finally {
   if (keep) process.stderr.write(`profiles kept in ${dir}\n`);
   else rmSync(dir, { recursive: true, force: true });

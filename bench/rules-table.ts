@@ -35,7 +35,14 @@ export const isHooked = (variant: RuleVariant) => variant === 'hooked' || varian
  * The scenarios, in their order: a create, a get one, and an unfiltered page of 20 under each count
  * policy: the default (the library's `search.count`, `exact`), and each `Prefer: count=` named.
  */
-export const RULE_SCENARIOS = ['create', 'get one', 'search, default count', 'search, Prefer: count=exact', 'search, Prefer: count=estimated', 'search, Prefer: count=none'] as const;
+export const RULE_SCENARIOS = [
+  'create',
+  'get one',
+  'search, default count',
+  'search, Prefer: count=exact',
+  'search, Prefer: count=estimated',
+  'search, Prefer: count=none',
+] as const;
 export type RuleScenario = (typeof RULE_SCENARIOS)[number];
 
 /** One timed run of one scenario on one resource. */
@@ -98,7 +105,9 @@ export function rulesTable(runs: RulesRun[]): string[] {
       const spread = of.length > 1 ? ` (${rate(Math.min(...rates))}–${rate(Math.max(...rates))})` : '';
       const show = (ratio: number | undefined) => (variant === 'plain' ? '1' : ratio === undefined ? '–' : ratio.toFixed(2));
       lines.push(
-        `| ${scenario} | ${VARIANT_RULES[variant]} | ${rate(middle.rps)}${spread} | ${middle.p50} / ${middle.p99} | ${show(pairedRatio(runs, scenario, variant, (run) => run.rps))} | ${Math.round(median(of.map(cpuPerRequest)))} | ${show(pairedRatio(runs, scenario, variant, cpuPerRequest))} |`,
+        `| ${scenario} | ${VARIANT_RULES[variant]} | ${rate(middle.rps)}${spread} | ${middle.p50} / ${middle.p99} | ` +
+          `${show(pairedRatio(runs, scenario, variant, (run) => run.rps))} | ${Math.round(median(of.map(cpuPerRequest)))} | ` +
+          `${show(pairedRatio(runs, scenario, variant, cpuPerRequest))} |`,
       );
     }
   }

@@ -125,7 +125,10 @@ async function seedRules(count: number): Promise<SeededIds> {
     // The engine's statistics up to date (FerretDB on PostgreSQL answers `collStats` after an `ANALYZE`), as in `seed()`.
     await connection.db!.command({ collStats: VARIANT_ROUTES[variant].collection });
   }
-  process.stderr.write(`[rules] ${documents.length.toLocaleString('en')} documents seeded in each of ${RULE_VARIANTS.length} collections in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `[rules] ${documents.length.toLocaleString('en')} documents seeded in each of ${RULE_VARIANTS.length} collections in ` +
+      `${((performance.now() - seeding) / 1000).toFixed(1)} s\n`,
+  );
   return { north: ids.north.map(String), south: ids.south.map(String) };
 }
 
@@ -169,7 +172,8 @@ async function measureRound(round: number, ids: SeededIds): Promise<void> {
         const run: RulesRun = { scenario, variant, round, rps, p50: measured.p50, p99: measured.p99, requests: measured.requests, cpuMs };
         runs.push(run);
         process.stderr.write(
-          `[rules] r${round} ${scenario.padEnd(32)} ${variant.padEnd(7)} ${Math.round(run.rps).toString().padStart(6)} req/s  p50 ${run.p50} p99 ${run.p99} ms  CPU ${Math.round((run.cpuMs * 1000) / run.requests)} µs/req  load ${loadavg()[0]!.toFixed(2)}\n`,
+          `[rules] r${round} ${scenario.padEnd(32)} ${variant.padEnd(7)} ${Math.round(run.rps).toString().padStart(6)} req/s  p50 ${run.p50} p99 ` +
+            `${run.p99} ms  CPU ${Math.round((run.cpuMs * 1000) / run.requests)} µs/req  load ${loadavg()[0]!.toFixed(2)}\n`,
         );
         if (scenario === 'create') await reset(variant);
       }
@@ -186,7 +190,12 @@ function requests(scenario: RuleScenario, variant: RuleVariant, ids: SeededIds):
   let turn = 0;
   switch (scenario) {
     case 'create':
-      return () => ({ method: 'POST', path: `/${path}`, headers, body: { niceName: CREATED[turn++ % CREATED.length], employees: 3, location: 'Lyon', tenant: 'north' } });
+      return () => ({
+        method: 'POST',
+        path: `/${path}`,
+        headers,
+        body: { niceName: CREATED[turn++ % CREATED.length], employees: 3, location: 'Lyon', tenant: 'north' },
+      });
     case 'get one':
       return () => ({ method: 'GET', path: `/${path}/${ids.north[(turn += 7) % ids.north.length]}`, headers });
     case 'search, default count':
@@ -200,9 +209,16 @@ function requests(scenario: RuleScenario, variant: RuleVariant, ids: SeededIds):
   }
 }
 
+/** What the checks read of an answer's JSON body, when it has it. */
+interface AnswerBody {
+  result: Array<{ tenant: string }>;
+  status: { count?: number };
+  tenant: string;
+}
+
 interface Answer {
   status: number;
-  body: any;
+  body: AnswerBody | undefined;
 }
 
 async function call(port: number, request: BenchRequest): Promise<Answer> {
@@ -219,9 +235,9 @@ async function call(port: number, request: BenchRequest): Promise<Answer> {
 async function check(port: number, variant: RuleVariant, ids: SeededIds): Promise<void> {
   const { path, plural } = VARIANT_ROUTES[variant];
   const north = { [TENANT_HEADER]: 'north' };
-  const fail = (what: string, answer: Answer) => {
+  function fail(what: string, answer: Answer): never {
     throw new Error(`check of ${variant}: ${what} (answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)})`);
-  };
+  }
   for (const prefer of ['count=exact', 'count=estimated', 'count=none']) {
     const page = await call(port, { method: 'GET', path: `/${plural}?limit=${PAGE}`, headers: { ...north, prefer } });
     if (page.status !== 200 || !Array.isArray(page.body?.result) || page.body.result.length !== PAGE) fail(`a page of ${PAGE} (${prefer})`, page);
@@ -235,7 +251,8 @@ async function check(port: number, variant: RuleVariant, ids: SeededIds): Promis
     } else {
       if (tenants.size !== 2) fail(`an unscoped page holds ${[...tenants].join(', ')}, not both tenants (${prefer})`, page);
       // The collection's metadata may lag behind on an estimate; an exact count is exact.
-      if (prefer === 'count=exact' ? count !== 2 * perTenant : !(count >= perTenant)) fail(`an unscoped page counts ${count}, not ${2 * perTenant} (${prefer})`, page);
+      if (prefer === 'count=exact' ? count !== 2 * perTenant : !(count >= perTenant))
+        fail(`an unscoped page counts ${count}, not ${2 * perTenant} (${prefer})`, page);
     }
   }
   const own = await call(port, { method: 'GET', path: `/${path}/${ids.north[0]}`, headers: north });
@@ -251,12 +268,22 @@ function print(): void {
   const loads = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
   const timed = quick
     ? `create and get one ${load.amount} requests per run, the searches ${searchLoad.amount} one at a time, no warm-up`
-    : `create and get one ${seconds} s per run after ${warmup.duration} s of warm-up, the searches ${searchLoad.amount} requests one at a time after ${searchWarmup.amount}`;
+    : `create and get one ${seconds} s per run after ${warmup.duration} s of warm-up, the searches ${searchLoad.amount} requests one at a time after ` +
+      `${searchWarmup.amount}`;
   out();
-  out(`Rules (issue 28): ${rounds} round(s), a fresh server per round, ${CONNECTIONS} connections (the searches 1), ${timed}; ${perTenant.toLocaleString('en')} documents per tenant, 2 tenants; ${adapter === 'fastify' ? 'Fastify' : 'Express'}`);
-  out(`Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ${engine.description.split(' at ')[0]}`);
+  out(
+    `Rules (issue 28): ${rounds} round(s), a fresh server per round, ${CONNECTIONS} connections (the searches 1), ${timed}; ` +
+      `${perTenant.toLocaleString('en')} documents per tenant, 2 tenants; ${adapter === 'fastify' ? 'Fastify' : 'Express'}`,
+  );
+  out(
+    `Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; engine: ` +
+      `${engine.description.split(' at ')[0]}`,
+  );
   out(`Load average at the start ${loads(started.load)}, at the end ${loads(loadavg())} (${started.at.toISOString()} to ${new Date().toISOString()})`);
-  out("requests/s: median (range) of the rounds (one at a time: 1 / the mean latency); p50 / p99 of the median round; ratios: the median of the rounds' ratios to the baseline, measured seconds apart on the same server");
+  out(
+    "requests/s: median (range) of the rounds (one at a time: 1 / the mean latency); p50 / p99 of the median round; ratios: the median of the rounds' " +
+      'ratios to the baseline, measured seconds apart on the same server',
+  );
   out();
   for (const line of rulesTable(runs)) out(line);
 }

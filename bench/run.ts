@@ -5,8 +5,36 @@ import { fileURLToPath } from 'node:url';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { lineChartSvg, type ChartSeries } from './chart.js';
 import { countCommands, freePort, measure, pick, run, startServer, stopServer } from './harness.js';
-import { PAGED_READS, PAGED_SORTS, PAGE_LIMIT, cursorRequest, deepPage, depthRatios, pagedSeries, pagedTable, skipRequest, type PagedMeasure, type PagedSort } from './paged-list.js';
-import { SCALE_SCENARIOS, SCENARIOS, SERVERS, backendName, onlyArguments, countArgument, scenariosFor, selectScenarios, serverApp, sizesArgument, stringArgument, type BenchRequest, type Ids, type Scenario, type ServerName } from './scenarios.js';
+import {
+  PAGED_READS,
+  PAGED_SORTS,
+  PAGE_LIMIT,
+  cursorRequest,
+  deepPage,
+  depthRatios,
+  pagedSeries,
+  pagedTable,
+  skipRequest,
+  type PagedMeasure,
+  type PagedSort,
+} from './paged-list.js';
+import {
+  SCALE_SCENARIOS,
+  SCENARIOS,
+  SERVERS,
+  backendName,
+  onlyArguments,
+  countArgument,
+  scenariosFor,
+  selectScenarios,
+  serverApp,
+  sizesArgument,
+  stringArgument,
+  type BenchRequest,
+  type Ids,
+  type Scenario,
+  type ServerName,
+} from './scenarios.js';
 import { rotated, type Measure } from './measure.js';
 import { commandsTable, expressTable, fastifyTable, type CommandCounts, type Results } from './table.js';
 import { reset, seed } from './seed.js';
@@ -119,7 +147,13 @@ try {
 
 /** Boot time and memory with 10, 100 and 500 resources; search and reverse latency as the data grows. */
 async function scale(uri: string): Promise<void> {
-  const lines = ['', `Scale: ${machineLine()}; load average ${loadLine()} at the start`, '', '| resources | boot (forRoot to init) | RSS after boot | heap used |', '|---|---|---|---|'];
+  const lines = [
+    '',
+    `Scale: ${machineLine()}; load average ${loadLine()} at the start`,
+    '',
+    '| resources | boot (forRoot to init) | RSS after boot | heap used |',
+    '|---|---|---|---|',
+  ];
   for (const count of quick ? [10] : [10, 100, 500]) {
     const { stdout } = await run(process.execPath, [join(here, 'boot.js'), String(count)], { BENCH_URI: uri, BENCH_DB: `boot_${count}` });
     const result = JSON.parse(stdout.trim().split('\n').pop()!) as { bootMs: number; rssMb: number; heapMb: number };
@@ -137,15 +171,26 @@ async function scale(uri: string): Promise<void> {
     // Both servers up for the whole size, measured in turn scenario by scenario (no scale scenario writes).
     const children = await startBoth(uri, db);
     try {
-      for (const scenario of [...SCENARIOS.filter((candidate) => candidate.name.startsWith('search (POST') || candidate.name === 'reverse reference (GET)'), ...SCALE_SCENARIOS]) {
+      for (const scenario of [
+        ...SCENARIOS.filter((candidate) => candidate.name.startsWith('search (POST') || candidate.name === 'reverse reference (GET)'),
+        ...SCALE_SCENARIOS,
+      ]) {
         const row: Partial<Record<ServerName, Measure>> = {};
         for (const server of ['generated', 'handwritten'] as const) {
           const ids = pick(data);
           const oneAtATime = { connections: 1, amount: quick ? 3 : 10 };
-          row[server] = await measure(children[server].port, () => scenario.request[server]!(ids), oneAtATime, { connections: 1, amount: 3 }, `${server} ${scenario.name} on ${size}`);
+          row[server] = await measure(
+            children[server].port,
+            () => scenario.request[server]!(ids),
+            oneAtATime,
+            { connections: 1, amount: 3 },
+            `${server} ${scenario.name} on ${size}`,
+          );
         }
         const show = (m: Measure) => `p50 ${m.p50} ms, p99 ${m.p99} ms`;
-        lines.push(`| ${size} | ${scenario.name} | ${show(row.generated!)} | ${show(row.handwritten!)} | ${(row.handwritten!.p50 / row.generated!.p50).toFixed(2)} |`);
+        lines.push(
+          `| ${size} | ${scenario.name} | ${show(row.generated!)} | ${show(row.handwritten!)} | ${(row.handwritten!.p50 / row.generated!.p50).toFixed(2)} |`,
+        );
         growth.set(scenario.name, [...(growth.get(scenario.name) ?? []), row.generated!.p50]);
         const series = points.get(scenario.name) ?? { generated: [], handwritten: [] };
         for (const server of ['generated', 'handwritten'] as const) series[server].push({ x: size, y: row[server]!.p50 });
@@ -162,7 +207,8 @@ async function scale(uri: string): Promise<void> {
   }
   lines.push(
     '',
-    `Paged list (one request at a time, ${PAGED_LOAD.amount} after ${PAGED_WARMUP.amount} of warm-up; \`Prefer: count=none\` on every request, both servers; the cursor is the \`status.next\` of the page before, taken outside the measure):`,
+    `Paged list (one request at a time, ${PAGED_LOAD.amount} after ${PAGED_WARMUP.amount} of warm-up; \`Prefer: count=none\` on every request, both ` +
+      `servers; the cursor is the \`status.next\` of the page before, taken outside the measure):`,
     '',
     ...pagedTable(paged),
     '',
@@ -176,8 +222,22 @@ async function scale(uri: string): Promise<void> {
     { label: `${name} (hand-written)`, kind: name, dashed: true, points: series.handwritten },
   ]);
   lines.push('', `Load average ${loadLine()} at the end.`, '', 'Charts:');
-  lines.push(writeChart(`scale-${backend}.svg`, { title: `p50 as the collection grows, one request at a time: ${engineName} (${backend}), ${day}`, xLabel: 'companies', yLabel: 'p50 (ms)', series: scaleSeries }));
-  lines.push(writeChart(`paged-list-${backend}.svg`, { title: `Paged list, 20 per page, no count: ${engineName} (${backend}), ${day}`, xLabel: 'companies', yLabel: 'p50 (ms)', series: pagedSeries(paged) }));
+  lines.push(
+    writeChart(`scale-${backend}.svg`, {
+      title: `p50 as the collection grows, one request at a time: ${engineName} (${backend}), ${day}`,
+      xLabel: 'companies',
+      yLabel: 'p50 (ms)',
+      series: scaleSeries,
+    }),
+  );
+  lines.push(
+    writeChart(`paged-list-${backend}.svg`, {
+      title: `Paged list, 20 per page, no count: ${engineName} (${backend}), ${day}`,
+      xLabel: 'companies',
+      yLabel: 'p50 (ms)',
+      series: pagedSeries(paged),
+    }),
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -210,10 +270,15 @@ async function pagedList(children: ScaleServers, size: number): Promise<PagedMea
     const child = children[server];
     for (const sort of sorts) {
       const before = await page(child.port, skipRequest(sort, skip - PAGE_LIMIT), `${server} sort=${sort} skip=${skip - PAGE_LIMIT} on ${size}`);
-      if (typeof before.status.next !== 'string') throw new Error(`benchmark ${server} sort=${sort} on ${size}: the page before the deep page has no status.next`);
+      if (typeof before.status.next !== 'string')
+        throw new Error(`benchmark ${server} sort=${sort} on ${size}: the page before the deep page has no status.next`);
       const deep = cursorRequest(sort, before.status.next);
       await samePage(child.port, sort, skip, deep, `${server} sort=${sort} on ${size}`);
-      const reads: Array<[PagedMeasure['read'], BenchRequest]> = [['page 1', skipRequest(sort, 0)], ['deep, skip', skipRequest(sort, skip)], ['deep, cursor', deep]];
+      const reads: Array<[PagedMeasure['read'], BenchRequest]> = [
+        ['page 1', skipRequest(sort, 0)],
+        ['deep, skip', skipRequest(sort, skip)],
+        ['deep, cursor', deep],
+      ];
       for (const [read, request] of reads) {
         const measured = await measure(child.port, () => request, PAGED_LOAD, PAGED_WARMUP, `${server} sort=${sort} ${read} on ${size}`);
         p50.set(`${server} ${sort} ${read}`, measured.p50);
@@ -263,7 +328,14 @@ async function countAllCommands(ids: Ids): Promise<CommandCounts> {
     const commandsPort = await freePort();
     const child = await startServer(server, engine.uri, dbName, undefined, { BENCH_COMMANDS_PORT: String(commandsPort) });
     try {
-      await countServerCommands(server, child.port, commandsPort, scenariosFor(server, scenarios, quick).filter((candidate) => !candidate.setup), ids, counts);
+      await countServerCommands(
+        server,
+        child.port,
+        commandsPort,
+        scenariosFor(server, scenarios, quick).filter((candidate) => !candidate.setup),
+        ids,
+        counts,
+      );
     } finally {
       await stopServer(child.process);
     }
@@ -317,18 +389,30 @@ function setups(list: Scenario[]): Array<Scenario['setup']> {
 
 /** The machine, Node and the engine, as the tables' first line gives them. */
 function machineLine(): string {
-  return `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`;
+  return (
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}; engine: ` +
+    `${engine.description.split(' at ')[0]}`
+  );
 }
 
 /** The 1, 5 and 15 minute load averages: on a shared machine, how busy it was. */
 function loadLine(): string {
-  return loadavg().map((load) => load.toFixed(1)).join(', ');
+  return loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ');
 }
 
 function print(results: Results, commands: CommandCounts): void {
   const lines = [
     machineLine(),
-    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} of warm-up; ${interleave ? `${plan.rounds} interleaved slices (--interleave: every server of a scenario up at once, measured in turn, the order rotating; median, with the range of the slices)` : `${plan.rounds} rounds (servers alternating; median, with the range of the rounds)`}${quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''}`,
+    `Data: ${plan.users} entrepreneurs, ${plan.companies} companies, ${VENTURES} ventures; ${plan.load.connections} connections; per scenario ` +
+      `${'amount' in plan.load ? `${plan.load.amount} requests after ${plan.warmup.amount}` : `${plan.load.duration} s after ${plan.warmup.duration} s`} ` +
+      `of warm-up; ` +
+      (interleave
+        ? `${plan.rounds} interleaved slices (--interleave: every server of a scenario up at once, measured in turn, the order rotating; ` +
+          'median, with the range of the slices)'
+        : `${plan.rounds} rounds (servers alternating; median, with the range of the rounds)`) +
+      (quick ? " (--quick: a check that the harness works; autocannon's clock ticks in whole seconds, so these requests/s say nothing)" : ''),
     '',
     'Express:',
     '',
@@ -338,7 +422,8 @@ function print(results: Results, commands: CommandCounts): void {
     '',
     ...fastifyTable(scenarios, results),
     '',
-    `Database commands per request (one request after one of warm-up, counted by the driver's command monitoring in the server, ${quick ? "--quick: in the first round's servers" : 'each server alone, outside the timed rounds'}; on Express, Fastify sends the same):`,
+    `Database commands per request (one request after one of warm-up, counted by the driver's command monitoring in the server, ` +
+      `${quick ? "--quick: in the first round's servers" : 'each server alone, outside the timed rounds'}; on Express, Fastify sends the same):`,
     '',
     ...commandsTable(scenarios, commands),
   ];

@@ -84,7 +84,10 @@ const groupHeader = alternating(['admin', 'staff']);
 export const SCENARIOS: Scenario[] = [
   {
     name: 'get one',
-    request: { ...ours((ids) => ({ method: 'GET', path: `/company/${ids.company()}` })), peer: (ids) => ({ method: 'GET', path: `/api/v1/Company/${ids.company()}` }) },
+    request: {
+      ...ours((ids) => ({ method: 'GET', path: `/company/${ids.company()}` })),
+      peer: (ids) => ({ method: 'GET', path: `/api/v1/Company/${ids.company()}` }),
+    },
   },
   {
     name: 'search (POST, filter, limit 20)',
@@ -133,7 +136,8 @@ export const SCENARIOS: Scenario[] = [
     name: 'search filtered on owner.niceName (limit 20)',
     request: { ...ours(() => ({ method: 'POST', path: '/companies', body: { query: OWNER_FILTER, limit: 20 } })), peer: undefined },
     peerNote:
-      "no equivalent (a query on owner.niceName matches nothing: the companies hold the owner's id; ?populate's match empties the owner of the other companies rather than leaving them out)",
+      "no equivalent (a query on owner.niceName matches nothing: the companies hold the owner's id; ?populate's match empties the owner of the other " +
+      'companies rather than leaving them out)',
   },
   {
     name: 'modify',
@@ -215,7 +219,8 @@ export const SCALE_SCENARIOS: Scenario[] = [
 export function selectScenarios(scenarios: Scenario[], only: string[]): Scenario[] {
   if (only.length === 0) return scenarios;
   const unknown = only.filter((text) => !scenarios.some((scenario) => scenario.name.includes(text)));
-  if (unknown.length) throw new Error(`--only ${unknown.map((text) => `'${text}'`).join(', ')}: no such scenario (${scenarios.map((s) => `'${s.name}'`).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`--only ${unknown.map((text) => `'${text}'`).join(', ')}: no such scenario (${scenarios.map((s) => `'${s.name}'`).join(', ')})`);
   return scenarios.filter((scenario) => only.some((text) => scenario.name.includes(text)));
 }
 
@@ -251,7 +256,8 @@ export function sizesArgument(argv: string[]): number[] | undefined {
   const index = argv.indexOf('--sizes');
   if (index < 0) return undefined;
   const sizes = (argv[index + 1] ?? '').split(',').map(Number);
-  if (sizes.some((size) => !Number.isInteger(size) || size < 40)) throw new Error('--sizes needs whole numbers of at least 40, comma-separated: --sizes 1000,10000');
+  if (sizes.some((size) => !Number.isInteger(size) || size < 40))
+    throw new Error('--sizes needs whole numbers of at least 40, comma-separated: --sizes 1000,10000');
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
 

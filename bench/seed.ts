@@ -15,9 +15,9 @@ export async function seed(uri: string, dbName: string, users: number, companies
     const companyIds = Array.from({ length: companies }, () => new Types.ObjectId());
     const db = connection.db!;
     for (let i = 0; i < users; i += 1000) {
-      await db.collection('entrepreneurs').insertMany(
-        userIds.slice(i, i + 1000).map((_id, j) => ({ _id, niceName: `user-${i + j}`, birth: new Date(1950, 0, 1 + j), __v: 0 })),
-      );
+      await db
+        .collection('entrepreneurs')
+        .insertMany(userIds.slice(i, i + 1000).map((_id, j) => ({ _id, niceName: `user-${i + j}`, birth: new Date(1950, 0, 1 + j), __v: 0 })));
     }
     for (let i = 0; i < companies; i += 1000) {
       await db.collection('companies').insertMany(

@@ -138,10 +138,15 @@ function summarize(outcomes: Outcome[], { stopping, down, up }: Moments, appAliv
   // against the errors the app logged.
   const isEngineCancel = (o: Outcome) =>
     inFlightAtKill(o) && ((o.status === 422 && o.code === 'MR_QUERY_TIMEOUT') || (o.status === 500 && o.code === 'MR_INTERNAL'));
-  const unexpected = outcomes.filter((o) => !isSuccess(o) && !isUnavailable(o) && !isEngineCancel(o)).map((o) => `${o.error ?? `${o.status} ${o.code}`} (${when(o)})`);
+  const unexpected = outcomes
+    .filter((o) => !isSuccess(o) && !isUnavailable(o) && !isEngineCancel(o))
+    .map((o) => `${o.error ?? `${o.status} ${o.code}`} (${when(o)})`);
   const cancelled = outcomes.filter(isEngineCancel).map((o) => `${o.status} ${o.code} (${when(o)})`);
   const firstUnavailable = outcomes.filter(isUnavailable).sort((a, b) => a.done - b.done)[0];
-  const whileDown = outcomes.filter((o) => o.sent >= down && o.sent < up).map((o) => o.done - o.sent).sort((a, b) => a - b);
+  const whileDown = outcomes
+    .filter((o) => o.sent >= down && o.sent < up)
+    .map((o) => o.done - o.sent)
+    .sort((a, b) => a - b);
   const firstSuccess = outcomes.filter((o) => o.sent >= up && isSuccess(o)).sort((a, b) => a.done - b.done)[0];
   return {
     requests: outcomes.length,

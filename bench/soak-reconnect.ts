@@ -18,7 +18,9 @@ const crash = process.argv[5] === 'crash';
 
 for (let run = 1; run <= runs; run++) {
   const engine = await startEngine({ log: () => undefined });
-  const connection = await mongoose.createConnection(engine.uri, { dbName: 'reconnect', serverSelectionTimeoutMS: 3000, ...(connectTimeoutMS ? { connectTimeoutMS } : {}) }).asPromise();
+  const connection = await mongoose
+    .createConnection(engine.uri, { dbName: 'reconnect', serverSelectionTimeoutMS: 3000, ...(connectTimeoutMS ? { connectTimeoutMS } : {}) })
+    .asPromise();
   try {
     // The driver's monitoring, to tell a stuck monitor from one that sees the server and is not believed.
     const heartbeats: string[] = [];
@@ -34,7 +36,11 @@ for (let run = 1; run <= runs; run++) {
     const workers = Array.from({ length: 16 }, async () => {
       while (running) {
         try {
-          if (turn++ % 4 !== 3) await Item.find({ n: { $gte: (turn * 37) % 100 } }).limit(20).maxTimeMS(5000).lean();
+          if (turn++ % 4 !== 3)
+            await Item.find({ n: { $gte: (turn * 37) % 100 } })
+              .limit(20)
+              .maxTimeMS(5000)
+              .lean();
           else await Item.create({ n: 1 });
           successes.push(performance.now());
         } catch {
@@ -51,11 +57,22 @@ for (let run = 1; run <= runs; run++) {
     running = false;
     await Promise.all(workers);
     const first = successes.find((at) => at > up);
-    process.stdout.write(`run ${run}: ${first === undefined ? `no success within ${recoverySeconds} s of the resume (readyState ${connection.readyState})` : `first success ${Math.round(first - up)} ms after the resume`}\n`);
+    process.stdout.write(
+      `run ${run}: ` +
+        (first === undefined
+          ? `no success within ${recoverySeconds} s of the resume (readyState ${connection.readyState})`
+          : `first success ${Math.round(first - up)} ms after the resume`) +
+        '\n',
+    );
     if (first === undefined) {
       process.stdout.write(`  resumed at ${Math.round(up)}; last heartbeat events: ${heartbeats.slice(-6).join(', ')}\n`);
       const port = new URL(engine.uri).port;
-      process.stdout.write(`  sockets of port ${port} (TIME-WAIT left out):\n${spawnSync('ss', ['-tanpo'], { encoding: 'utf8' }).stdout.split('\n').filter((row) => row.includes(`:${port} `) && !row.startsWith('TIME-WAIT')).join('\n')}\n`);
+      process.stdout.write(
+        `  sockets of port ${port} (TIME-WAIT left out):\n${spawnSync('ss', ['-tanpo'], { encoding: 'utf8' })
+          .stdout.split('\n')
+          .filter((row) => row.includes(`:${port} `) && !row.startsWith('TIME-WAIT'))
+          .join('\n')}\n`,
+      );
     }
   } finally {
     await connection.close();

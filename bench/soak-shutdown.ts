@@ -96,7 +96,12 @@ function slowSearch(port: number, agent: Agent): { sent: Promise<void>; done: Pr
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.once('end', () =>
-        resolve({ ok: res.statusCode === 200 && isEnvelope(body), shed: res.statusCode === 503 && body.includes('"MR_OVERLOADED"'), what: `${res.statusCode} ${body.slice(0, 120)}`, at: performance.now() }),
+        resolve({
+          ok: res.statusCode === 200 && isEnvelope(body),
+          shed: res.statusCode === 503 && body.includes('"MR_OVERLOADED"'),
+          what: `${res.statusCode} ${body.slice(0, 120)}`,
+          at: performance.now(),
+        }),
       );
       res.once('error', (error) => resolve({ ok: false, what: `response: ${String(error)}`, at: performance.now() }));
     });

@@ -30,7 +30,13 @@ const LOCATIONS = ['London', 'Paris', 'Lyon', 'Berlin', 'Madrid'];
 const API_KEY = { 'x-api-key': 'sample-key' };
 
 /** Sends one JSON request and returns the parsed body; anything but a 2xx is an error. */
-export async function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -87,15 +93,25 @@ const CYCLE: Step[] = [
   { kind: 'read company', build: (p) => ({ method: 'GET', path: `/company/${p.company()}` }) },
   {
     kind: 'create company',
-    build: (p) => ({ method: 'POST', path: '/company', body: { niceName: `Load ${p.number(1e9)}`, owner: p.user(), employees: p.number(1000), location: p.location() } }),
+    build: (p) => ({
+      method: 'POST',
+      path: '/company',
+      body: { niceName: `Load ${p.number(1e9)}`, owner: p.user(), employees: p.number(1000), location: p.location() },
+    }),
     keep: (body, context) => (context.created = (JSON.parse(body) as { _id?: string })._id),
   },
   { kind: 'read user', build: (p) => ({ method: 'GET', path: `/user/${p.user()}` }) },
-  { kind: 'search (GET)', build: (p) => ({ method: 'GET', path: `/companies?location=${p.location()}&employees[gte]=${p.number(900)}&sort=-employees&limit=20` }) },
+  {
+    kind: 'search (GET)',
+    build: (p) => ({ method: 'GET', path: `/companies?location=${p.location()}&employees[gte]=${p.number(900)}&sort=-employees&limit=20` }),
+  },
   { kind: 'read created', build: (p, c) => ({ method: 'GET', path: `/company/${c.created ?? p.company()}` }) },
   { kind: 'modify created', build: (p, c) => ({ method: 'PUT', path: `/company/${c.created ?? p.company()}`, body: { employees: p.number(1000) } }) },
   { kind: 'read company', build: (p) => ({ method: 'GET', path: `/company/${p.company()}` }) },
-  { kind: 'search (POST)', build: (p) => ({ method: 'POST', path: '/companies', body: { query: { employees: { $lt: p.number(1000) } }, sort: { employees: -1 }, limit: 20 } }) },
+  {
+    kind: 'search (POST)',
+    build: (p) => ({ method: 'POST', path: '/companies', body: { query: { employees: { $lt: p.number(1000) } }, sort: { employees: -1 }, limit: 20 } }),
+  },
   { kind: 'read owner', build: (p) => ({ method: 'GET', path: `/company/${p.company()}/owner` }) },
   { kind: 'search (reverse)', build: (p) => ({ method: 'GET', path: `/user/${p.user()}/companies/owner?limit=10` }) },
   { kind: 'read company', build: (p) => ({ method: 'GET', path: `/company/${p.company()}` }) },
@@ -153,7 +169,13 @@ export async function drive(url: string, data: Seeded, connections: number, seco
         const call = step.build(picker, context as Context);
         // A Content-Type only with a body: Fastify answers 400 to an empty body declared as JSON.
         const json = call.body === undefined ? {} : { 'content-type': 'application/json' };
-        return { ...request, method: call.method as autocannon.Request['method'], path: call.path, headers: { ...json, ...call.headers }, body: call.body === undefined ? undefined : JSON.stringify(call.body) };
+        return {
+          ...request,
+          method: call.method as autocannon.Request['method'],
+          path: call.path,
+          headers: { ...json, ...call.headers },
+          body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        };
       },
       onResponse: (status: number, body: string, context: object) => {
         const counts = (byKind[step.kind] ??= {});

@@ -81,22 +81,37 @@ if (failures.length) {
 function header(): void {
   line(`Soak of the sample app on ${adapter === 'fastify' ? 'Fastify' : 'Express'}${quick ? ' (--quick)' : ''}; seed ${randomSeed}`);
   line(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`);
-  line(`Load: ${plan.connections} connections, ${plan.seconds} s after ${plan.warmupSeconds} s of warm-up; mix per connection: 6 reads, 3 searches, 3 writes (create, modify, delete of its own company)`);
+  line(
+    `Load: ${plan.connections} connections, ${plan.seconds} s after ${plan.warmupSeconds} s of warm-up; mix per connection: 6 reads, 3 searches, 3 writes ` +
+      `(create, modify, delete of its own company)`,
+  );
 }
 
 function reportSoak(t: TrafficResult, rssWarm: number, rssLoaded: number, rssSettled: number): void {
   line('');
   line('== soak');
-  line(`requests ${t.requests} (${Math.round(t.rps)} req/s); status codes ${JSON.stringify(t.statusCodes)}; socket errors ${t.errors}, timeouts ${t.timeouts}, non-2xx ${t.non2xx} (503 MR_OVERLOADED apart)`);
+  line(
+    `requests ${t.requests} (${Math.round(t.rps)} req/s); status codes ${JSON.stringify(t.statusCodes)}; socket errors ${t.errors}, timeouts ` +
+      `${t.timeouts}, non-2xx ${t.non2xx} (503 MR_OVERLOADED apart)`,
+  );
   line(`shed by the admission limit (503 MR_OVERLOADED, Retry-After): ${t.shed} (${percent(t.shed, t.requests)})`);
-  line(`latency of all answers p50 ${t.p50} ms, p99 ${t.p99} ms, max ${t.max} ms; of the ${t.admitted.count} admitted: p50 ${t.admitted.p50} ms, p99 ${t.admitted.p99} ms, max ${t.admitted.max} ms`);
+  line(
+    `latency of all answers p50 ${t.p50} ms, p99 ${t.p99} ms, max ${t.max} ms; of the ${t.admitted.count} admitted: p50 ${t.admitted.p50} ms, p99 ` +
+      `${t.admitted.p99} ms, max ${t.admitted.max} ms`,
+  );
   for (const [kind, counts] of Object.entries(t.byKind)) line(`  ${kind.padEnd(16)} ${JSON.stringify(counts)}`);
   for (const sample of t.samples) line(`  non-2xx: ${sample}`);
   line(`app RSS: ${rssWarm} MiB after warm-up, ${rssLoaded} MiB after the load, ${rssSettled} MiB after ${plan.settleSeconds} s idle`);
-  const fivexx = Object.entries(t.statusCodes).filter(([code]) => code.startsWith('5')).reduce((sum, [, count]) => sum + count, 0);
+  const fivexx = Object.entries(t.statusCodes)
+    .filter(([code]) => code.startsWith('5'))
+    .reduce((sum, [, count]) => sum + count, 0);
   check(t.requests > 0, 'the soak completed requests', `${t.requests}`);
   const otherFivexx = fivexx - t.shed;
-  check(t.non2xx === 0, 'no answer other than 2xx or a shed 503 MR_OVERLOADED (every request of the mix is meant to succeed or be shed)', `${t.non2xx} non-2xx, of which ${otherFivexx} 5xx`);
+  check(
+    t.non2xx === 0,
+    'no answer other than 2xx or a shed 503 MR_OVERLOADED (every request of the mix is meant to succeed or be shed)',
+    `${t.non2xx} non-2xx, of which ${otherFivexx} 5xx`,
+  );
   // A latency bound holds for the full run on a quiet machine; --quick (CI, on a machine shared with nothing it controls) reports it.
   if (quick) line(`  [report] p99 of the admitted requests (bound ${BOUNDS.admittedP99Ms} ms in the full run): ${t.admitted.p99} ms`);
   else check(t.admitted.p99 < BOUNDS.admittedP99Ms, `p99 of the admitted requests below ${BOUNDS.admittedP99Ms} ms`, `${t.admitted.p99} ms`);
@@ -107,9 +122,15 @@ function reportSoak(t: TrafficResult, rssWarm: number, rssLoaded: number, rssSet
 
 function reportOutage(o: OutageResult, errors: string[]): void {
   line('');
-  line(`== fault: database ${plan.outage.crash ? 'killed (SIGKILL)' : 'stopped (SIGTERM, drained)'} under load (${plan.outage.workers} clients, ${plan.outage.downSeconds} s down, serverSelectionTimeoutMS ${plan.selectionTimeoutMs})`);
+  line(
+    `== fault: database ${plan.outage.crash ? 'killed (SIGKILL)' : 'stopped (SIGTERM, drained)'} under load (${plan.outage.workers} clients, ` +
+      `${plan.outage.downSeconds} s down, serverSelectionTimeoutMS ${plan.selectionTimeoutMs})`,
+  );
   line(`requests ${o.requests}; answers ${JSON.stringify(o.answers)}`);
-  line(`suspend() took ${o.suspendMs} ms; first 503 MR_DATABASE_UNAVAILABLE ${o.firstUnavailableMs ?? '-'} ms after suspend() was called; ${o.sentWhileDown} requests sent while down: p99 ${o.downP99Ms} ms, max ${o.downMaxMs} ms`);
+  line(
+    `suspend() took ${o.suspendMs} ms; first 503 MR_DATABASE_UNAVAILABLE ${o.firstUnavailableMs ?? '-'} ms after suspend() was called; ${o.sentWhileDown} ` +
+      `requests sent while down: p99 ${o.downP99Ms} ms, max ${o.downMaxMs} ms`,
+  );
   line(`after the resume: first 2xx in ${o.firstSuccessMs ?? '-'} ms, 20 in a row in ${o.twentySuccessesMs ?? '-'} ms; app process alive: ${o.appAlive}`);
   for (const item of o.cancelledByEngine) line(`  in flight as the engine stopped: ${item}`);
   for (const item of o.unexpected) line(`  unexpected: ${item}`);
@@ -120,29 +141,63 @@ function reportOutage(o: OutageResult, errors: string[]): void {
   const others = errors.filter((entry) => !/context canceled/.test(entry) && !unavailable.includes(entry));
   for (const entry of others) line(`  logged by the app: ${entry.slice(0, 300)}`);
   const internal = o.cancelledByEngine.filter((item) => item.startsWith('500')).length;
-  check(o.unexpectedCount === 0, 'every request sent while the engine was down or after it answered 2xx or 503 MR_DATABASE_UNAVAILABLE, no socket error', `${o.unexpectedCount} others`);
+  check(
+    o.unexpectedCount === 0,
+    'every request sent while the engine was down or after it answered 2xx or 503 MR_DATABASE_UNAVAILABLE, no socket error',
+    `${o.unexpectedCount} others`,
+  );
   check(
     others.length === 0 && internal <= cancels.length,
     'requests in flight as the engine stopped: every 500 is FerretDB\'s own "context canceled" answer, and the app logged no other error',
     `${o.cancelledByEngine.length} such answers (${internal} 500s), ${cancels.length} "context canceled" and ${others.length} other errors logged`,
   );
-  check(o.firstUnavailableMs !== undefined, 'clients were told the database is unavailable', `${o.answers['503 MR_DATABASE_UNAVAILABLE'] ?? 0} answers 503 MR_DATABASE_UNAVAILABLE`);
-  check(unavailable.length > 0, 'the app logged why it answered 503 (the request and the driver\'s error)', `${unavailable.length} logged: ${unavailable[0]?.slice(0, 160) ?? 'none'}`);
-  check(o.sentWhileDown > 0 && o.downMaxMs <= BOUNDS.unavailableWithinMs, `every request sent while down answered within ${BOUNDS.unavailableWithinMs} ms (serverSelectionTimeoutMS + 5 s)`, `max ${o.downMaxMs} ms over ${o.sentWhileDown}`);
+  check(
+    o.firstUnavailableMs !== undefined,
+    'clients were told the database is unavailable',
+    `${o.answers['503 MR_DATABASE_UNAVAILABLE'] ?? 0} answers 503 MR_DATABASE_UNAVAILABLE`,
+  );
+  check(
+    unavailable.length > 0,
+    "the app logged why it answered 503 (the request and the driver's error)",
+    `${unavailable.length} logged: ${unavailable[0]?.slice(0, 160) ?? 'none'}`,
+  );
+  check(
+    o.sentWhileDown > 0 && o.downMaxMs <= BOUNDS.unavailableWithinMs,
+    `every request sent while down answered within ${BOUNDS.unavailableWithinMs} ms (serverSelectionTimeoutMS + 5 s)`,
+    `max ${o.downMaxMs} ms over ${o.sentWhileDown}`,
+  );
   check(o.appAlive, 'the app process survived the outage', String(o.appAlive));
-  check(o.twentySuccessesMs !== undefined && o.twentySuccessesMs <= BOUNDS.recoveredWithinMs, `20 successes in a row within ${BOUNDS.recoveredWithinMs} ms of the resume, without restarting the app`, `${o.twentySuccessesMs ?? 'never'} ms`);
+  check(
+    o.twentySuccessesMs !== undefined && o.twentySuccessesMs <= BOUNDS.recoveredWithinMs,
+    `20 successes in a row within ${BOUNDS.recoveredWithinMs} ms of the resume, without restarting the app`,
+    `${o.twentySuccessesMs ?? 'never'} ms`,
+  );
 }
 
 function reportShutdown(s: ShutdownResult): void {
   line('');
   line(`== fault: SIGTERM with ${s.inFlight} slow searches in flight and one idle keep-alive connection`);
-  line(`in flight: ${s.completed} completed, ${s.failed.length} failed, ${s.shed} shed at once by the admission limit (503 MR_OVERLOADED); last answer ${s.lastAnsweredMs} ms after SIGTERM`);
+  line(
+    `in flight: ${s.completed} completed, ${s.failed.length} failed, ${s.shed} shed at once by the admission limit (503 MR_OVERLOADED); last answer ` +
+      `${s.lastAnsweredMs} ms after SIGTERM`,
+  );
   line(`idle keep-alive connection closed by the server ${s.idleClosedMs ?? 'never'} ms after SIGTERM`);
-  line(`new connections: ${JSON.stringify(s.probes)}; first refused ${s.firstRefusedMs ?? '-'} ms after SIGTERM; answered after a refusal: ${s.answeredAfterRefused}`);
+  line(
+    `new connections: ${JSON.stringify(s.probes)}; first refused ${s.firstRefusedMs ?? '-'} ms after SIGTERM; answered after a refusal: ` +
+      `${s.answeredAfterRefused}`,
+  );
   line(`exit: code ${s.exitCode}, signal ${s.exitSignal}, ${s.shutdownMs} ms after SIGTERM`);
   for (const item of s.failed.slice(0, 10)) line(`  failed: ${item}`);
-  check(s.failed.length === 0, 'every request in flight at SIGTERM got a complete 2xx answer (those shed at once were never in flight)', `${s.completed}/${s.inFlight - s.shed}`);
-  check(s.answeredAfterRefused === 0 && (s.probes.ECONNREFUSED ?? 0) > 0, 'new connections are refused once the server stops listening', `${s.probes.ECONNREFUSED ?? 0} refused, ${s.answeredAfterRefused} answered after a refusal`);
+  check(
+    s.failed.length === 0,
+    'every request in flight at SIGTERM got a complete 2xx answer (those shed at once were never in flight)',
+    `${s.completed}/${s.inFlight - s.shed}`,
+  );
+  check(
+    s.answeredAfterRefused === 0 && (s.probes.ECONNREFUSED ?? 0) > 0,
+    'new connections are refused once the server stops listening',
+    `${s.probes.ECONNREFUSED ?? 0} refused, ${s.answeredAfterRefused} answered after a refusal`,
+  );
   check(s.exitCode === 0, 'the process exits with code 0', `code ${s.exitCode}, signal ${s.exitSignal}`);
   check(s.shutdownMs <= BOUNDS.shutdownWithinMs, `it exits within ${BOUNDS.shutdownWithinMs} ms of SIGTERM`, `${s.shutdownMs} ms`);
 }

@@ -28,7 +28,10 @@ export function expressTable(scenarios: Scenario[], results: Results): string[] 
   for (const scenario of scenarios) {
     const row = results.get(scenario.name) ?? {};
     const peer = row.peer ? cell(row.peer) + (scenario.peerNote ? ` (${scenario.peerNote})` : '') : (scenario.peerNote ?? 'no equivalent');
-    lines.push(`| ${scenario.name} | ${cell(row.generated)} | ${cell(row.handwritten)} | ${peer} | ${ratio(row.generated, row.handwritten)} | ${ratio(row.generated, row.peer)} |`);
+    lines.push(
+      `| ${scenario.name} | ${cell(row.generated)} | ${cell(row.handwritten)} | ${peer} | ${ratio(row.generated, row.handwritten)} | ` +
+        `${ratio(row.generated, row.peer)} |`,
+    );
   }
   return lines;
 }
@@ -47,7 +50,8 @@ export function fastifyTable(scenarios: Scenario[], results: Results): string[] 
     const row = results.get(scenario.name) ?? {};
     if (!row['generated-fastify'] && !row['handwritten-fastify']) continue;
     lines.push(
-      `| ${scenario.name} | ${cell(row['generated-fastify'], 'not run')} | ${cell(row['handwritten-fastify'], 'not run')} | ${ratio(row['generated-fastify'], row['handwritten-fastify'])} | ${ratio(row['generated-fastify'], row.generated)} |`,
+      `| ${scenario.name} | ${cell(row['generated-fastify'], 'not run')} | ${cell(row['handwritten-fastify'], 'not run')} | ` +
+        `${ratio(row['generated-fastify'], row['handwritten-fastify'])} | ${ratio(row['generated-fastify'], row.generated)} |`,
     );
   }
   return lines;

@@ -21,7 +21,8 @@ export interface TraceSplit {
 export function splitTrace(events: readonly TraceEvent[]): TraceSplit {
   const arrivals = events.filter((event) => event.what === 'request');
   const answers = events.filter((event) => event.what === 'answered');
-  if (arrivals.length !== 1 || answers.length !== 1) throw new Error(`a trace of one request holds one arrival and one answer, not ${arrivals.length} and ${answers.length}`);
+  if (arrivals.length !== 1 || answers.length !== 1)
+    throw new Error(`a trace of one request holds one arrival and one answer, not ${arrivals.length} and ${answers.length}`);
   const start = arrivals[0]!.at;
   const end = answers[0]!.at;
   const replies = new Map(events.filter((event) => event.what === 'reply').map((event) => [event.id, event.at]));

@@ -40,7 +40,8 @@ try {
   const ids = pick(await seed(engine.uri, dbName, DATA.users, DATA.companies, 500));
   const lines = [
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Node ${process.version}; engine: ${engine.description.split(' at ')[0]}`,
-    `Data: ${DATA.users} entrepreneurs, ${DATA.companies} companies; one request at a time, ${blocks ? 'each server its requests back to back' : 'the servers in turn'}, ${requests} each after ${WARMUP} of warm-up; medians`,
+    `Data: ${DATA.users} entrepreneurs, ${DATA.companies} companies; one request at a time, ` +
+      `${blocks ? 'each server its requests back to back' : 'the servers in turn'}, ${requests} each after ${WARMUP} of warm-up; medians`,
     '',
     '| scenario | server | time at the client | time in the server | a command in flight (engine) | no command in flight (Node) | commands |',
     '|---|---|---|---|---|---|---|',
@@ -69,7 +70,10 @@ try {
     }
     for (const { name, splits } of servers) {
       const ms = (key: keyof TraceSplit | 'client') => `${median(splits.map((split) => split[key])).toFixed(1)} ms`;
-      lines.push(`| ${scenario.name} | ${name} | ${ms('client')} | ${ms('total')} | ${ms('engine')} | ${ms('outside')} | ${median(splits.map((split) => split.commands))} |`);
+      lines.push(
+        `| ${scenario.name} | ${name} | ${ms('client')} | ${ms('total')} | ${ms('engine')} | ${ms('outside')} | ` +
+          `${median(splits.map((split) => split.commands))} |`,
+      );
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);

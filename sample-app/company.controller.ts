@@ -21,7 +21,9 @@ export class CompanyController extends GeneratedController(Company) {
   /** `GET /company/stats`: never shadowed by `GET /company/:company_id`. */
   @Get('stats')
   @ApiOperation({ operationId: 'company_stats', summary: 'Number of companies and of their employees' })
-  @ApiOkResponse({ schema: { type: 'object', required: ['companies', 'employees'], properties: { companies: { type: 'integer' }, employees: { type: 'number' } } } })
+  @ApiOkResponse({
+    schema: { type: 'object', required: ['companies', 'employees'], properties: { companies: { type: 'integer' }, employees: { type: 'number' } } },
+  })
   async stats() {
     // One accumulator per $group: FerretDB v1 gives the group's documents to the first accumulator
     // only, so a second `$sum` answers 0 (https://github.com/FerretDB/FerretDB/issues/4616).

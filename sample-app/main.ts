@@ -42,7 +42,10 @@ async function main(): Promise<void> {
       : await NestFactory.create(module, options),
   );
   // OpenAPI: the UI at /docs, the JSON document at /docs-json.
-  const document = createModelRoutesDocument(app, new DocumentBuilder().setTitle('model-routes sample').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key').build());
+  const document = createModelRoutesDocument(
+    app,
+    new DocumentBuilder().setTitle('model-routes sample').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key').build(),
+  );
   // The UI needs @fastify/static on Fastify; the JSON document does not.
   SwaggerModule.setup('docs', app, document, { ui: !fastify });
 

@@ -28,7 +28,11 @@ export class Entrepreneur {
  */
 const apiKey = { guards: [ApiKeyGuard], decorators: [ApiSecurity('api-key')] };
 
-@GeneratedResource({ routes: { delete: apiKey, export: true, exportPost: true }, files: { logo: { upload: apiKey, deleteFile: apiKey } }, references: { owner: { expand: true, filter: true } } })
+@GeneratedResource({
+  routes: { delete: apiKey, export: true, exportPost: true },
+  files: { logo: { upload: apiKey, deleteFile: apiKey } },
+  references: { owner: { expand: true, filter: true } },
+})
 @Schema()
 export class Company {
   @Prop({ required: true }) niceName!: string;

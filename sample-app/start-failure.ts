@@ -16,7 +16,8 @@ export function startFailureLine(error: unknown, { host, port }: SampleAddress):
     const { dataDir, holder } = error;
     return (
       `Another sample app is running on the data folder ${dataDir} (PID ${holder.pid}${holder.owner ? `, ${holder.owner}` : ''}): ` +
-      `stop it (kill ${holder.pid}), or start this one beside it with a data folder and a port of its own: SAMPLE_DATA_DIR=/tmp/sample-2 PORT=${port + 1} npm run sample`
+      (`stop it (kill ${holder.pid}), or start this one beside it with a data folder and a port of its own: SAMPLE_DATA_DIR=/tmp/sample-2 PORT=${port + 1} ` +
+        `npm run sample`)
     );
   }
   if ((error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE') {

@@ -11,7 +11,14 @@ export type {
   ModelRoutesSettingsFactory,
   ResourceRegistration,
 } from './interfaces/model-routes-options.interface.js';
-export type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions, RouteVersion } from './interfaces/route-options.interface.js';
+export type {
+  ElementRoutesOptions,
+  FileRoutesOptions,
+  ReferenceRoutesOptions,
+  ResourceRoutesOptions,
+  RouteOptions,
+  RouteVersion,
+} from './interfaces/route-options.interface.js';
 export type { SearchOptions } from './interfaces/search-options.interface.js';
 export type { OnDelete } from './interfaces/on-delete.interface.js';
 export { DEFAULT_SEARCH_OPTIONS } from './query/search-defaults.js';

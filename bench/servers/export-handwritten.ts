@@ -75,8 +75,19 @@ class ExportController {
     const type = format ?? 'csv';
     if (!MEDIA_TYPES[type]) throw new BadRequestException('format must be one of csv, ndjson, json, xlsx');
     const response = 'raw' in reply ? (reply.hijack(), reply.raw) : reply;
-    const cursor = this.companies.find().select('-__v').sort({ _id: 1 }).limit(Number(limit) || 0).batchSize(500).lean<StoredCompany[]>().cursor();
-    response.writeHead(200, { 'Content-Type': MEDIA_TYPES[type], 'Content-Disposition': `attachment; filename="companies.${type}"`, 'Cache-Control': 'no-store' });
+    const cursor = this.companies
+      .find()
+      .select('-__v')
+      .sort({ _id: 1 })
+      .limit(Number(limit) || 0)
+      .batchSize(500)
+      .lean<StoredCompany[]>()
+      .cursor();
+    response.writeHead(200, {
+      'Content-Type': MEDIA_TYPES[type],
+      'Content-Disposition': `attachment; filename="companies.${type}"`,
+      'Cache-Control': 'no-store',
+    });
     try {
       if (type === 'xlsx') await this.workbook(cursor, response);
       else await pipeline(cursor, plain(), this.encoder(type), response);

@@ -88,7 +88,9 @@ class HandFilesModule {}
 const app = await createNestApp(HandFilesModule);
 if (settings.adapter === 'fastify') {
   // Fastify refuses a body it has no parser for (415): this one leaves it unread, for the handler to stream.
-  const fastify = app.getHttpAdapter().getInstance() as { addContentTypeParser(types: string[], parser: (request: unknown, payload: unknown, done: (error: null) => void) => void): void };
+  const fastify = app.getHttpAdapter().getInstance() as {
+    addContentTypeParser(types: string[], parser: (request: unknown, payload: unknown, done: (error: null) => void) => void): void;
+  };
   fastify.addContentTypeParser(['image/png', 'application/octet-stream'], (_request, _payload, done) => done(null));
 }
 await listen(app);

@@ -54,7 +54,12 @@ const routes = { ...(exportsOn && { export: true, exportPost: true }), ...(impor
       resources: [Entrepreneur, Company, Venture],
       serializationGroups: groupsOf,
       references: { expand: true, filter: true },
-      search: { maxTimeMS: BENCH_TIME_LIMIT_MS, ...(exportMaxRows && { exportMaxRows }), ...(importMaxRows && { importMaxRows }), ...(importMaxBytes && { importMaxBytes }) },
+      search: {
+        maxTimeMS: BENCH_TIME_LIMIT_MS,
+        ...(exportMaxRows && { exportMaxRows }),
+        ...(importMaxRows && { importMaxRows }),
+        ...(importMaxBytes && { importMaxBytes }),
+      },
       ...(admission && { admission }),
       ...(Object.keys(routes).length > 0 && { routes }),
     }),

@@ -64,7 +64,26 @@ if (TIME_LIMIT_MS) {
   );
 }
 
-const OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$options', '$and', '$or', '$nor', '$not', '$elemMatch', '$all', '$size']);
+const OPERATORS = new Set([
+  '$eq',
+  '$ne',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$in',
+  '$nin',
+  '$exists',
+  '$regex',
+  '$options',
+  '$and',
+  '$or',
+  '$nor',
+  '$not',
+  '$elemMatch',
+  '$all',
+  '$size',
+]);
 const COMPANY_FIELDS = new Set(['_id', 'niceName', 'owner', 'employees', 'location']);
 const WRITABLE = new Set(['niceName', 'owner', 'employees', 'location']);
 const USER_FIELDS = new Set(['_id', 'niceName', 'birth']);
@@ -107,7 +126,8 @@ function checked(body: Record<string, unknown>, dto: new () => object): Record<s
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestException('the body must be an object');
   const instance = Object.assign(new dto(), body);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
-  if (errors.length > 0) throw new BadRequestException(errors.map((error) => ({ path: error.property, message: Object.values(error.constraints ?? {}).join('; ') })));
+  if (errors.length > 0)
+    throw new BadRequestException(errors.map((error) => ({ path: error.property, message: Object.values(error.constraints ?? {}).join('; ') })));
   return body;
 }
 
@@ -142,12 +162,23 @@ class GroupsSerializerInterceptor extends ClassSerializerInterceptor {
  * search pages by keyset too (`list.after`, `status.next`), and `list.counted: false` (the request's
  * `Prefer: count=none`) leaves the count of matches out, as the library's routes do.
  */
-async function searchPage<T>(model: Model<T>, filter: Record<string, unknown>, limit: unknown, skip: unknown, populate?: PopulateOptions, list: ListOptions = {}) {
+async function searchPage<T>(
+  model: Model<T>,
+  filter: Record<string, unknown>,
+  limit: unknown,
+  skip: unknown,
+  populate?: PopulateOptions,
+  list: ListOptions = {},
+) {
   const page = paging(limit, skip);
   if (list.after !== undefined && page.skip > 0) throw new BadRequestException('after and skip cannot be used together');
   const condition = list.after === undefined ? filter : withCondition(filter, keysetCondition(list.after, list.sort));
   // With a sort, one document more than the page tells whether another page follows.
-  const find = model.find(condition).select('-__v').skip(page.skip).limit(list.sort ? page.limit + 1 : page.limit);
+  const find = model
+    .find(condition)
+    .select('-__v')
+    .skip(page.skip)
+    .limit(list.sort ? page.limit + 1 : page.limit);
   if (list.sort) find.sort(list.sort);
   const [count, match, found] = await Promise.all([
     collectionSize(model),
@@ -158,7 +189,14 @@ async function searchPage<T>(model: Model<T>, filter: Record<string, unknown>, l
   const result = more ? found.slice(0, page.limit) : found;
   const next = more ? keysetCursor(result.at(-1) as Record<string, unknown>, list.sort!) : undefined;
   return {
-    status: { count, search_count: result.length, ...(match === undefined ? {} : { match_count: match }), limit: page.limit, skip: page.skip, ...(next && { next }) },
+    status: {
+      count,
+      search_count: result.length,
+      ...(match === undefined ? {} : { match_count: match }),
+      limit: page.limit,
+      skip: page.skip,
+      ...(next && { next }),
+    },
     result,
   };
 }
@@ -227,7 +265,9 @@ function counted(prefer: string | undefined): boolean {
  * reads it: `$collStats`, or the estimate where the stage answers no count.
  */
 async function collectionSize<T>(model: Model<T>): Promise<number> {
-  const [stats] = await model.collection.aggregate<{ count?: number }>([{ $collStats: { count: {} } }], TIME_LIMIT_MS ? { maxTimeMS: TIME_LIMIT_MS } : {}).toArray();
+  const [stats] = await model.collection
+    .aggregate<{ count?: number }>([{ $collStats: { count: {} } }], TIME_LIMIT_MS ? { maxTimeMS: TIME_LIMIT_MS } : {})
+    .toArray();
   return typeof stats?.count === 'number' && stats.count >= 0 ? stats.count : model.estimatedDocumentCount();
 }
 
@@ -248,7 +288,9 @@ function ownerPopulate(expand: unknown): PopulateOptions | undefined {
   return { path: 'owner', select: '-__v' };
 }
 
-/** A filter's top-level conditions on the owner's fields (`owner.niceName`), apart from the company's own (`checkFilter` then refuses what is not an object). */
+/**
+ * A filter's top-level conditions on the owner's fields (`owner.niceName`), apart from the company's own (`checkFilter` then refuses what is not an object).
+ */
 function splitOwnerConditions(filter: unknown): { own: unknown; owner: Record<string, unknown> } {
   if (!filter || typeof filter !== 'object' || Array.isArray(filter)) return { own: filter, owner: {} };
   const entries = Object.entries(filter);
@@ -321,7 +363,12 @@ class CompanyService {
     const { own, owner } = splitOwnerConditions(query);
     const filter = checkFilter(own);
     if (Object.keys(owner).length === 0) return this.search(filter, limit, skip);
-    const users = await this.users.find(checkFilter(owner, 0, USER_FIELDS)).select('_id').limit(MAX_OWNERS + 1).batchSize(MAX_OWNERS + 1).lean();
+    const users = await this.users
+      .find(checkFilter(owner, 0, USER_FIELDS))
+      .select('_id')
+      .limit(MAX_OWNERS + 1)
+      .batchSize(MAX_OWNERS + 1)
+      .lean();
     if (users.length > MAX_OWNERS) throw new BadRequestException(`the condition on the owner matches more than ${MAX_OWNERS} users`);
     const owned = { owner: { $in: users.map((user) => user._id) } };
     return this.search('owner' in filter ? { $and: [owned, filter] } : { ...filter, ...owned }, limit, skip);

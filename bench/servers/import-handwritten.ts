@@ -32,7 +32,12 @@ class CreateCompanyDto {
   @IsOptional() @IsString() location?: string;
 }
 
-const VALIDATION: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false, validationError: { target: false, value: false } };
+const VALIDATION: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: false,
+  validationError: { target: false, value: false },
+};
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 
 interface Row {
@@ -75,7 +80,9 @@ class ImportController {
   @Post('companies/import')
   @HttpCode(200)
   async import(@Req() request: IncomingMessage): Promise<Report> {
-    const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const type = String(request.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     if (type !== 'text/csv' && type !== 'application/x-ndjson') throw new UnsupportedMediaTypeException('send text/csv or application/x-ndjson');
     const report: Report = { rows: 0, created: 0, refused: 0, errors: [] };
     let batch: Row[] = [];
@@ -102,7 +109,9 @@ class ImportController {
       return !errors.length;
     });
     const owners = [...new Set(valid.flatMap(({ value }) => (typeof value.owner === 'string' ? [value.owner] : [])))];
-    const found = new Set(owners.length ? (await this.entrepreneurs.find({ _id: { $in: owners } }, { _id: 1 }).lean<Array<{ _id: unknown }>>()).map(({ _id }) => String(_id)) : []);
+    const found = new Set(
+      owners.length ? (await this.entrepreneurs.find({ _id: { $in: owners } }, { _id: 1 }).lean<Array<{ _id: unknown }>>()).map(({ _id }) => String(_id)) : [],
+    );
     const writes = valid.filter(({ row, value }) => {
       const missing = typeof value.owner === 'string' && !found.has(value.owner);
       if (missing) refuse(row, `owner ${String(value.owner)} names no entrepreneur`);
@@ -113,7 +122,12 @@ class ImportController {
     let failure = 'refused by the schema';
     try {
       // Mongoose leaves out a document its schema refuses, and inserts the others.
-      inserted = (await this.companies.insertMany(writes.map(({ value }) => value), { ordered: false })).length;
+      inserted = (
+        await this.companies.insertMany(
+          writes.map(({ value }) => value),
+          { ordered: false },
+        )
+      ).length;
     } catch (error) {
       // A write error (a duplicate key): ordered: false, so the others are written; Mongoose lists those it inserted.
       const { insertedDocs = [], message } = error as { insertedDocs?: unknown[]; message: string };

@@ -61,7 +61,8 @@ function serveTrace(connection: Connection, http: Server): Promise<void> {
   let events: TraceEvent[] = [];
   const client = connection.getClient();
   client.on('commandStarted', (event) => events.push({ at: performance.now(), what: 'command', command: event.commandName, id: event.requestId }));
-  const reply = (event: { commandName: string; requestId: number }) => events.push({ at: performance.now(), what: 'reply', command: event.commandName, id: event.requestId });
+  const reply = (event: { commandName: string; requestId: number }) =>
+    events.push({ at: performance.now(), what: 'reply', command: event.commandName, id: event.requestId });
   client.on('commandSucceeded', reply);
   client.on('commandFailed', reply);
   http.on('request', (_request, response: ServerResponse) => {
@@ -156,7 +157,13 @@ export async function listen(app: INestApplication | { listen(port: number, host
     if (settings.adapter === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
     await app.listen(settings.port, '127.0.0.1');
     if (settings.tracePort) await serveTrace(connection, app.getHttpServer() as Server);
-    process.on('SIGTERM', () => void stopProfiler().then(() => app.close()).then(() => process.exit(0)));
+    process.on(
+      'SIGTERM',
+      () =>
+        void stopProfiler()
+          .then(() => app.close())
+          .then(() => process.exit(0)),
+    );
   } else {
     await new Promise<void>((resolve) => app.listen(settings.port, '127.0.0.1', resolve));
     process.on('SIGTERM', () => void stopProfiler().then(() => process.exit(0)));

@@ -39,7 +39,9 @@ export async function startFerretDbOnSqlite(binary: string, reason: string, kept
     kind: 'ferretdb',
     backend: 'sqlite',
     uri: `mongodb://127.0.0.1:${port}/`,
-    description: `FerretDB ${FERRETDB_VERSION} (SQLite backend; ${reason}) at mongodb://127.0.0.1:${port}/, data in ${dataDir}, started in ${Date.now() - startedAt} ms`,
+    description:
+      `FerretDB ${FERRETDB_VERSION} (SQLite backend; ${reason}) at mongodb://127.0.0.1:${port}/, data in ${dataDir}, started in ` +
+      `${Date.now() - startedAt} ms`,
     async stop() {
       stopped = true;
       await server?.kill();

@@ -74,7 +74,7 @@ export function watch(options: WatchOptions): Watched {
       });
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
-    exitCode: () => (spawnError ? -1 : child.exitCode ?? (child.signalCode ? 128 : null)),
+    exitCode: () => (spawnError ? -1 : (child.exitCode ?? (child.signalCode ? 128 : null))),
     stderr: () => (spawnError ? String(spawnError) : stderr),
   };
 }

@@ -60,11 +60,17 @@ export function loadBackOfficeAssets(dir: string | undefined): ReadonlyMap<strin
     if (body.trim() !== 'export {};') assets.set(name, asset(body, SCRIPT));
   }
   if (!assets.has('main.js')) {
-    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `BackOfficeModule: the back office's browser app in ${dir} has no main.js. Run \`npm run build:back-office\`.`);
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `BackOfficeModule: the back office's browser app in ${dir} has no main.js. Run \`npm run build:back-office\`.`,
+    );
   }
   const stylesheet = join(dir, STYLESHEET);
   if (!existsSync(stylesheet)) {
-    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `BackOfficeModule: the back office's browser app in ${dir} has no ${STYLESHEET}. Run \`npm run build:back-office\`.`);
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `BackOfficeModule: the back office's browser app in ${dir} has no ${STYLESHEET}. Run \`npm run build:back-office\`.`,
+    );
   }
   assets.set(STYLESHEET, asset(readFileSync(stylesheet, 'utf8'), 'text/css; charset=utf-8'));
   return assets;

@@ -84,7 +84,12 @@ function walk(schema: Schema, prefix: string, definition: Pick<ResourceDefinitio
   return withoutEmptyGroups(root);
 }
 
-function fieldOf(path: string, type: SchemaType, definition: Pick<ResourceDefinition, 'fields' | 'references' | 'files'>, context: FieldContext): FieldMetadata | undefined {
+function fieldOf(
+  path: string,
+  type: SchemaType,
+  definition: Pick<ResourceDefinition, 'fields' | 'references' | 'files'>,
+  context: FieldContext,
+): FieldMetadata | undefined {
   const { fields } = definition;
   const writeOnly = isUnderAny(path, fields.writeOnly) && fields.writable.has(path);
   if (path === fields.versionKey || (isUnderAny(path, fields.hidden) && !writeOnly)) return undefined;
@@ -170,7 +175,15 @@ function bound(name: 'min' | 'max' | 'minLength' | 'maxLength', option: unknown)
 }
 
 function fileField(file: FileFieldDefinition, routes: Array<ReferenceRoute | FileRoute | ElementRoute>): FieldMetadata {
-  return { path: file.field, type: file.gallery ? 'files' : 'file', accept: [...file.accept], maxSize: file.maxSize, ...(file.maxFiles !== undefined && { maxFiles: file.maxFiles }), variants: Boolean(file.variants), routes };
+  return {
+    path: file.field,
+    type: file.gallery ? 'files' : 'file',
+    accept: [...file.accept],
+    maxSize: file.maxSize,
+    ...(file.maxFiles !== undefined && { maxFiles: file.maxFiles }),
+    variants: Boolean(file.variants),
+    routes,
+  };
 }
 
 /** A nested object whose every field is hidden is not shown at all. */

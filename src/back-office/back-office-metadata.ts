@@ -5,12 +5,26 @@ import type { RouteDefinition } from '../interfaces/route-definition.interface.j
 import { actionsOf, ROUTE_ACTIONS, type ResourceActionName } from '../metadata/route-actions.js';
 import { VersioningType, type VersioningOptions } from '@nestjs/common';
 import { servedRoutes, servingOf, type Serving } from '../versioning/served-routes.js';
-import type { BackOfficeMetadata, ElementRoute, ServedRouteMetadata, FieldMetadata, FileRoute, ReferenceRoute, ResourceMetadata, ResourceRoute } from './app/metadata.js';
+import type {
+  BackOfficeMetadata,
+  ElementRoute,
+  ServedRouteMetadata,
+  FieldMetadata,
+  FileRoute,
+  ReferenceRoute,
+  ResourceMetadata,
+  ResourceRoute,
+} from './app/metadata.js';
 import type { ResolvedBackOfficeOptions } from './back-office-options.interface.js';
 import { isUnderAny } from '../query/field-path.util.js';
 import { declaredRank, filterFieldsOf, resourceFields, type FieldContext } from './back-office-fields.js';
 
-const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost' | 'reverseExport' | 'reverseExportPost'> = ['reverse', 'reversePost', 'reverseExport', 'reverseExportPost'];
+const REVERSE_ACTIONS: ReadonlyArray<'reverse' | 'reversePost' | 'reverseExport' | 'reverseExportPost'> = [
+  'reverse',
+  'reversePost',
+  'reverseExport',
+  'reverseExportPost',
+];
 type FieldRoute = ReferenceRoute | FileRoute | ElementRoute;
 /** The routes of a reference, file or sub-document array field, in the order of `ROUTE_ACTIONS`; the reverse ones are the target's (`referencedBy`). */
 const FIELD_ACTIONS: ReadonlyArray<FieldRoute> = [...actionsOf('reference'), ...actionsOf('file'), ...actionsOf('element')].filter(
@@ -29,12 +43,17 @@ export function backOfficeMetadata(
   groups: ReadonlyArray<readonly string[] | undefined> = [],
 ): BackOfficeMetadata {
   const serving = typeof globalPrefix === 'string' ? { ...servingOf(undefined), prefix: normalizePrefix(globalPrefix) } : globalPrefix;
-  const routes = servedRouteMetadata(registrations.flatMap((registration) => registration.routes), serving);
+  const routes = servedRouteMetadata(
+    registrations.flatMap((registration) => registration.routes),
+    serving,
+  );
   return {
     title: settings.title,
     apiBase: serving.prefix,
     auth: { ...settings.auth },
-    resources: registrations.flatMap((registration, index) => registration.definitions.map((definition) => resourceMetadata(definition, registration, groups[index]))),
+    resources: registrations.flatMap((registration, index) =>
+      registration.definitions.map((definition) => resourceMetadata(definition, registration, groups[index])),
+    ),
     ...(routes && { routes }),
   };
 }
@@ -46,7 +65,10 @@ export function backOfficeMetadata(
  * Custom versioning has no header the page could know: its routes are sent without one.
  */
 function servedRouteMetadata(routes: readonly RouteDefinition[], serving: Serving): ServedRouteMetadata[] | undefined {
-  const served = servedRoutes(routes.filter((route) => route.action !== 'custom'), serving).map(({ route, path, version }): ServedRouteMetadata => {
+  const served = servedRoutes(
+    routes.filter((route) => route.action !== 'custom'),
+    serving,
+  ).map(({ route, path, version }): ServedRouteMetadata => {
     const base = path.slice(0, path.length - route.path.length);
     const headers = version === undefined ? undefined : versionHeaders(serving.versioning, version);
     return { method: route.method, path: route.path, base, ...(headers && { headers }) };
@@ -80,7 +102,11 @@ function seenFields(fields: FieldMetadata[], definition: Pick<ResolvedResource, 
   return keep(fields);
 }
 
-function resourceMetadata(definition: ResolvedResource, registration: Pick<ModelRoutesRegistration, 'definitions' | 'routes'>, groups?: readonly string[]): ResourceMetadata {
+function resourceMetadata(
+  definition: ResolvedResource,
+  registration: Pick<ModelRoutesRegistration, 'definitions' | 'routes'>,
+  groups?: readonly string[],
+): ResourceMetadata {
   const names = new Set(registration.definitions.map((candidate) => candidate.name));
   const context = (of: ResolvedResource): Omit<FieldContext, 'filterFields'> => ({
     isResource: (name) => names.has(name),
@@ -119,7 +145,11 @@ function resourceMetadata(definition: ResolvedResource, registration: Pick<Model
           resource: source.name,
           field: reference.field,
           isArray: reference.isArray,
-          routes: enabledOf(REVERSE_ACTIONS, registration.routes, (route) => route.reference?.source === source.name && route.reference.field === reference.field),
+          routes: enabledOf(
+            REVERSE_ACTIONS,
+            registration.routes,
+            (route) => route.reference?.source === source.name && route.reference.field === reference.field,
+          ),
         }));
     }),
   };
@@ -136,13 +166,16 @@ function resourceRoutes(definition: ResourceDefinition, routes: readonly RouteDe
   const names = routeNames(definition);
   const enabled = (action: ResourceActionName) => {
     const { method, path } = ROUTE_ACTIONS[action];
-    return own.some((route) => route.action === action || (route.action === 'custom' && route.handler === action && route.method === method && route.path === path(names)));
+    return own.some(
+      (route) => route.action === action || (route.action === 'custom' && route.handler === action && route.method === method && route.path === path(names)),
+    );
   };
   return actionsOf('resource').filter(enabled);
 }
 
 function fieldRoutes(routes: readonly RouteDefinition[], resource: string, field: string): FieldRoute[] {
-  const ofField = ({ reference, file, element }: RouteDefinition) => (reference ?? file ?? element)?.source === resource && (reference ?? file ?? element)?.field === field;
+  const ofField = ({ reference, file, element }: RouteDefinition) =>
+    (reference ?? file ?? element)?.source === resource && (reference ?? file ?? element)?.field === field;
   return enabledOf(FIELD_ACTIONS, routes, ofField);
 }
 

@@ -25,10 +25,14 @@ export function backOfficeRoutes(extras: BackOfficeExtras): Pick<ResolvedBackOff
  * starts) with their defaults, checked: a factory's object may hold only settings.
  */
 export function backOfficeDisplay(settings: BackOfficeSettings | undefined): Pick<ResolvedBackOfficeOptions, 'title' | 'auth'> {
-  if (typeof settings !== 'object' || settings === null) throw invalid(`the settings' factory gave ${String(settings)}; give an object such as { title: 'Admin' }.`);
+  if (typeof settings !== 'object' || settings === null)
+    throw invalid(`the settings' factory gave ${String(settings)}; give an object such as { title: 'Admin' }.`);
   const unknown = Object.keys(settings).filter((key) => !SETTINGS.has(key) && (settings as Record<string, unknown>)[key] !== undefined);
   if (unknown.length) {
-    throw invalid(`unknown setting ${unknown.map((key) => `'${key}'`).join(', ')}; the settings are ${[...SETTINGS].join(', ')} (path and guards are given to forRootAsync() itself).`);
+    throw invalid(
+      `unknown setting ${unknown.map((key) => `'${key}'`).join(', ')}; the settings are ${[...SETTINGS].join(', ')} (path and guards are given to ` +
+        `forRootAsync() itself).`,
+    );
   }
   const title = settings.title ?? 'Back office';
   if (typeof title !== 'string' || !title.trim()) throw invalid(`title is ${JSON.stringify(title)}; give the page's title, a non-empty string.`);

@@ -50,7 +50,8 @@ export function createBackOfficeController({ path, guards }: Pick<ResolvedBackOf
       return this.backOffice.metadata(request);
     }
   }
-  if (guards.length) UseGuards(...guards)(BackOfficeController.prototype, 'metadata', Object.getOwnPropertyDescriptor(BackOfficeController.prototype, 'metadata')!);
+  if (guards.length)
+    UseGuards(...guards)(BackOfficeController.prototype, 'metadata', Object.getOwnPropertyDescriptor(BackOfficeController.prototype, 'metadata')!);
   Reflect.defineMetadata(SWAGGER_EXCLUDE_CONTROLLER, [true], BackOfficeController);
   return BackOfficeController;
 }

@@ -14,17 +14,15 @@ import { backOfficeDisplay, backOfficeRoutes } from './back-office-settings.util
  * computed by a factory; the extras (`path`, `guards`) shape the controller, so they are given
  * synchronously and checked when the module is declared.
  */
-export const {
-  ConfigurableModuleClass: ConfigurableBackOfficeModule,
-  ASYNC_OPTIONS_TYPE: BACK_OFFICE_ASYNC_OPTIONS_TYPE,
-} = new ConfigurableModuleBuilder<BackOfficeSettings>({ moduleName: 'BackOffice', optionsInjectionToken: BACK_OFFICE_SETTINGS })
-  .setClassMethodName('forRoot')
-  .setFactoryMethodName('createBackOfficeSettings')
-  .setExtras<BackOfficeExtras>(
-    { path: undefined, guards: undefined } satisfies { [K in keyof Required<BackOfficeExtras>]: undefined },
-    (definition, extras) => withBackOffice(definition, extras),
-  )
-  .build();
+export const { ConfigurableModuleClass: ConfigurableBackOfficeModule, ASYNC_OPTIONS_TYPE: BACK_OFFICE_ASYNC_OPTIONS_TYPE } =
+  new ConfigurableModuleBuilder<BackOfficeSettings>({ moduleName: 'BackOffice', optionsInjectionToken: BACK_OFFICE_SETTINGS })
+    .setClassMethodName('forRoot')
+    .setFactoryMethodName('createBackOfficeSettings')
+    .setExtras<BackOfficeExtras>(
+      { path: undefined, guards: undefined } satisfies { [K in keyof Required<BackOfficeExtras>]: undefined },
+      (definition, extras) => withBackOffice(definition, extras),
+    )
+    .build();
 
 /**
  * Completes the module the builder defines (its settings provider) with the controller of the

@@ -14,6 +14,7 @@ export interface RouteBody {
 }
 
 /** The work of a generated route: the overridable method of its action, or its family's handler, called with the row's arguments. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any method of a controller, whatever its this and its arguments
 export type RouteWork = (this: any, ...args: any[]) => unknown;
 
 /**

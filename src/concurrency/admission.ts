@@ -50,7 +50,10 @@ export const DEFAULT_POOL_SIZE = 100;
 export function resolveAdmissionOptions(options: AdmissionOptions | false | undefined, poolSize: number | undefined): ResolvedAdmissionOptions | false {
   if (options === false) return false;
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesModule.forRoot({ admission }): admission must be an object or false (got ${JSON.stringify(options)}).`);
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `ModelRoutesModule.forRoot({ admission }): admission must be an object or false (got ${JSON.stringify(options)}).`,
+    );
   }
   const pool = Number.isSafeInteger(poolSize) && poolSize! > 0 ? poolSize! : DEFAULT_POOL_SIZE;
   const concurrency = options?.concurrency ?? Math.max(1, Math.floor(pool / 4));
@@ -59,7 +62,10 @@ export function resolveAdmissionOptions(options: AdmissionOptions | false | unde
   for (const [key, least] of Object.entries(minimum) as Array<[keyof ResolvedAdmissionOptions, number]>) {
     const value = resolved[key];
     if (!Number.isSafeInteger(value) || value < least) {
-      throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesModule.forRoot({ admission }): ${key} must be an integer of at least ${least} (got ${JSON.stringify(value)}).`);
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_INVALID_OPTION',
+        `ModelRoutesModule.forRoot({ admission }): ${key} must be an integer of at least ${least} (got ${JSON.stringify(value)}).`,
+      );
     }
   }
   return resolved;
@@ -223,7 +229,10 @@ export class Admission extends EventEmitter {
  * would only name the guard that shed it, and under a flood of shed requests capturing one was a
  * tenth of a shed answer's CPU (see BENCHMARKS.md, "What a shed request costs").
  */
-function overloaded({ concurrency, queue, retryAfter }: ResolvedAdmissionOptions, limited = `${concurrency} requests at work and ${queue} waiting: forRoot({ admission: { concurrency, queue } })`): ModelRoutesException {
+function overloaded(
+  { concurrency, queue, retryAfter }: ResolvedAdmissionOptions,
+  limited = `${concurrency} requests at work and ${queue} waiting: forRoot({ admission: { concurrency, queue } })`,
+): ModelRoutesException {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

@@ -45,6 +45,7 @@ export type WriteFilter = { filter: Record<string, unknown> } | null;
  * serves (the repository's `CallContext`), handed back to the target as it came: opaque here.
  */
 export interface ConditionalTarget<D extends object, C> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
   model: Model<any>;
   /** The model's name, for the 412's message. */
   name: string;
@@ -72,7 +73,10 @@ export interface ConditionalTarget<D extends object, C> {
 export function preconditionOf(options: WriteOptions | undefined, taken: () => WritePrecondition | undefined): Precondition | undefined {
   const given = options && (options.ifMatch !== undefined || options.ifNoneMatch !== undefined);
   const conditions = given
-    ? { ifMatch: options.ifMatch === undefined ? undefined : parseEntityTags(options.ifMatch), ifNoneMatch: options.ifNoneMatch === undefined ? undefined : parseEntityTags(options.ifNoneMatch) }
+    ? {
+        ifMatch: options.ifMatch === undefined ? undefined : parseEntityTags(options.ifMatch),
+        ifNoneMatch: options.ifNoneMatch === undefined ? undefined : parseEntityTags(options.ifNoneMatch),
+      }
     : taken();
   const ifMatch = conditions?.ifMatch === '*' ? undefined : conditions?.ifMatch;
   const ifNoneMatch = conditions?.ifNoneMatch;
@@ -101,7 +105,12 @@ export class ConditionalWrites<D extends object, C> {
       const versions = ifMatch && this.versionCondition(id, ifMatch);
       if (versions === null) return null;
       // A weak tag names the same version as its strong form (weak comparison).
-      const excluded = ifNoneMatch && this.versionCondition(id, ifNoneMatch.map((tag) => tag.replace(/^W\//, '')));
+      const excluded =
+        ifNoneMatch &&
+        this.versionCondition(
+          id,
+          ifNoneMatch.map((tag) => tag.replace(/^W\//, '')),
+        );
       return { filter: allOf(filter, versions, excluded ? { $nor: [excluded] } : undefined) };
     }
     const raw = await target.model.findOne(target.idFilter(id, call)).select(target.revealHidden).maxTimeMS(target.maxTimeMS()).lean().exec();

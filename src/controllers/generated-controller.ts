@@ -72,7 +72,10 @@ export interface GeneratedResourceController<T = Record<string, unknown>> {
    * with `requireIfMatch` takes no bulk change (428): no `If-Match` names many documents.
    */
   updateMany(query: Record<string, unknown>, body: unknown, serverFields?: Partial<T> | Record<string, unknown>): Promise<BulkReport>;
-  /** `DELETE /companies?<conditions>` (opt-in: `routes: { deleteMany: true }`): deletes every document the conditions match, each by its own delete (see `ModelRepository.deleteMany`). */
+  /**
+   * `DELETE /companies?<conditions>` (opt-in: `routes: { deleteMany: true }`): deletes every
+   * document the conditions match, each by its own delete (see `ModelRepository.deleteMany`).
+   */
   deleteMany(query: Record<string, unknown>): Promise<BulkReport>;
   /** `GET /companies/trash` (soft delete: `@GeneratedResource({ softDelete: true })`): searches the documents a `DELETE` marked. */
   trash(query: Record<string, unknown>): Promise<SearchResult<PlainDocument<T>>>;
@@ -205,14 +208,21 @@ export function GeneratedController<T>(
     private bulkFilter(query: Record<string, unknown>): Record<string, unknown> {
       const { definition } = this.repository;
       if (definition.requireIfMatch) {
-        throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${definition.name} require If-Match, which no bulk change can carry: change the documents one by one`);
+        throw new ModelRoutesException(
+          'MR_PRECONDITION_REQUIRED',
+          `Writes to ${definition.name} require If-Match, which no bulk change can carry: change the documents one by one`,
+        );
       }
       const conditions = bulkConditions(query);
       return (callOf(this)?.searchFor(conditions) ?? parseBulkQueryString(conditions, definition)).filter;
     }
 
     /** The body, checked against the resource's rules and DTO, with `serverFields` set after the check. */
-    private checked(body: unknown, kind: 'create' | 'update', serverFields?: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>> {
+    private checked(
+      body: unknown,
+      kind: 'create' | 'update',
+      serverFields?: Record<string, unknown>,
+    ): Record<string, unknown> | Promise<Record<string, unknown>> {
       const { definition } = this.repository;
       const checked = checkWrite(body, definition, definition.dtos?.[kind], callOf(this));
       // A generated DTO's check is synchronous: no promise (and no await) for it.

@@ -69,7 +69,12 @@ export class RouteCallGuard implements CanActivate {
   }
 
   /** Opens the request's call under its admission ticket, which is given back when the response ends and no work holds it. */
-  private open(plan: RoutePlan, request: CallRequest & { [ROUTE_CALL]?: RouteCall }, response: HttpResponse, ticket: AdmissionTicket | undefined): true | Promise<true> {
+  private open(
+    plan: RoutePlan,
+    request: CallRequest & { [ROUTE_CALL]?: RouteCall },
+    response: HttpResponse,
+    ticket: AdmissionTicket | undefined,
+  ): true | Promise<true> {
     if (ticket) {
       endOfResponse(response, () => ticket.end());
       ticket.hold();
@@ -160,7 +165,9 @@ export function openRouteCall(
     // In the request's context: a referenced document outside its row scope matches no condition.
     const context = { request };
     const params = resolveRelationFilters(parsed, rules, { repositoryOf: (model) => repositoryOf(model).in(context), readPreference: plan.readPreference });
-    return params instanceof Promise ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved }, count)) : opened(checkedBody, rules, { sent, params }, count);
+    return params instanceof Promise
+      ? params.then((resolved) => opened(checkedBody, rules, { sent, params: resolved }, count))
+      : opened(checkedBody, rules, { sent, params }, count);
   };
   const opened = (checkedBody: unknown, rules: SearchRules | undefined, search?: RouteCall['search'], count?: CountPolicy): RouteCall => {
     const expand = expandOf(row, request, rules, search?.params);

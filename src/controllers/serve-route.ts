@@ -77,7 +77,11 @@ function inView(call: RouteCall, result: unknown): unknown {
   // A bulk change's report names documents by their identifiers only: nothing of them to put in a view.
   if (call.row.answers.shape === 'bulk') return result;
   if (call.row.answers.shape === 'list') applyView(call, (result as SearchResult | undefined)?.result ?? []);
-  else if (call.row.answers.shape === 'history') applyView(call, ((result as HistoryPage | undefined)?.result ?? []).map((entry) => entry.document));
+  else if (call.row.answers.shape === 'history')
+    applyView(
+      call,
+      ((result as HistoryPage | undefined)?.result ?? []).map((entry) => entry.document),
+    );
   else applyView(call, [result]);
   return result;
 }

@@ -22,6 +22,7 @@ export function callOf(controller: object): RouteCall | undefined {
  * explicitly (`repository.in(call.context)`); as it is outside one (a handler called by your code).
  * Where the generated handlers take their repositories.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a repository of any document type
 export function serving<R extends ModelRepository<any>>(controller: object, repository: R): R {
   const call = callOf(controller);
   return call ? repository.in(call.context) : repository;

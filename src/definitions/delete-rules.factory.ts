@@ -55,11 +55,15 @@ function ruleOf(field: string, type: SchemaType, modelName: string, inArray: boo
   const declared = own ?? inner;
   if (declared === undefined) return undefined;
   if (!reference) throw invalid(`onDelete applies to reference fields only ({ type: Types.ObjectId, ref } or an array of them); remove it.`);
-  if (!MODES.includes(declared as OnDelete)) throw invalid(`onDelete: ${JSON.stringify(declared)} is not one of ${MODES.map((mode) => `'${mode}'`).join(', ')}.`);
+  if (!MODES.includes(declared as OnDelete))
+    throw invalid(`onDelete: ${JSON.stringify(declared)} is not one of ${MODES.map((mode) => `'${mode}'`).join(', ')}.`);
   const mode = declared as OnDelete;
-  if (mode === 'nullify' && reference.isArray) throw invalid(`onDelete: 'nullify' cannot apply to an array of references; use 'pull', which removes the identifier from the array.`);
-  if (mode === 'pull' && !reference.isArray) throw invalid(`onDelete: 'pull' applies to arrays of references; use 'nullify' (or 'restrict') on a single reference.`);
-  if (mode === 'nullify' && type.isRequired) throw invalid(`onDelete: 'nullify' cannot apply to a required field (null would not be valid); use 'restrict', or make the field optional.`);
+  if (mode === 'nullify' && reference.isArray)
+    throw invalid(`onDelete: 'nullify' cannot apply to an array of references; use 'pull', which removes the identifier from the array.`);
+  if (mode === 'pull' && !reference.isArray)
+    throw invalid(`onDelete: 'pull' applies to arrays of references; use 'nullify' (or 'restrict') on a single reference.`);
+  if (mode === 'nullify' && type.isRequired)
+    throw invalid(`onDelete: 'nullify' cannot apply to a required field (null would not be valid); use 'restrict', or make the field optional.`);
   if (inArray && (mode === 'nullify' || mode === 'pull')) {
     // Changing every matching element of every document takes `$[]` updates, which FerretDB v1 lacks.
     throw invalid(`onDelete: '${mode}' is not supported inside an array of sub-documents; use 'restrict' (or 'ignore', leaving the reference dangling).`);

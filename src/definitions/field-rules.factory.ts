@@ -23,12 +23,7 @@ export interface FieldOptions {
  */
 export function createFieldRules(schema: Schema, options: FieldOptions = {}): FieldRules {
   const versionKey = schema.get('versionKey') || undefined;
-  const protectedFields = new Set<string>([
-    '_id',
-    ...(versionKey ? [versionKey] : []),
-    ...timestampFields(schema),
-    ...(options.readonly ?? []),
-  ]);
+  const protectedFields = new Set<string>(['_id', ...(versionKey ? [versionKey] : []), ...timestampFields(schema), ...(options.readonly ?? [])]);
   const writeOnly = new Set<string>(options.writeOnly ?? []);
   const hidden = new Set<string>([...(options.hidden ?? []), ...writeOnly]);
   const paths = new Set<string>();
@@ -61,9 +56,7 @@ export function createFieldRules(schema: Schema, options: FieldOptions = {}): Fi
     if ([...hidden].some((path) => path.startsWith(`${array}.`) && !isUnderAny(path, writeOnly))) protectedFields.add(array);
   }
   const readable = new Set([...paths].filter((path) => !isUnderAny(path, hidden)));
-  const writable = new Set(
-    [...paths].filter((path) => !isUnderAny(path, protectedFields) && (!isUnderAny(path, hidden) || isUnderAny(path, writeOnly))),
-  );
+  const writable = new Set([...paths].filter((path) => !isUnderAny(path, protectedFields) && (!isUnderAny(path, hidden) || isUnderAny(path, writeOnly))));
   return { readable, openPrefixes, hidden, writeOnly, writable, protected: protectedFields, objects, documentArrays, versionKey, enums };
 }
 
@@ -89,8 +82,7 @@ export function timestampFields(schema: Schema): string[] {
   const timestamps = schema.get('timestamps') as boolean | { createdAt?: string | boolean; updatedAt?: string | boolean } | undefined;
   if (!timestamps) return [];
   if (timestamps === true) return ['createdAt', 'updatedAt'];
-  const name = (value: string | boolean | undefined, fallback: string) =>
-    value === false ? [] : [typeof value === 'string' ? value : fallback];
+  const name = (value: string | boolean | undefined, fallback: string) => (value === false ? [] : [typeof value === 'string' ? value : fallback]);
   return [...name(timestamps.createdAt, 'createdAt'), ...name(timestamps.updatedAt, 'updatedAt')];
 }
 

@@ -28,7 +28,9 @@ import { assertNoDiscriminators } from './unsupported-schema.util.js';
 export function createResourceDefinitions(options: ModelRoutesModuleOptions): ResourceDefinition[] {
   const definitions = options.resources
     .map((entry) => createResourceDefinition(normalize(entry)))
-    .map((definition): ResourceDefinition => (definition.version === undefined && options.version !== undefined ? { ...definition, version: options.version } : definition));
+    .map((definition): ResourceDefinition =>
+      definition.version === undefined && options.version !== undefined ? { ...definition, version: options.version } : definition,
+    );
   assertUniquePaths(definitions);
   assertRouteOptions(definitions, options);
   completeReferences(definitions, options.references);
@@ -96,7 +98,8 @@ function completeReverseExpansions(definitions: ResourceDefinition[]): void {
       const invalid = (why: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${source.name}.${field}: expandReverse '${name}' ${why}.`);
       const target = byName.get(targetName);
       if (!target) throw invalid(`references ${targetName}, which is not a resource: nothing would expand it`);
-      if (target.schema.path(name) || target.schema.virtualpath(name) || name.startsWith('_')) throw invalid(`is a field of ${targetName} (or starts with _); choose another name`);
+      if (target.schema.path(name) || target.schema.virtualpath(name) || name.startsWith('_'))
+        throw invalid(`is a field of ${targetName} (or starts with _); choose another name`);
       const taken = target.reverseExpansions?.find((other) => other.name === name);
       if (taken) throw invalid(`is already ${taken.source}.${taken.field}'s name for the ${targetName} documents; choose another name`);
       (target.reverseExpansions ??= []).push({ name, source: source.name, field });
@@ -113,9 +116,24 @@ function assertRouteOptions(definitions: ResourceDefinition[], options: ModelRou
   for (const definition of definitions) {
     assertVersion(definition.version, `${definition.name}: @GeneratedResource({ version })`);
     assertRouteNames(definition.routes, 'resource', `${definition.name}: @GeneratedResource({ routes })`);
-    assertFieldRoutes(definition, 'references', definition.referenceRoutes, definition.references.map((reference) => reference.field));
-    assertFieldRoutes(definition, 'files', definition.fileRoutes, definition.files.map((file) => file.field));
-    assertFieldRoutes(definition, 'elements', definition.elementRoutes, definition.elements.map((element) => element.field));
+    assertFieldRoutes(
+      definition,
+      'references',
+      definition.referenceRoutes,
+      definition.references.map((reference) => reference.field),
+    );
+    assertFieldRoutes(
+      definition,
+      'files',
+      definition.fileRoutes,
+      definition.files.map((file) => file.field),
+    );
+    assertFieldRoutes(
+      definition,
+      'elements',
+      definition.elementRoutes,
+      definition.elements.map((element) => element.field),
+    );
   }
 }
 
@@ -123,7 +141,12 @@ const FIELD_KINDS = { references: 'reference', files: 'file', elements: 'element
 const FIELD_NOUNS = { references: 'reference field', files: 'file field', elements: 'array of sub-documents with element routes' } as const;
 
 /** The route options of a resource's reference, file or sub-document array fields name such fields, and routes of theirs. */
-function assertFieldRoutes(definition: ResourceDefinition, option: keyof typeof FIELD_KINDS, given: Record<string, object> | undefined, fields: string[]): void {
+function assertFieldRoutes(
+  definition: ResourceDefinition,
+  option: keyof typeof FIELD_KINDS,
+  given: Record<string, object> | undefined,
+  fields: string[],
+): void {
   const kind = FIELD_KINDS[option];
   for (const [field, routes] of Object.entries(given ?? {})) {
     if (!fields.includes(field)) {
@@ -179,12 +202,23 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     references: findReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !fields.hidden.has(reference.field))
       // Completed by createResourceDefinitions(), which knows every resource.
-      .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true, expand: false, filter: false, ...acyclicOption(resource, schema, reference) })),
+      .map((reference) => ({
+        ...reference,
+        targetIdField: '_id',
+        checkExists: true,
+        expand: false,
+        filter: false,
+        ...acyclicOption(resource, schema, reference),
+      })),
     embeddedReferences: findEmbeddedReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !isUnderAny(reference.field, fields.hidden))
       .map((reference) => ({ ...reference, targetIdField: '_id', checkExists: true })),
     files: files.filter((file) => !fields.hidden.has(file.field)),
-    elements: findElementFields(schema, fields, files.map((file) => file.field)),
+    elements: findElementFields(
+      schema,
+      fields,
+      files.map((file) => file.field),
+    ),
     fields,
     dtos: resourceDtos(resource, schema, fields, given !== undefined, metadata),
     serialization,
@@ -201,11 +235,20 @@ export function createResourceDefinition({ resource, schema: given }: { resource
 }
 
 /** A resource's history settings: `keep` a positive integer (default 100); the schema needs its version key, which numbers the versions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request of Express or Fastify, typed by the application's own callback
 function historyOption(resource: Type, schema: Schema, option: true | HistoryOptions): { keep: number; actor?: (request: any) => string | undefined } {
   const given = option === true ? {} : option;
   const keep = given.keep ?? 100;
-  if (!Number.isInteger(keep) || keep < 1) throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}: @GeneratedResource({ history: { keep } }) must be a positive integer, not ${String(keep)}.`);
-  if (!schema.get('versionKey')) throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}: @GeneratedResource({ history }) numbers versions with the schema's version key, which is turned off (versionKey: false).`);
+  if (!Number.isInteger(keep) || keep < 1)
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `${resource.name}: @GeneratedResource({ history: { keep } }) must be a positive integer, not ${String(keep)}.`,
+    );
+  if (!schema.get('versionKey'))
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `${resource.name}: @GeneratedResource({ history }) numbers versions with the schema's version key, which is turned off (versionKey: false).`,
+    );
   return { keep, ...(given.actor && { actor: given.actor }) };
 }
 
@@ -220,7 +263,11 @@ function softDeleteOption(resource: Type, schema: Schema, option: boolean | { fi
   const existing = schema.path(field);
   if (!existing) schema.add({ [field]: { type: Date, default: null, index: true } });
   else if (existing.instance !== 'Date') {
-    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${resource.name}: @GeneratedResource({ softDelete }) marks deleted documents in '${field}', which is a ${existing.instance}, not a Date. Name another field, or declare it @Prop({ type: Date, default: null }).`);
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `${resource.name}: @GeneratedResource({ softDelete }) marks deleted documents in '${field}', which is a ${existing.instance}, not a Date. Name ` +
+        `another field, or declare it @Prop({ type: Date, default: null }).`,
+    );
   }
   return { field };
 }
@@ -257,11 +304,7 @@ export function resolveResources(
   return { search: defaults, resources };
 }
 
-function resolveSearchOptions(
-  defaults: ResolvedSearchOptions,
-  given: SearchOptions = {},
-  where: string,
-): ResolvedSearchOptions {
+function resolveSearchOptions(defaults: ResolvedSearchOptions, given: SearchOptions = {}, where: string): ResolvedSearchOptions {
   const search: ResolvedSearchOptions = { ...defaults };
   const invalid = (message: string) => new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${message}`);
   for (const [key, value] of Object.entries(given)) {
@@ -308,7 +351,8 @@ function acyclicOption(resource: Type, schema: Schema, reference: { field: strin
     throw invalid(`acyclic applies to a single reference of ${resource.name} to itself (ref: '${resource.name}'); remove it.`);
   }
   const maxDepth = given === true ? DEFAULT_ACYCLIC_MAX_DEPTH : (given as { maxDepth?: unknown } | null)?.maxDepth;
-  if (typeof given !== 'boolean' && (typeof given !== 'object' || given === null)) throw invalid(`acyclic must be true or { maxDepth: <integer of at least 1> }.`);
+  if (typeof given !== 'boolean' && (typeof given !== 'object' || given === null))
+    throw invalid(`acyclic must be true or { maxDepth: <integer of at least 1> }.`);
   if (maxDepth === undefined) return { acyclic: { maxDepth: DEFAULT_ACYCLIC_MAX_DEPTH } };
   if (!Number.isSafeInteger(maxDepth) || (maxDepth as number) < 1) throw invalid(`acyclic.maxDepth: ${String(maxDepth)} must be an integer of at least 1.`);
   return { acyclic: { maxDepth: maxDepth as number } };
@@ -327,7 +371,10 @@ function assertUniquePaths(definitions: ResourceDefinition[]): void {
   // Express matches paths case-insensitively by default, so `Company` and `company` collide.
   const owners = new Map<string, string>();
   for (const definition of definitions) {
-    for (const [option, segment] of [['path', definition.path], ['plural', definition.plural]] as const) {
+    for (const [option, segment] of [
+      ['path', definition.path],
+      ['plural', definition.plural],
+    ] as const) {
       const previous = owners.get(segment.toLowerCase());
       if (previous) {
         throw new ModelRoutesConfigError(
@@ -340,7 +387,6 @@ function assertUniquePaths(definitions: ResourceDefinition[]): void {
     }
   }
 }
-
 
 /**
  * What a repository needs of a model that is registered with Mongoose but is not a resource

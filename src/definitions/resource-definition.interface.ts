@@ -4,7 +4,13 @@ import type { Schema } from 'mongoose';
 import type { ResourceDtos } from '../dto/resource-dto.factory.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from '../interfaces/route-options.interface.js';
+import type {
+  ElementRoutesOptions,
+  FileRoutesOptions,
+  ReferenceRoutesOptions,
+  ResourceRoutesOptions,
+  RouteVersion,
+} from '../interfaces/route-options.interface.js';
 import type { ResolvedSearchOptions } from '../interfaces/search-options.interface.js';
 import type { FieldRules } from '../metadata/field-rules.interface.js';
 
@@ -107,6 +113,7 @@ export interface ResourceDefinition {
   /** `@GeneratedResource({ softDelete })`: the field that marks a deleted document, if the resource has soft delete. */
   softDelete?: { field: string };
   /** `@GeneratedResource({ history })`: how many versions of a document are kept, and who writes. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request of Express or Fastify, typed by the application's own callback
   history?: { keep: number; actor?: (request: any) => string | undefined };
 }
 
@@ -127,4 +134,3 @@ export interface ResourceSettings {
  * A new object per app; the plan's definition is never changed.
  */
 export interface ResolvedResource extends ResourceDefinition, ResourceSettings {}
-

@@ -1,6 +1,14 @@
 import { UseGuards, UseInterceptors, UsePipes, VERSION_NEUTRAL } from '@nestjs/common';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReadPreferenceMode, ReferenceRoutesOptions, ResourceRoutesOptions, RouteOptions, RouteVersion } from '../interfaces/route-options.interface.js';
+import type {
+  ElementRoutesOptions,
+  FileRoutesOptions,
+  ReadPreferenceMode,
+  ReferenceRoutesOptions,
+  ResourceRoutesOptions,
+  RouteOptions,
+  RouteVersion,
+} from '../interfaces/route-options.interface.js';
 import { actionsOf, routeAction, type RouteActionName } from '../metadata/route-actions.js';
 
 /** A route option, resolved: whether the route exists, what decorates its handler, where it reads. */
@@ -32,11 +40,7 @@ const FIELD_SETTINGS: Partial<Record<RouteScope, Record<string, { valid(value: u
 type RouteScope = 'resource' | 'reference' | 'file' | 'element';
 
 /** The options of one route, named as its action: the resource's (or the field's) if given, else `forRoot`'s. */
-export function resolveRoute(
-  action: RouteActionName,
-  own: AnyRoutesOptions | undefined,
-  defaults: AnyRoutesOptions | undefined,
-): ResolvedRoute {
+export function resolveRoute(action: RouteActionName, own: AnyRoutesOptions | undefined, defaults: AnyRoutesOptions | undefined): ResolvedRoute {
   const option = (own as Record<string, RouteOptions | undefined> | undefined)?.[action];
   const fallback = (defaults as Record<string, RouteOptions | undefined> | undefined)?.[action];
   // An opt-in route is on where either level names it (`true` or an object), off otherwise.
@@ -61,11 +65,7 @@ function toResolved(option: RouteOptions | undefined): ResolvedRoute {
 }
 
 /** Refuses, at startup, a route option that names no route of its kind. */
-export function assertRouteNames(
-  options: AnyRoutesOptions | undefined,
-  kind: RouteScope,
-  where: string,
-): void {
+export function assertRouteNames(options: AnyRoutesOptions | undefined, kind: RouteScope, where: string): void {
   const known: readonly string[] = actionsOf(kind);
   for (const [name, value] of Object.entries(options ?? {})) {
     const setting = FIELD_SETTINGS[kind]?.[name];
@@ -76,10 +76,7 @@ export function assertRouteNames(
       continue;
     }
     if (!known.includes(name)) {
-      throw new ModelRoutesConfigError(
-        'MR_CONFIG_UNKNOWN_ROUTE',
-        `${where}: there is no route '${name}'. The ${kind} routes are ${known.join(', ')}.`,
-      );
+      throw new ModelRoutesConfigError('MR_CONFIG_UNKNOWN_ROUTE', `${where}: there is no route '${name}'. The ${kind} routes are ${known.join(', ')}.`);
     }
     assertReadPreference(name as RouteActionName, value as RouteOptions, where);
     if (typeof value === 'object' && value !== null && 'version' in value) assertVersion((value as { version?: unknown }).version, `${where}: ${name}.version`);
@@ -90,7 +87,10 @@ export function assertRouteNames(
 export function assertVersion(version: unknown, where: string): void {
   const one = (value: unknown) => (typeof value === 'string' && value.length > 0) || value === VERSION_NEUTRAL;
   if (version === undefined || one(version) || (Array.isArray(version) && version.length > 0 && version.every(one))) return;
-  throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where} must be a version as @Version() takes it: '1', VERSION_NEUTRAL, or a non-empty array of them (got ${String(version)}).`);
+  throw new ModelRoutesConfigError(
+    'MR_CONFIG_INVALID_OPTION',
+    `${where} must be a version as @Version() takes it: '1', VERSION_NEUTRAL, or a non-empty array of them (got ${String(version)}).`,
+  );
 }
 
 /** A `readPreference` is one of MongoDB's modes, on a route that only reads. */
@@ -102,6 +102,9 @@ function assertReadPreference(action: RouteActionName, option: RouteOptions, whe
   }
   const row = routeAction(action);
   if (row.method !== 'GET' && row.body !== 'search') {
-    throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: ${action} writes; only the routes that read take a readPreference (writes go to the primary).`);
+    throw new ModelRoutesConfigError(
+      'MR_CONFIG_INVALID_OPTION',
+      `${where}: ${action} writes; only the routes that read take a readPreference (writes go to the primary).`,
+    );
   }
 }

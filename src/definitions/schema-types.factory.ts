@@ -101,7 +101,9 @@ function declaredSchemaType(record: PropRecord, where: string, given: unknown): 
     throw new ModelRoutesConfigError(
       'MR_CONFIG_INVALID_OPTION',
       `${where}: Mongoose has no schema type for the BSON class ${declared.name}, so the field would store any value (Mixed). ` +
-        `Use one of ${Object.keys(SCHEMA_TYPE_OF_BSON).map((name) => `mongoose.Schema.Types.${name}`).join(', ')}, or mongoose.Schema.Types.Mixed.`,
+        `Use one of ${Object.keys(SCHEMA_TYPE_OF_BSON)
+          .map((name) => `mongoose.Schema.Types.${name}`)
+          .join(', ')}, or mongoose.Schema.Types.Mixed.`,
     );
   }
   if (SCALARS.has(declared)) {

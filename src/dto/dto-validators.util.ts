@@ -1,4 +1,20 @@
-import { Allow, IsBoolean, IsDateString, IsIn, IsInt, IsMongoId, IsNumber, IsObject, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  Allow,
+  IsBoolean,
+  IsDateString,
+  IsIn,
+  IsInt,
+  IsMongoId,
+  IsNumber,
+  IsObject,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import type { SchemaType } from 'mongoose';
 import { enumValues } from '../utils/schema-enum.util.js';
 
@@ -31,7 +47,10 @@ export function leafValidators(type: SchemaType, reference: LeafReference | unde
       break;
     case 'Number':
     case 'Double':
-      decorators.push(IsNumber({ allowNaN: false, allowInfinity: false }, { ...v, message: `${each ? 'each value in ' : ''}$property must be a number` }), ...bounds(options, v));
+      decorators.push(
+        IsNumber({ allowNaN: false, allowInfinity: false }, { ...v, message: `${each ? 'each value in ' : ''}$property must be a number` }),
+        ...bounds(options, v),
+      );
       break;
     case 'Int32':
       decorators.push(IsInt(v), ...bounds(options, v));

@@ -65,7 +65,10 @@ export function createResourceDtos(source: DtoSource): ResourceDtos {
     // The element routes take the element's id from the path and refuse one in the body: their classes leave `_id` out.
     const children = new Map([...node.children].filter(([name]) => name !== '_id'));
     const prefix = `${source.name}${pascalCase(node.path)}`;
-    elements.set(key, { add: dtoClass(`${prefix}ElementDto`, children, 'create', source, node.path), patch: dtoClass(`${prefix}ElementPatchDto`, children, 'update', source, node.path) });
+    elements.set(key, {
+      add: dtoClass(`${prefix}ElementDto`, children, 'create', source, node.path),
+      patch: dtoClass(`${prefix}ElementPatchDto`, children, 'update', source, node.path),
+    });
   }
   return {
     create: dtoClass(`${source.name}CreateDto`, tree, 'create', source),
@@ -124,7 +127,8 @@ function buildTree(schema: Schema, prefix: string, source: DtoSource): Map<strin
     }
     const sub = (type as SchemaType & { schema?: Schema }).schema;
     const name = parts[parts.length - 1];
-    if (sub && type.instance === 'Embedded') level.set(name, { kind: 'object', path: full, required: isRequired(type), children: buildTree(sub, `${full}.`, source) });
+    if (sub && type.instance === 'Embedded')
+      level.set(name, { kind: 'object', path: full, required: isRequired(type), children: buildTree(sub, `${full}.`, source) });
     else if (sub && type.instance === 'Array') level.set(name, { kind: 'array', path: full, children: buildTree(sub, `${full}.`, source) });
     else level.set(name, { kind: 'leaf', path: full, type });
   });
@@ -162,7 +166,13 @@ function propertyDecorators(key: string, node: DtoNode, mode: Mode, source: DtoS
     // `{ type: [String], enum: [...] }`: the array's enum is its elements' (Mongoose checks each one).
     const values = enumValues((type.options as { enum?: unknown } | undefined)?.enum);
     const inEnum = (each: boolean) => (values ? [IsIn(values, { each })] : []);
-    return [IsOptional(), IsArray(), ...leafValidators(element, reference, true), ...inEnum(true), ElementRules(key, [...leafValidators(element, reference), ...inEnum(false)])];
+    return [
+      IsOptional(),
+      IsArray(),
+      ...leafValidators(element, reference, true),
+      ...inEnum(true),
+      ElementRules(key, [...leafValidators(element, reference), ...inEnum(false)]),
+    ];
   }
   const values = (type as SchemaType & { $__schemaType?: SchemaType }).$__schemaType;
   if (type.instance === 'Map' && values && !['Mixed', 'Array', 'Embedded', 'Map'].includes(values.instance)) {

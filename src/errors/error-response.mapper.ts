@@ -5,7 +5,6 @@ import { ModelRoutesException } from './model-routes.exception.js';
 
 export type { ErrorResponseBody };
 
-
 /** Whether the mapper could explain the failure, or it is an unexpected one to log. */
 export interface MappedError {
   body: ErrorResponseBody;
@@ -82,7 +81,11 @@ export function mapError(error: unknown): MappedError {
   if (name === 'StrictModeError' || name === 'StrictPopulateError') {
     return known('MR_INVALID_QUERY', 'The query names a field that is not in the schema');
   }
-  if (code === 11000 || code === 11001 || (name === 'MongoServerError' && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message ?? ''))) {
+  if (
+    code === 11000 ||
+    code === 11001 ||
+    (name === 'MongoServerError' && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message ?? ''))
+  ) {
     // The repository names the field for its own writes; this is custom code's (or FerretDB's update) duplicate.
     return fromDuplicateKey(error as { keyValue?: Record<string, unknown> });
   }
@@ -191,7 +194,8 @@ function fromHttpException(error: HttpException): MappedError {
   const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
   // A list of messages on a 400 is what ValidationPipe throws: one detail per failed constraint;
   // with `errorFormat: 'grouped'`, the messages of each property under its path.
-  if (status === 400 && Array.isArray(raw) && raw.length > 0) return fromValidationMessages(raw.map((text) => ({ path: pathOfMessage(String(text)), message: String(text) })));
+  if (status === 400 && Array.isArray(raw) && raw.length > 0)
+    return fromValidationMessages(raw.map((text) => ({ path: pathOfMessage(String(text)), message: String(text) })));
   if (status === 400 && isGroupedMessages(raw)) {
     return fromValidationMessages(Object.entries(raw).flatMap(([path, messages]) => messages.map((message) => ({ path, message: String(message) }))));
   }
@@ -217,9 +221,16 @@ function fromHttpException(error: HttpException): MappedError {
  * must be...`): that property is the detail's path.
  */
 function pathOfMessage(text: string): string {
-  const match = /^((?:[\w$]+\.)*)(?:property |each value in |nested property |an instance of \S+ has failed the validation:\s*- property )?([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\b/.exec(text);
+  const match = MESSAGE_PATH.exec(text);
   return match ? match[1] + match[2] : 'body';
 }
+
+/** A message's parent path, the fixed phrase if any, then the property: one regular expression, written in three parts. */
+const MESSAGE_PATH = new RegExp(
+  /^((?:[\w$]+\.)*)/.source +
+    /(?:property |each value in |nested property |an instance of \S+ has failed the validation:\s*- property )?/.source +
+    /([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\b/.source,
+);
 
 /** `{ 'address.city': ['must be a string'] }`: the messages of ValidationPipe's `errorFormat: 'grouped'`, by path. */
 function isGroupedMessages(raw: unknown): raw is Record<string, unknown[]> {
@@ -263,6 +274,6 @@ function isJson(text: unknown): boolean {
 }
 
 function describe(value: unknown): string {
-  const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -25,7 +25,6 @@ export class ModelRoutesException extends HttpException {
     super(errorBody(code, ERROR_CODES[code].status, message, details), ERROR_CODES[code].status);
   }
 
-
   static invalidQuery(path: string, message: string): ModelRoutesException {
     return new ModelRoutesException('MR_INVALID_QUERY', message, [{ path, message }]);
   }
@@ -39,7 +38,12 @@ export class ModelRoutesException extends HttpException {
    * 412: `If-Match` names no version the document has, or (`failed: 'If-None-Match'`) `If-None-Match`
    * names the one it has (`*`: any); `current` is its tag now.
    */
-  static preconditionFailed(resource: string, id: string, current: string | undefined, failed: 'If-Match' | 'If-None-Match' = 'If-Match'): ModelRoutesException {
+  static preconditionFailed(
+    resource: string,
+    id: string,
+    current: string | undefined,
+    failed: 'If-Match' | 'If-None-Match' = 'If-Match',
+  ): ModelRoutesException {
     return new ModelRoutesException(
       'MR_PRECONDITION_FAILED',
       failed === 'If-Match'

@@ -21,6 +21,7 @@ export interface ModelRoutesRegistration {
   /** The controller classes Nest serves, by name (as in `routes[].controller`). */
   readonly controllers: ReadonlyMap<string, Type>;
   /** The groups a request is served with (`forRoot({ serializationGroups })`): which fields it sees, and so may write. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request of Express or Fastify, typed by the application's own callback
   readonly serializationGroups?: (request: any) => string[] | undefined;
 }
 

@@ -30,16 +30,21 @@ export function relationAccessWarnings({ definitions, routes, controllers }: Mod
     const missing = (route: RouteDefinition) => required.filter((guard) => !guardsOf(route).includes(guard));
     const open = readers(source).filter((route) => missing(route).length > 0);
     if (open.length === 0) return;
-    const names = [...new Set(open.flatMap(missing))].map((guard) => (typeof guard === 'function' ? guard.name : (guard as object).constructor.name)).join(', ');
+    const names = [...new Set(open.flatMap(missing))]
+      .map((guard) => (typeof guard === 'function' ? guard.name : (guard as object).constructor.name))
+      .join(', ');
     warnings.push(
-      `${through} lets ${open.map((route) => `${route.method} ${route.path}`).join(', ')} answer ${target} documents without the guards of ${guarded!.method} ${guarded!.path} (${names}): ` +
+      `${through} lets ${open.map((route) => `${route.method} ${route.path}`).join(', ')} answer ${target} documents without the guards of ` +
+        `${guarded!.method} ${guarded!.path} (${names}): ` +
         'give those routes the same guards, or do not declare it (see docs/references.md#expanding-references).',
     );
   };
   for (const definition of definitions) {
     for (const reference of definition.references) {
-      if (reference.expand || reference.filter) check(definition.name, reference.targetName, `${definition.name}.${reference.field} (${reference.expand ? 'expand' : 'filter'})`);
-      if (reference.expandReverse) check(reference.targetName, definition.name, `${definition.name}.${reference.field} (expandReverse '${reference.expandReverse}')`);
+      if (reference.expand || reference.filter)
+        check(definition.name, reference.targetName, `${definition.name}.${reference.field} (${reference.expand ? 'expand' : 'filter'})`);
+      if (reference.expandReverse)
+        check(reference.targetName, definition.name, `${definition.name}.${reference.field} (expandReverse '${reference.expandReverse}')`);
     }
   }
   return warnings;

@@ -18,6 +18,8 @@ export function exportColumns(fields: ExportFields, select?: readonly string[], 
   const whole = [...fields.openPrefixes, ...fields.wholes];
   const paths = [...fields.readable].filter((path) => !whole.some((root) => path.startsWith(`${root}.`)));
   const kept = paths.filter((path) => whole.includes(path) || !paths.some((other) => other.startsWith(`${path}.`)));
-  const chosen = select ? kept.filter((path) => select.some((field) => path === field || path.startsWith(`${field}.`) || field.startsWith(`${path}.`))) : [...kept, ...virtuals];
+  const chosen = select
+    ? kept.filter((path) => select.some((field) => path === field || path.startsWith(`${field}.`) || field.startsWith(`${path}.`)))
+    : [...kept, ...virtuals];
   return ['_id', ...chosen.filter((path) => path !== '_id')];
 }

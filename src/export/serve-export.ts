@@ -15,7 +15,8 @@ import { exportStages, type ExportedDocument } from './export-writers.js';
 const logger = new Logger('ModelRoutes');
 
 /** Express's response, or Fastify's reply. */
-type ExportResponse = ServerResponse | { raw: ServerResponse; code(status: number): unknown; header(name: string, value: string): unknown; send(payload: unknown): unknown };
+type ExportResponse =
+  ServerResponse | { raw: ServerResponse; code(status: number): unknown; header(name: string, value: string): unknown; send(payload: unknown): unknown };
 
 /**
  * What an export route's handler does: runs the route's work as the request's call (the pages of
@@ -70,7 +71,11 @@ export async function serveExport(controller: object, plan: RoutePlan, args: unk
 }
 
 /** The documents of the pages, each page shaped as a search's answer is (expand, identifiers as strings, the view) as the request's call. */
-async function* documents(call: RouteCall, first: IteratorResult<ExportedDocument[]>, pages: AsyncIterator<ExportedDocument[]>): AsyncGenerator<ExportedDocument> {
+async function* documents(
+  call: RouteCall,
+  first: IteratorResult<ExportedDocument[]>,
+  pages: AsyncIterator<ExportedDocument[]>,
+): AsyncGenerator<ExportedDocument> {
   try {
     for (let page = first; !page.done; page = await pages.next()) {
       const docs = page.value;

@@ -1,4 +1,27 @@
-import { All, Body, Controller, createParamDecorator, Delete, Get, Head, HttpCode, Options, Param, Patch, Post, Put, Query, Req, Res, SetMetadata, UseFilters, UseGuards, Version, type ExecutionContext, type Type } from '@nestjs/common';
+import {
+  All,
+  Body,
+  Controller,
+  createParamDecorator,
+  Delete,
+  Get,
+  Head,
+  HttpCode,
+  Options,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  SetMetadata,
+  UseFilters,
+  UseGuards,
+  Version,
+  type ExecutionContext,
+  type Type,
+} from '@nestjs/common';
 import { ROUTE_CALL, RouteCallGuard } from '../controllers/route-call.guard.js';
 import type { RouteCall } from '../call/route-call.js';
 import { ROUTE_PLAN, type RoutePlan } from '../call/route-plan.js';
@@ -8,6 +31,7 @@ import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { GeneratedRouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { routeAction, type ParamSource, type RouteActionName, type RouteNames } from '../metadata/route-actions.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any method of a controller, whatever its this and its arguments
 type Handler = (this: any, ...args: any[]) => unknown;
 
 /**
@@ -37,7 +61,14 @@ export function ownHandler(controller: Type, name: string): void {
 }
 
 const METHOD_DECORATORS: Record<RouteMethod, (path?: string) => MethodDecorator> = {
-  GET: Get, POST: Post, PUT: Put, DELETE: Delete, PATCH: Patch, ALL: All, OPTIONS: Options, HEAD: Head,
+  GET: Get,
+  POST: Post,
+  PUT: Put,
+  DELETE: Delete,
+  PATCH: Patch,
+  ALL: All,
+  OPTIONS: Options,
+  HEAD: Head,
 };
 
 /** The parameter decorator that reads each source, for a route of these names. */
@@ -97,7 +128,11 @@ export type RoutePlans<A extends RouteActionName> = Record<A, RoutePlan>;
  * guard and its handler read (an action the controller does not serve has one too, with no route:
  * its handler is then a plain method, called only by code).
  */
-export function routePlans<A extends RouteActionName>(actions: readonly A[], routes: readonly GeneratedRouteDefinition[], generated: (action: A) => GeneratedRoute): RoutePlans<A> {
+export function routePlans<A extends RouteActionName>(
+  actions: readonly A[],
+  routes: readonly GeneratedRouteDefinition[],
+  generated: (action: A) => GeneratedRoute,
+): RoutePlans<A> {
   const plans = {} as RoutePlans<A>;
   for (const action of actions) {
     const route = routes.find((candidate) => candidate.action === action);
@@ -122,7 +157,9 @@ export function viewsFor(action: RouteActionName, source: RouteModel, target?: R
 type RouteModel = { name: string; serialization?: SerializationViews };
 
 /** The handler's last parameter: the request's call, as its entry guard built it. */
-const CallParam = createParamDecorator((_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<{ [ROUTE_CALL]?: RouteCall }>()[ROUTE_CALL]);
+const CallParam = createParamDecorator(
+  (_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<{ [ROUTE_CALL]?: RouteCall }>()[ROUTE_CALL],
+);
 
 /**
  * Makes the handler of one generated route (a method of its family's handlers class, written in

@@ -1,6 +1,13 @@
 import type { Type } from '@nestjs/common';
 import type { ResourceDefinition } from '../definitions/resource-definition.interface.js';
-import type { CustomRouteDefinition, ElementRouteDefinition, FileRouteDefinition, ReferenceRouteDefinition, ResourceRouteDefinition, RouteDefinition } from '../interfaces/route-definition.interface.js';
+import type {
+  CustomRouteDefinition,
+  ElementRouteDefinition,
+  FileRouteDefinition,
+  ReferenceRouteDefinition,
+  ResourceRouteDefinition,
+  RouteDefinition,
+} from '../interfaces/route-definition.interface.js';
 import { createElementController } from './element-controller.factory.js';
 import { createFileController } from './file-controller.factory.js';
 import { createReferenceController } from './reference-controller.factory.js';
@@ -39,18 +46,34 @@ export function createControllers(
     if (elementRoutes) {
       const { element } = elementRoutes[0];
       const definition = byName.get(element.source)!;
-      return createElementController(definition, definition.elements.find((candidate) => candidate.field === element.field)!, elementRoutes, connectionName);
+      return createElementController(
+        definition,
+        definition.elements.find((candidate) => candidate.field === element.field)!,
+        elementRoutes,
+        connectionName,
+      );
     }
     const fileRoutes = files.get(name);
     if (fileRoutes) {
       const { file } = fileRoutes[0];
       const definition = byName.get(file.source)!;
-      return createFileController(definition, definition.files.find((candidate) => candidate.field === file.field)!, fileRoutes, connectionName);
+      return createFileController(
+        definition,
+        definition.files.find((candidate) => candidate.field === file.field)!,
+        fileRoutes,
+        connectionName,
+      );
     }
     const referenceRoutes = references.get(name);
     if (referenceRoutes) {
       const { reference } = referenceRoutes[0];
-      return createReferenceController(byName.get(reference.source)!, referenceTarget(byName, reference.target), reference.field, referenceRoutes, connectionName);
+      return createReferenceController(
+        byName.get(reference.source)!,
+        referenceTarget(byName, reference.target),
+        reference.field,
+        referenceRoutes,
+        connectionName,
+      );
     }
     const routes = resources.get(name)!;
     const definition = byName.get(routes[0].resource)!;

@@ -24,7 +24,12 @@ import { elementRouteNames } from '../routes/route-table.factory.js';
  * checked as the elements of a write of the whole document are (the field rules, then the
  * generated element class), with paths relative to the element (`date`, not `vaccinations.0.date`).
  */
-export function createElementController(source: ResourceDefinition, element: ElementFieldDefinition, routes: ElementRouteDefinition[], connectionName?: string): Type {
+export function createElementController(
+  source: ResourceDefinition,
+  element: ElementFieldDefinition,
+  routes: ElementRouteDefinition[],
+  connectionName?: string,
+): Type {
   const { field } = element;
   const rules = elementRules(source.fields, field);
   const dtos = source.dtos.elements?.get(field);
@@ -36,7 +41,15 @@ export function createElementController(source: ResourceDefinition, element: Ele
   const names = elementRouteNames(source, field);
   const plans = routePlans(actionsOf('element'), routes, (action) => {
     const body = routeAction(action).body as 'element' | 'elementPatch' | undefined;
-    return { names, resource: source.name, answers: source.name, views: viewsFor(action, source), ...(body && bodies[body] && { body: bodies[body] }), work: work.prototype[action], ownWork: true };
+    return {
+      names,
+      resource: source.name,
+      answers: source.name,
+      views: viewsFor(action, source),
+      ...(body && bodies[body] && { body: bodies[body] }),
+      work: work.prototype[action],
+      ownWork: true,
+    };
   });
   const handlers = elementHandlers(work, plans);
   for (const route of routes) decorateGeneratedHandler(handlers, route, plans[route.action]);
@@ -71,7 +84,12 @@ function inElement(error: unknown, field: string): unknown {
   const relative = (path: string) => (path === field ? field : path.replace(new RegExp(`^${escapeRegExp(field)}\\.(?:(?:\\d+|\\$)\\.)?`), ''));
   let text = message;
   for (const detail of details) if (detail.path !== relative(detail.path)) text = text.split(detail.path).join(relative(detail.path) || 'the element');
-  return new ModelRoutesException(code as never, text, details.map((detail) => ({ ...detail, path: relative(detail.path) })), error instanceof ModelRoutesException ? error.headers : undefined);
+  return new ModelRoutesException(
+    code as never,
+    text,
+    details.map((detail) => ({ ...detail, path: relative(detail.path) })),
+    error instanceof ModelRoutesException ? error.headers : undefined,
+  );
 }
 
 function escapeRegExp(text: string): string {

@@ -36,7 +36,14 @@ export function createFileController(source: ResourceDefinition, file: FileField
   const uploads = routes.some((route) => routeAction(route.action).upload);
   const work = FileRoutes(source, file, uploads, connectionName);
   const names = fileRouteNames(source, file);
-  const plans = routePlans(actionsOf('file'), routes, (action) => ({ names, resource: source.name, answers: source.name, views: viewsFor(action, source), work: work.prototype[action], ownWork: true }));
+  const plans = routePlans(actionsOf('file'), routes, (action) => ({
+    names,
+    resource: source.name,
+    answers: source.name,
+    views: viewsFor(action, source),
+    work: work.prototype[action],
+    ownWork: true,
+  }));
   const handlers = fileHandlers(work, plans);
   for (const route of routes) {
     decorateGeneratedHandler(handlers, route, plans[route.action]);
@@ -109,10 +116,16 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
     private fileOf(doc: PlainDocument, key: string, fileId: string | undefined): FileRef {
       const value = doc[field] as FileRef | FileRef[] | null | undefined;
       if (gallery && !Types.ObjectId.isValid(fileId ?? '')) {
-        throw new ModelRoutesException('MR_INVALID_ID', `'${fileId}' is not a file identifier (24 hexadecimal characters)`, [{ path: '_id', message: 'not an ObjectId' }]);
+        throw new ModelRoutesException('MR_INVALID_ID', `'${fileId}' is not a file identifier (24 hexadecimal characters)`, [
+          { path: '_id', message: 'not an ObjectId' },
+        ]);
       }
       const ref = Array.isArray(value) ? value.find((candidate) => String(candidate._id) === fileId) : (value ?? undefined);
-      if (!ref) throw new ModelRoutesException('MR_FILE_NOT_FOUND', gallery ? `${source.name} '${key}' has no file '${fileId}' in ${field}` : `${source.name} '${key}' has no ${field}`);
+      if (!ref)
+        throw new ModelRoutesException(
+          'MR_FILE_NOT_FOUND',
+          gallery ? `${source.name} '${key}' has no file '${fileId}' in ${field}` : `${source.name} '${key}' has no ${field}`,
+        );
       return ref;
     }
 
@@ -131,7 +144,13 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
      * fails, or the write does, the stored file is deleted. A response whose request was not read to
      * its end closes the connection (the client may still be sending).
      */
-    private async receive<R>(store: FileStore, doc: PlainDocument, request: UploadRequest, response: HttpResponse, write: (stored: FileRef) => Promise<R>): Promise<R> {
+    private async receive<R>(
+      store: FileStore,
+      doc: PlainDocument,
+      request: UploadRequest,
+      response: HttpResponse,
+      write: (stored: FileRef) => Promise<R>,
+    ): Promise<R> {
       const incoming = (request.raw ?? request) as IncomingMessage;
       let stored: FileRef | undefined;
       let upload: Awaited<ReturnType<typeof readUpload>> | undefined;
@@ -140,7 +159,11 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
       try {
         upload = await readUpload(request, file, where);
         const bytes = header ? header.tap(upload.bytes) : upload.bytes;
-        stored = await store.upload(bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, { resource: source.name, document: doc._id, field });
+        stored = await store.upload(bytes, { name: upload.name ?? field, declaredType: upload.declaredType }, file, {
+          resource: source.name,
+          document: doc._id,
+          field,
+        });
         await upload.complete();
         if (header) await header.check(await loadSharp(where), store, stored, file.variants!.maxPixels ?? this.images.options.maxPixels, where);
         return await write(stored);

@@ -24,7 +24,13 @@ import { routeNames, type ReferenceTarget } from '../routes/route-table.factory.
  * (`ReferenceHandlers`) of the actions of `ROUTE_ACTIONS` the field has, over their work
  * (`ReferenceRoutes`).
  */
-export function createReferenceController(source: ResourceDefinition, target: ReferenceTarget, field: string, routes: ReferenceRouteDefinition[], connectionName?: string): Type {
+export function createReferenceController(
+  source: ResourceDefinition,
+  target: ReferenceTarget,
+  field: string,
+  routes: ReferenceRouteDefinition[],
+  connectionName?: string,
+): Type {
   const work = ReferenceRoutes(source, field, target.name, connectionName);
   const names = routeNames(source, { field, target });
   // The reverse POST route's body: a search of the source model (`CompanyOwnerSearchDto`).
@@ -46,7 +52,6 @@ export function createReferenceController(source: ResourceDefinition, target: Re
   for (const route of routes) decorateGeneratedHandler(handlers, route, plans[route.action]);
   return createControllerClass(routes[0].controller, handlers, routes);
 }
-
 
 /**
  * The work of the routes of one reference field, one method per action: `find` (or `list` for an
@@ -105,11 +110,17 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
 
     async reverseExport(key: string, query: Record<string, unknown>) {
       const search = exportQuery(query);
-      return serving(this, this.source).exportPages(callOf(this)?.searchFor(search) ?? parseSearchQueryString(search, this.source.definition), await this.referencing(key));
+      return serving(this, this.source).exportPages(
+        callOf(this)?.searchFor(search) ?? parseSearchQueryString(search, this.source.definition),
+        await this.referencing(key),
+      );
     }
 
     async reverseExportPost(key: string, body: unknown) {
-      return serving(this, this.source).exportPages(callOf(this)?.searchFor(body) ?? parseSearchBody(body, this.source.definition), await this.referencing(key));
+      return serving(this, this.source).exportPages(
+        callOf(this)?.searchFor(body) ?? parseSearchBody(body, this.source.definition),
+        await this.referencing(key),
+      );
     }
 
     async add(key: string, related: string) {
@@ -158,7 +169,8 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
         return { [field]: objectId };
       }
       const scope = { [field]: this.target.castId(key) };
-      if (!(await this.target.existingObjectId(key)) && !(await serving(this, this.source).matchingObjectIds(scope, 1)).length) throw ModelRoutesException.notFound(targetName, key);
+      if (!(await this.target.existingObjectId(key)) && !(await serving(this, this.source).matchingObjectIds(scope, 1)).length)
+        throw ModelRoutesException.notFound(targetName, key);
       return scope;
     }
   }

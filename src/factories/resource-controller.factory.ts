@@ -24,7 +24,12 @@ type Methods = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
  * `super` call) runs; and the user's own routes, with their decorators, their paths placed under
  * the resource's path. All in route-table order, so that `/company/stats` is never shadowed by `/company/:company_id`.
  */
-export function createResourceController(definition: ResourceDefinition, routes: Array<ResourceRouteDefinition | CustomRouteDefinition>, base: Type | undefined, connectionName?: string): Type {
+export function createResourceController(
+  definition: ResourceDefinition,
+  routes: Array<ResourceRouteDefinition | CustomRouteDefinition>,
+  base: Type | undefined,
+  connectionName?: string,
+): Type {
   // The repository is injected by the base class, GeneratedController(resource, connectionName).
   const parent: Type = base ?? (GeneratedController(definition.target, connectionName) as unknown as Type);
   const inherited = parent.prototype as Methods;
@@ -79,7 +84,8 @@ export function createResourceController(definition: ResourceDefinition, routes:
     // Its repository calls apply the request's row scopes, as the generated routes' do.
     UseInterceptors(RowScopeInterceptor)(controller.prototype, route.handler, Object.getOwnPropertyDescriptor(controller.prototype, route.handler)!);
     // Its version as the route table says: its own `@Version()`, else your controller's, else the resource's.
-    if (route.version !== undefined) Version(route.version)(controller.prototype, route.handler, Object.getOwnPropertyDescriptor(controller.prototype, route.handler)!);
+    if (route.version !== undefined)
+      Version(route.version)(controller.prototype, route.handler, Object.getOwnPropertyDescriptor(controller.prototype, route.handler)!);
   }
   return controller;
 }
@@ -148,7 +154,11 @@ function resourceHandlers(parent: Type, plans: RoutePlans<ResourceActionName>): 
 
 /** The body of each kind the resource's routes read: its DTO (the user's, or the generated one) and its check. */
 function routeBodies(definition: ResourceDefinition): Record<BodyKind, RouteBody> {
-  return { create: createRouteBody('create', definition.dtos.create), update: createRouteBody('update', definition.dtos.update), search: createRouteBody('search', definition.dtos.search) };
+  return {
+    create: createRouteBody('create', definition.dtos.create),
+    update: createRouteBody('update', definition.dtos.update),
+    search: createRouteBody('search', definition.dtos.search),
+  };
 }
 
 export { locationOf, type HttpRequest } from '../controllers/location.util.js';

@@ -6,7 +6,10 @@ import { checkWrite } from '../call/write-check.util.js';
 export type BodyKind = 'create' | 'update' | 'search';
 
 // The handler of a write is given the checked data: what will be stored.
-const write = (dto: Type): BodyCheck => (body, rules) => checkWrite(body, rules, dto);
+const write =
+  (dto: Type): BodyCheck =>
+  (body, rules) =>
+    checkWrite(body, rules, dto);
 
 const CHECKS: Record<BodyKind, (dto: Type) => BodyCheck> = {
   create: write,

@@ -50,7 +50,11 @@ export function acceptedContentType(head: Buffer, declared: string | undefined, 
   const claimed = declared?.split(';')[0].trim().toLowerCase();
   if (sniffed.type) {
     if (accept.includes(sniffed.type)) return sniffed.type;
-    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `the file is ${sniffed.type} (read from its content${claimed ? `, sent as ${claimed}` : ''}); accepted: ${accept.join(', ')}`);
+    throw fileError(
+      'MR_UNSUPPORTED_MEDIA_TYPE',
+      where,
+      `the file is ${sniffed.type} (read from its content${claimed ? `, sent as ${claimed}` : ''}); accepted: ${accept.join(', ')}`,
+    );
   }
   if (claimed && accept.includes(claimed) && !SNIFFED_TYPES.has(claimed) && (sniffed.text || !claimed.startsWith('text/'))) return claimed;
   if (accept.includes('application/octet-stream')) return 'application/octet-stream';

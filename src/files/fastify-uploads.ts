@@ -9,7 +9,10 @@ const UPLOAD = 'modelRoutesUpload';
 
 interface FastifyLike {
   hasContentTypeParser(type: string): boolean;
-  addContentTypeParser(type: string, parser: (request: FastifyRequestLike, payload: IncomingMessage, done: (error: Error | null, body?: unknown) => void) => void): void;
+  addContentTypeParser(
+    type: string,
+    parser: (request: FastifyRequestLike, payload: IncomingMessage, done: (error: Error | null, body?: unknown) => void) => void,
+  ): void;
 }
 
 interface FastifyRequestLike {

@@ -8,9 +8,8 @@ const MAX_NAME_BYTES = 255;
  */
 export function sanitizeFileName(name: string): string {
   const base = name.normalize('NFC').split(/[/\\]/).pop() ?? '';
-  const clean = base
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069"<>|:*?]/g, '')
-    .replace(/^[\s.]+|[\s.]+$/g, '');
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
+  const clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069"<>|:*?]/g, '').replace(/^[\s.]+|[\s.]+$/g, '');
   if (!clean) return 'file';
   if (Buffer.byteLength(clean) <= MAX_NAME_BYTES) return clean;
   const dot = clean.lastIndexOf('.');

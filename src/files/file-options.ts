@@ -118,7 +118,8 @@ export function resolveFileOptions(options: FilePropOptions, field: string, gall
   const inline = new Set((options.inline ?? accept.filter((type) => RASTER_IMAGES.includes(type))).map((type) => type.toLowerCase()));
   for (const type of inline) if (!accept.includes(type)) throw invalid(`inline lists '${type}', which accept does not.`);
   const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT;
-  if (!Number.isSafeInteger(bodyTimeout) || bodyTimeout < 1) throw invalid(`bodyTimeout must be a number of milliseconds of at least 1 (got ${JSON.stringify(options.bodyTimeout)}).`);
+  if (!Number.isSafeInteger(bodyTimeout) || bodyTimeout < 1)
+    throw invalid(`bodyTimeout must be a number of milliseconds of at least 1 (got ${JSON.stringify(options.bodyTimeout)}).`);
   if (options.maxFiles !== undefined && !gallery) throw invalid('maxFiles bounds a gallery (FileRef[]); a single file field holds one file: remove it.');
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   if (!Number.isSafeInteger(maxFiles) || maxFiles < 1) throw invalid(`maxFiles must be an integer of at least 1 (got ${JSON.stringify(options.maxFiles)}).`);
@@ -151,7 +152,8 @@ function resolveVariants(given: true | VariantOptions, accept: readonly string[]
   }
   if (variants.sizes && (variants.sizes.length === 0 || !variants.sizes.every(dimension))) throw invalid('variants.sizes must list integers from 1 to 16384.');
   if (!Number.isSafeInteger(variants.maxPerFile) || variants.maxPerFile < 1) throw invalid('variants.maxPerFile must be an integer of at least 1.');
-  if (variants.maxPixels !== undefined && !(Number.isSafeInteger(variants.maxPixels) && variants.maxPixels >= 1)) throw invalid('variants.maxPixels must be an integer of at least 1.');
+  if (variants.maxPixels !== undefined && !(Number.isSafeInteger(variants.maxPixels) && variants.maxPixels >= 1))
+    throw invalid('variants.maxPixels must be an integer of at least 1.');
   const unknown = variants.formats.find((format) => !IMAGE_FORMATS.includes(format));
   if (unknown !== undefined || variants.formats.length === 0) throw invalid(`variants.formats must list some of ${IMAGE_FORMATS.join(', ')}.`);
   if (!accept.some((type) => RASTER_IMAGES.includes(type))) throw invalid('variants are resized images, but accept lists no raster image type.');

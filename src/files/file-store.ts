@@ -91,7 +91,14 @@ export class FileStore {
       throw error;
     }
     const stored = upload.gridFSFile!;
-    return { _id: stored._id as Types.ObjectId, name: file.name, contentType: metadata.contentType!, size, sha256: metadata.sha256, uploadedAt: stored.uploadDate };
+    return {
+      _id: stored._id as Types.ObjectId,
+      name: file.name,
+      contentType: metadata.contentType!,
+      size,
+      sha256: metadata.sha256,
+      uploadedAt: stored.uploadDate,
+    };
   }
 
   /**
@@ -136,7 +143,9 @@ export class FileStore {
    */
   async delete(ids: readonly Types.ObjectId[]): Promise<void> {
     if (ids.length === 0) return;
-    const variants = await this.filesCollection().find({ 'metadata.variantOf': oneOrMany(ids) }, { projection: { _id: 1 } }).toArray();
+    const variants = await this.filesCollection()
+      .find({ 'metadata.variantOf': oneOrMany(ids) }, { projection: { _id: 1 } })
+      .toArray();
     const files = oneOrMany([...ids, ...variants.map((variant) => variant._id)]);
     await this.chunksCollection().deleteMany({ files_id: files });
     await this.filesCollection().deleteMany({ _id: files });
@@ -162,7 +171,10 @@ export class FileStore {
 
   /** The keys of the variants kept of a file (`w200-h200-cover.webp`), in the order they were made. */
   async listVariants(id: Types.ObjectId): Promise<string[]> {
-    const variants = await this.filesCollection().find({ 'metadata.variantOf': id }, { projection: { 'metadata.variant': 1 } }).sort({ _id: 1 }).toArray();
+    const variants = await this.filesCollection()
+      .find({ 'metadata.variantOf': id }, { projection: { 'metadata.variant': 1 } })
+      .sort({ _id: 1 })
+      .toArray();
     return variants.map((variant) => variant.metadata!.variant!);
   }
 
@@ -217,10 +229,12 @@ export class FileStore {
   }
 
   private variantIndex(): Promise<unknown> {
-    this.indexed ??= this.filesCollection().createIndex({ 'metadata.variantOf': 1, 'metadata.variant': 1 }).catch((error: unknown) => {
-      this.indexed = undefined;
-      throw error;
-    });
+    this.indexed ??= this.filesCollection()
+      .createIndex({ 'metadata.variantOf': 1, 'metadata.variant': 1 })
+      .catch((error: unknown) => {
+        this.indexed = undefined;
+        throw error;
+      });
     return this.indexed;
   }
 }

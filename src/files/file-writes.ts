@@ -25,6 +25,7 @@ export interface FileUpdate {
  * note), handed back to the target as it came: opaque here.
  */
 export interface FileWriteTarget<D extends object, W> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
   model: Model<any>;
   /** The model's name, for messages. */
   name: string;
@@ -53,7 +54,10 @@ export class FileWrites<D extends object, W> {
     const { target } = this;
     if (!target.store) return 0;
     return target.store.removeOrphans(new Date(Date.now() - olderThanMs), async (owner, id) => {
-      const held = await target.model.exists({ _id: owner.document, [`${owner.field}._id`]: id }).maxTimeMS(target.maxTimeMS()).exec();
+      const held = await target.model
+        .exists({ _id: owner.document, [`${owner.field}._id`]: id })
+        .maxTimeMS(target.maxTimeMS())
+        .exec();
       return held !== null;
     });
   }
@@ -82,7 +86,8 @@ export class FileWrites<D extends object, W> {
     }
     throw new ModelRoutesException(
       'MR_WRITE_CONFLICT',
-      `${target.name}.${field} of '${id}' was replaced by other writers ${FILE_SWAP_ATTEMPTS} times while this upload was being stored; nothing was written: send it again`,
+      `${target.name}.${field} of '${id}' was replaced by other writers ${FILE_SWAP_ATTEMPTS} times while this upload was being stored; nothing was ` +
+        `written: send it again`,
       undefined,
       { 'Retry-After': '1' },
     );

@@ -60,17 +60,14 @@ export class UploadHeader {
   private readonly chunks: Buffer[] = [];
   private length = 0;
 
-  tap(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-    const self = this;
-    return (async function* () {
-      for await (const chunk of source) {
-        if (self.length < HEADER_LENGTH) {
-          self.chunks.push(chunk.subarray(0, HEADER_LENGTH - self.length));
-          self.length += Math.min(chunk.length, HEADER_LENGTH - self.length);
-        }
-        yield chunk;
+  async *tap(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+    for await (const chunk of source) {
+      if (this.length < HEADER_LENGTH) {
+        this.chunks.push(chunk.subarray(0, HEADER_LENGTH - this.length));
+        this.length += Math.min(chunk.length, HEADER_LENGTH - this.length);
       }
-    })();
+      yield chunk;
+    }
   }
 
   /**
@@ -83,7 +80,11 @@ export class UploadHeader {
     let header = await readImageHeader(sharp, Buffer.concat(this.chunks));
     if (!header && stored.size > this.length) header = await readImageHeader(sharp, await readWhole(store, stored._id as Types.ObjectId));
     if (header && weightedPixels(header) > maxPixels) {
-      throw fileError('MR_IMAGE_TOO_LARGE', where, `the image is ${describePixels(header)}; this field takes at most ${megapixels(maxPixels)} megapixels (maxPixels)`);
+      throw fileError(
+        'MR_IMAGE_TOO_LARGE',
+        where,
+        `the image is ${describePixels(header)}; this field takes at most ${megapixels(maxPixels)} megapixels (maxPixels)`,
+      );
     }
   }
 }

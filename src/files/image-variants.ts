@@ -24,7 +24,13 @@ type Fit = 'cover' | 'contain' | 'fill' | 'inside' | 'outside';
 const FITS: readonly Fit[] = ['cover', 'contain', 'fill', 'inside', 'outside'];
 const PARAMETERS = ['w', 'h', 'fit', 'format'];
 /** The image types the resizer reads. */
-const READABLE: Record<string, ImageFormat | undefined> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp', 'image/avif': 'avif', 'image/gif': undefined };
+const READABLE: Record<string, ImageFormat | undefined> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/gif': undefined,
+};
 const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif' };
 const logger = new Logger('ModelRoutes');
 
@@ -76,7 +82,10 @@ export function loadSharp(where: string): Promise<Sharp> {
     (module) => module.default,
     () => {
       loading = undefined;
-      throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `${where}: @FileProp({ variants }) resizes images with the sharp package: npm install sharp`);
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_INVALID_OPTION',
+        `${where}: @FileProp({ variants }) resizes images with the sharp package: npm install sharp`,
+      );
     },
   );
   return loading;
@@ -93,7 +102,14 @@ const inFlight = new Map<string, Promise<Servable>>();
  * cannot decode, or of more pixels than the field's `maxPixels`, is a 415
  * `MR_UNSUPPORTED_MEDIA_TYPE` with a message of the library's (the resizer's own words go to the log).
  */
-export async function variantOfFile(store: FileStore, file: FileRef, variant: VariantRequest, field: FileFieldDefinition, work: ImageWork, where: string): Promise<Servable> {
+export async function variantOfFile(
+  store: FileStore,
+  file: FileRef,
+  variant: VariantRequest,
+  field: FileFieldDefinition,
+  work: ImageWork,
+  where: string,
+): Promise<Servable> {
   const id = file._id as Types.ObjectId;
   const name = `${file.name.replace(/\.[^.]*$/, '')}-${variant.key}`;
   const found = await store.findVariant(id, variant.key);
@@ -106,7 +122,10 @@ export async function variantOfFile(store: FileStore, file: FileRef, variant: Va
       const kept = await store.listVariants(id);
       if (kept.length >= maxPerFile) {
         const path = variant.width !== undefined ? 'w' : variant.height !== undefined ? 'h' : 'format';
-        throw ModelRoutesException.invalidQuery(path, `${where}: this file has its ${maxPerFile} variants (variants.maxPerFile), and no other is made: ask for one of ${kept.join(', ')}`);
+        throw ModelRoutesException.invalidQuery(
+          path,
+          `${where}: this file has its ${maxPerFile} variants (variants.maxPerFile), and no other is made: ask for one of ${kept.join(', ')}`,
+        );
       }
       const maxPixels = field.variants!.maxPixels ?? work.options.maxPixels;
       const bytes = await work.run(() => computeVariant(store, id, variant, maxPixels, work.options.timeout, where), where);
@@ -122,14 +141,25 @@ function storedServable(store: FileStore, stored: StoredFile, name: string): Ser
   return { name, contentType, size: stored.length, sha256, uploadedAt: stored.uploadDate, open: (range) => store.download(stored._id, range) };
 }
 
-async function computeVariant(store: FileStore, id: Types.ObjectId, variant: VariantRequest, maxPixels: number, timeout: number, where: string): Promise<Buffer> {
+async function computeVariant(
+  store: FileStore,
+  id: Types.ObjectId,
+  variant: VariantRequest,
+  maxPixels: number,
+  timeout: number,
+  where: string,
+): Promise<Buffer> {
   const sharp = await loadSharp(where);
   const original = await readWhole(store, id);
   const header = await readImageHeader(sharp, original);
   if (!header) throw cannotResize(where, id, 'its header cannot be read');
   if (weightedPixels(header) > maxPixels) {
     // Stored before the limit was lowered: it is never decoded.
-    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `the image cannot be resized: it is ${describePixels(header)}, more than the ${megapixels(maxPixels)} megapixels this field resizes (maxPixels)`);
+    throw fileError(
+      'MR_UNSUPPORTED_MEDIA_TYPE',
+      where,
+      `the image cannot be resized: it is ${describePixels(header)}, more than the ${megapixels(maxPixels)} megapixels this field resizes (maxPixels)`,
+    );
   }
   try {
     return await sharp(original, { limitInputPixels: header.width * header.height })

@@ -36,7 +36,10 @@ export function resolveImageOptions(options: ImageOptions = {}): ResolvedImageOp
   for (const [key, least] of Object.entries(minimum) as Array<[keyof ResolvedImageOptions, number]>) {
     const value = resolved[key];
     if (!Number.isSafeInteger(value) || value < least) {
-      throw new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesModule.forRoot({ images }): ${key} must be an integer of at least ${least} (got ${JSON.stringify(value)}).`);
+      throw new ModelRoutesConfigError(
+        'MR_CONFIG_INVALID_OPTION',
+        `ModelRoutesModule.forRoot({ images }): ${key} must be an integer of at least ${least} (got ${JSON.stringify(value)}).`,
+      );
     }
   }
   return resolved;
@@ -77,7 +80,10 @@ export class ImageWork extends EventEmitter {
       this.active++;
     } else {
       if (this.waiting.length >= this.options.queue) {
-        throw imageBusy(where, `${this.options.concurrency} images are being resized and ${this.options.queue} wait (forRoot({ images: { concurrency, queue } }))`);
+        throw imageBusy(
+          where,
+          `${this.options.concurrency} images are being resized and ${this.options.queue} wait (forRoot({ images: { concurrency, queue } }))`,
+        );
       }
       // The place is handed over by the job that ends: `active` stays as it is.
       await new Promise<void>((resolve) => {

@@ -64,7 +64,12 @@ export async function readUpload(request: UploadRequest, { maxSize, bodyTimeout 
   const stream = requestStream(request);
   if (stream.readableEnded && request.body !== undefined) {
     // A body parser of the app (JSON, a form) read it into an object: the file's bytes are gone.
-    throw fileError('MR_UNSUPPORTED_MEDIA_TYPE', where, `${type ? `${article(type)} ${type} body` : 'a body without a type'} is parsed by the app before the route: send the file as multipart/form-data, or as its own type`);
+    throw fileError(
+      'MR_UNSUPPORTED_MEDIA_TYPE',
+      where,
+      `${type ? `${article(type)} ${type} body` : 'a body without a type'} is parsed by the app before the route: send the file as multipart/form-data, or ` +
+        `as its own type`,
+    );
   }
   // The client left while the route was still reading the document (nothing would ever end the reading).
   if (stream.destroyed && !stream.readableEnded) throw interrupted(where);
@@ -75,7 +80,13 @@ export async function readUpload(request: UploadRequest, { maxSize, bodyTimeout 
     };
     // Not destroyed when the reading stops: that would close the connection before the error is answered.
     const bytes = invalidOnError(stream.iterator({ destroyOnReturn: false }), () => interrupted(where));
-    return { bytes: timed(bytes, bodyTimeout, () => timedOut(where)), name: name === undefined ? undefined : sanitizeFileName(name), declaredType: type || undefined, complete, stop: () => stream.resume() };
+    return {
+      bytes: timed(bytes, bodyTimeout, () => timedOut(where)),
+      name: name === undefined ? undefined : sanitizeFileName(name),
+      declaredType: type || undefined,
+      complete,
+      stop: () => stream.resume(),
+    };
   }
   const limits = { bytes: maxSize + MULTIPART_OVERHEAD, tooLarge: () => fileTooLarge(where, maxSize), timeout: bodyTimeout, timedOut: () => timedOut(where) };
   return readMultipart(stream, headers, limits, where);
@@ -83,7 +94,7 @@ export async function readUpload(request: UploadRequest, { maxSize, bodyTimeout 
 
 /** 408, closing the connection: the client fell silent in the middle of its body. */
 function timedOut(where: string): ModelRoutesException {
-  return fileError('MR_REQUEST_TIMEOUT', where, 'the upload stopped arriving (no bytes within the field\'s bodyTimeout)', { Connection: 'close' });
+  return fileError('MR_REQUEST_TIMEOUT', where, "the upload stopped arriving (no bytes within the field's bodyTimeout)", { Connection: 'close' });
 }
 
 function interrupted(where: string): ModelRoutesException {
@@ -146,10 +157,11 @@ function readMultipart(stream: Readable, headers: UploadRequest['headers'], limi
       part.on('error', () => undefined);
       const name = info.filename ? sanitizeFileName(info.filename) : undefined;
       const bytes = timed(invalidOnError(part.iterator({ destroyOnReturn: false }), malformed), limits.timeout, limits.timedOut);
-      const whole = () => within(complete, limits.timeout, limits.timedOut).catch((error: ModelRoutesException) => {
-        fail(error);
-        throw error;
-      });
+      const whole = () =>
+        within(complete, limits.timeout, limits.timedOut).catch((error: ModelRoutesException) => {
+          fail(error);
+          throw error;
+        });
       resolve({ bytes, name, declaredType: info.mimeType, complete: whole, stop });
     });
     parser.on('filesLimit', () => fail(invalid('send one file per request')));

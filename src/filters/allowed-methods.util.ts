@@ -34,9 +34,18 @@ export class AllowedMethods {
     this.patterns = [...byPath].map(([key, { methods, versions }]) => {
       const path = key.slice(0, key.lastIndexOf(' '));
       return {
-        pattern: new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : escape(part))).join('/')}/?$`, 'i'),
+        pattern: new RegExp(
+          `^${path
+            .split('/')
+            .map((part) => (part.startsWith(':') ? '[^/]+' : escape(part)))
+            .join('/')}/?$`,
+          'i',
+        ),
         methods: [...methods],
-        shape: path.split('/').map((part) => (part.startsWith(':') ? 'P' : 'L')).join(''),
+        shape: path
+          .split('/')
+          .map((part) => (part.startsWith(':') ? 'P' : 'L'))
+          .join(''),
         ...(versions && { versions }),
       };
     });

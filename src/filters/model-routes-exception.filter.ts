@@ -101,7 +101,8 @@ export class ModelRoutesExceptionFilter implements ExceptionFilter {
     // Every 5xx (a 503 too: the database is down, or the engine dropped the connection) says why in
     // the log; the client only gets the code.
     // A request shed by the admission limit (503 MR_OVERLOADED) is not logged: under overload that would be thousands of lines saying one thing.
-    if (unexpected || (body.statusCode >= 500 && body.code !== 'MR_OVERLOADED')) this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
+    if (unexpected || (body.statusCode >= 500 && body.code !== 'MR_OVERLOADED'))
+      this.logger.error(`${request.method ?? ''} ${request.originalUrl ?? request.url ?? ''} answered ${body.statusCode} ${body.code}: ${causeOf(exception)}`);
     if (stopReading(request)) {
       httpAdapter.setHeader(response, 'Connection', 'close');
       closeLingering((request.raw ?? request) as IncomingMessage);

@@ -61,7 +61,13 @@ export class DatabaseProbe {
       timer = setTimeout(resolve, this.timeoutMS, 'timeout');
     });
     try {
-      const outcome = await Promise.race([ping.then(() => 'ok' as const, (error: unknown) => ({ error })), timeout]);
+      const outcome = await Promise.race([
+        ping.then(
+          () => 'ok' as const,
+          (error: unknown) => ({ error }),
+        ),
+        timeout,
+      ]);
       if (outcome === 'ok') return undefined;
       if (outcome === 'timeout') {
         const message = `The database did not answer a ping within ${this.timeoutMS} ms`;

@@ -14,17 +14,15 @@ import { healthRoutes, healthTimeouts } from './health-settings.util.js';
  * computed by a factory; the extras (paths, connection) shape the controller, so they are given
  * synchronously and checked when the module is declared.
  */
-export const {
-  ConfigurableModuleClass: ConfigurableModelRoutesHealthModule,
-  ASYNC_OPTIONS_TYPE: HEALTH_ASYNC_OPTIONS_TYPE,
-} = new ConfigurableModuleBuilder<ModelRoutesHealthSettings>({ moduleName: 'ModelRoutesHealth', optionsInjectionToken: MODEL_ROUTES_HEALTH_SETTINGS })
-  .setClassMethodName('forRoot')
-  .setFactoryMethodName('createModelRoutesHealthSettings')
-  .setExtras<ModelRoutesHealthExtras>(
-    { healthPath: undefined, readyPath: undefined, connectionName: undefined } satisfies { [K in keyof Required<ModelRoutesHealthExtras>]: undefined },
-    (definition, extras) => withHealthRoutes(definition, extras),
-  )
-  .build();
+export const { ConfigurableModuleClass: ConfigurableModelRoutesHealthModule, ASYNC_OPTIONS_TYPE: HEALTH_ASYNC_OPTIONS_TYPE } =
+  new ConfigurableModuleBuilder<ModelRoutesHealthSettings>({ moduleName: 'ModelRoutesHealth', optionsInjectionToken: MODEL_ROUTES_HEALTH_SETTINGS })
+    .setClassMethodName('forRoot')
+    .setFactoryMethodName('createModelRoutesHealthSettings')
+    .setExtras<ModelRoutesHealthExtras>(
+      { healthPath: undefined, readyPath: undefined, connectionName: undefined } satisfies { [K in keyof Required<ModelRoutesHealthExtras>]: undefined },
+      (definition, extras) => withHealthRoutes(definition, extras),
+    )
+    .build();
 
 /**
  * Completes the module the builder defines (its settings provider) with the controller of the

@@ -29,11 +29,12 @@ export class WriteEventEmitter implements OnModuleInit {
 
   /** The sink of one resource's repository: its events are named after its path (`company.created`). */
   sinkFor(prefix: string): WriteEventSink {
-    const source = this;
+    // Read at each write: the emitter is found in onModuleInit, after the repositories took their sinks.
+    const emitter = () => this.emitter;
     return {
       prefix,
       get emitter() {
-        return source.emitter;
+        return emitter();
       },
     };
   }

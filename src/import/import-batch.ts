@@ -86,7 +86,11 @@ class RowImporter {
   /** The stored document the key names, raw (hidden fields aside), hydrated; `undefined` when none, or outside the request's row scope. */
   private async current(key: string) {
     const { model, definition } = this.repository;
-    const raw = await model.findOne(this.repository.scoped({ [definition.idField]: this.repository.castId(key) }, 'write')).maxTimeMS(definition.search.maxTimeMS).lean().exec();
+    const raw = await model
+      .findOne(this.repository.scoped({ [definition.idField]: this.repository.castId(key) }, 'write'))
+      .maxTimeMS(definition.search.maxTimeMS)
+      .lean()
+      .exec();
     return raw ? model.hydrate(raw) : undefined;
   }
 
@@ -104,7 +108,11 @@ class RowImporter {
     const changed = current.modifiedPaths();
     if (changed.length === 0) return 'unchanged';
     // A resource whose writes need If-Match takes no update without one: a file's row carries none.
-    if (definition.requireIfMatch) throw new ModelRoutesException('MR_PRECONDITION_REQUIRED', `Writes to ${definition.name} require If-Match, which an imported row cannot carry: update it with PATCH`);
+    if (definition.requireIfMatch)
+      throw new ModelRoutesException(
+        'MR_PRECONDITION_REQUIRED',
+        `Writes to ${definition.name} require If-Match, which an imported row cannot carry: update it with PATCH`,
+      );
     if (this.dryRun) await this.validated(current, changed);
     else if (!(await this.repository.update(key, data))) throw ModelRoutesException.notFound(definition.name, key);
     return 'updated';
@@ -129,7 +137,13 @@ class RowImporter {
 
   private references(data: Parameters<typeof resolveReferences>[2]): Promise<void> | undefined {
     const { model, definition } = this.repository;
-    return resolveReferences(model.db, [...definition.references, ...(definition.embeddedReferences ?? [])], data, definition.search.maxTimeMS, this.repository.call);
+    return resolveReferences(
+      model.db,
+      [...definition.references, ...(definition.embeddedReferences ?? [])],
+      data,
+      definition.search.maxTimeMS,
+      this.repository.call,
+    );
   }
 }
 

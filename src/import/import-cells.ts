@@ -57,7 +57,9 @@ export function ignoredIn(keys: readonly string[], columns: ImportColumns): stri
   return keys.filter((key) => columns.ignored.has(key));
 }
 
-/** A number or boolean cell as its value (`TRUE` as a spreadsheet writes it too); text that is neither stays text, which the check refuses as a create would. */
+/**
+ * A number or boolean cell as its value (`TRUE` as a spreadsheet writes it too); text that is neither stays text, which the check refuses as a create would.
+ */
 function cast(text: string, type: 'number' | 'boolean' | undefined): unknown {
   if (type === 'number') return NUMBER.test(text.trim()) ? Number(text) : text;
   if (type === 'boolean') return /^(true|false)$/i.test(text.trim()) ? text.trim().toLowerCase() === 'true' : text;

@@ -11,7 +11,6 @@ import { xlsxFile } from './import-xlsx.js';
 
 export type { ImportBounds, ImportFile } from './import-file.js';
 
-
 /** Express's request, or Fastify's (whose Node request is `raw`). */
 export interface ImportRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -32,8 +31,14 @@ export async function readImportFile(request: ImportRequest, format: ImportForma
   if (parsed !== undefined && parsed !== null && typeof parsed === 'object' && !Buffer.isBuffer(parsed)) {
     // A parser of the app (JSON, or a form's) read the body already.
     if (format !== 'json') {
-      const type = String(request.headers['content-type'] ?? '').split(';')[0].trim() || 'none';
-      throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', `The body was parsed by the app before the route (Content-Type: ${type}): send ${format} with its own Content-Type`);
+      const type =
+        String(request.headers['content-type'] ?? '')
+          .split(';')[0]
+          .trim() || 'none';
+      throw new ModelRoutesException(
+        'MR_UNSUPPORTED_MEDIA_TYPE',
+        `The body was parsed by the app before the route (Content-Type: ${type}): send ${format} with its own Content-Type`,
+      );
     }
     return jsonFile(parsed, bounds, columns);
   }
@@ -64,7 +69,8 @@ function jsonFile(value: unknown, bounds: ImportBounds, columns: ImportColumns):
   if (value.length > bounds.importMaxRows) throw importTooLarge('importMaxRows', bounds.importMaxRows);
   const ignored = new Set<string>();
   const rows = value.map((element, index) => {
-    if (Buffer.byteLength(JSON.stringify(element) ?? '') > bounds.importMaxRowBytes) throw importTooLarge('importMaxRowBytes', bounds.importMaxRowBytes, index + 1);
+    if (Buffer.byteLength(JSON.stringify(element) ?? '') > bounds.importMaxRowBytes)
+      throw importTooLarge('importMaxRowBytes', bounds.importMaxRowBytes, index + 1);
     return row(index + 1, element, columns, ignored);
   });
   return { rows, ignored: [...ignored] };
@@ -173,5 +179,10 @@ async function* bounded(stream: Readable, bounds: ImportBounds): AsyncGenerator<
 }
 
 function timedOut(ms: number): ModelRoutesException {
-  return new ModelRoutesException('MR_REQUEST_TIMEOUT', `The import's body stopped arriving (no bytes for ${ms} ms: search.importBodyTimeout). Nothing was written`, undefined, { Connection: 'close' });
+  return new ModelRoutesException(
+    'MR_REQUEST_TIMEOUT',
+    `The import's body stopped arriving (no bytes for ${ms} ms: search.importBodyTimeout). Nothing was written`,
+    undefined,
+    { Connection: 'close' },
+  );
 }

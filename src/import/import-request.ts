@@ -54,9 +54,15 @@ function oneOf<V extends string>(query: Record<string, unknown>, name: string, v
 }
 
 function formatOfContentType(contentType: string | string[] | undefined): ImportFormat {
-  const type = String(contentType ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(contentType ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   const format = IMPORT_MEDIA_TYPES[type];
   if (format) return format;
   const sent = type ? `${article(type)} ${type} body` : 'a body without a Content-Type';
-  throw new ModelRoutesException('MR_UNSUPPORTED_MEDIA_TYPE', `An import reads ${Object.keys(IMPORT_MEDIA_TYPES).join(', ')} (or ?format=${IMPORT_FORMATS.join('|')}), not ${sent}`);
+  throw new ModelRoutesException(
+    'MR_UNSUPPORTED_MEDIA_TYPE',
+    `An import reads ${Object.keys(IMPORT_MEDIA_TYPES).join(', ')} (or ?format=${IMPORT_FORMATS.join('|')}), not ${sent}`,
+  );
 }

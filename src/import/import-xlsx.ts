@@ -94,7 +94,6 @@ async function cleanTmpFiles(tmpFiles: TmpFiles): Promise<void> {
   );
 }
 
-
 /**
  * The rows of an XLSX file, read as it arrives by exceljs's streaming `WorkbookReader`: its first
  * worksheet (the workbook's first tab), whose first non-empty row is the header and each later
@@ -125,13 +124,25 @@ async function readXlsx(excel: ExcelJs, bytes: AsyncIterable<Buffer>, bounds: Im
   // directory says can leave the unzipping waiting for bytes that will never come (found by the seeded fuzz).
   let stalled: NodeJS.Timeout | undefined;
   const arrived = () => {
-    stalled = setTimeout(() => fail(invalidImport(undefined, `it is not an XLSX file that can be read: its parts were still unread ${bounds.importBodyTimeout} ms after its last byte`)), bounds.importBodyTimeout);
+    stalled = setTimeout(
+      () =>
+        fail(
+          invalidImport(undefined, `it is not an XLSX file that can be read: its parts were still unread ${bounds.importBodyTimeout} ms after its last byte`),
+        ),
+      bounds.importBodyTimeout,
+    );
   };
   const source = Readable.from(wholeZip(bytes, fail, arrived));
   source.on('error', fail);
   const temporary = new TemporaryFiles();
   watchParts(source, XLSX_MAX_INFLATION * bounds.importMaxBytes, fail, temporary);
-  const reader = new excel.stream.xlsx.WorkbookReader(source, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const reader = new excel.stream.xlsx.WorkbookReader(source, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
   temporary.watch(reader);
   const reading = firstSheet(reader, excel, bounds, columns);
   // Whichever loses the race is settled later, unheard.
@@ -251,7 +262,12 @@ function watchParts(source: Readable, limit: number, fail: (error: unknown) => v
 
 /** 413 `MR_IMPORT_TOO_LARGE`, as `importTooLarge` answers past `importMaxBytes` (the connection closed, the rest of the body unread). */
 function tooInflated(limit: number): ModelRoutesException {
-  return new ModelRoutesException('MR_IMPORT_TOO_LARGE', `The XLSX file holds more than ${limit} bytes once unzipped (${XLSX_MAX_INFLATION} × search.importMaxBytes). Nothing was written`, undefined, { Connection: 'close' });
+  return new ModelRoutesException(
+    'MR_IMPORT_TOO_LARGE',
+    `The XLSX file holds more than ${limit} bytes once unzipped (${XLSX_MAX_INFLATION} × search.importMaxBytes). Nothing was written`,
+    undefined,
+    { Connection: 'close' },
+  );
 }
 
 /**

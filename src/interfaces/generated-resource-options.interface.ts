@@ -112,6 +112,7 @@ export interface HistoryOptions {
   /** The versions kept per document, the latest; older ones are removed as new ones come. Default 100. */
   keep?: number;
   /** Who made a write, from its request (`request.user?.id`); absent outside a request. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request of Express or Fastify, typed by the application's own callback
   actor?: (request: any) => string | undefined;
 }
 

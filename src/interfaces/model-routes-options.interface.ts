@@ -98,6 +98,7 @@ export interface ModelRoutesExtras {
    * serializationGroups: (request) => (request.user?.role === 'admin' ? ['admin'] : [])
    * ```
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request of Express or Fastify, typed by the application's own callback
   serializationGroups?: (request: any) => string[] | undefined;
   /**
    * Export the resources' repositories and the `ModelRoutesExplorer` to the whole application

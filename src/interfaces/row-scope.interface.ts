@@ -5,6 +5,7 @@
  */
 export interface ScopeContext {
   /** The HTTP request (Express's or Fastify's), of a generated route or of `runWithRequest`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request of Express or Fastify, typed by the application's own callback
   request: any;
   /** The resource's name (`Company`). */
   resource: string;

@@ -47,7 +47,13 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
         const scope = definition.scope && (RowScopes.isClass(definition.scope) ? (extras.shift() as RowScope) : definition.scope);
         // Your own code's calls, which hand no call context, serve the work in progress (`ambientContext`); your hooks
         // and listeners run as their call's request's work, so the repositories they call apply its rules.
-        return new ModelRepository(model, resources[index], { hooks, events: events.sinkFor(definition.path), scope, ambient: ambientContext, appCode: asRequestWork });
+        return new ModelRepository(model, resources[index], {
+          hooks,
+          events: events.sinkFor(definition.path),
+          scope,
+          ambient: ambientContext,
+          appCode: asRequestWork,
+        });
       },
       inject: [
         getModelToken(definition.name, connectionName),
@@ -59,11 +65,16 @@ export function createRepositoryProviders(definitions: ResourceDefinition[], con
     })),
     {
       provide: ReferenceTargets,
-      useFactory: (connection: Connection, { search }: ResolvedResources, ...repositories: ModelRepository[]) => new ReferenceTargets(repositories, connection, registered, search),
+      useFactory: (connection: Connection, { search }: ResolvedResources, ...repositories: ModelRepository[]) =>
+        new ReferenceTargets(repositories, connection, registered, search),
       inject: [getConnectionToken(connectionName), MODEL_ROUTES_RESOURCES, ...tokens],
     },
     WriteEventEmitter,
-    { provide: EngineSupport, useFactory: (connection: Connection) => new EngineSupport(connection, definitions), inject: [getConnectionToken(connectionName)] },
+    {
+      provide: EngineSupport,
+      useFactory: (connection: Connection) => new EngineSupport(connection, definitions),
+      inject: [getConnectionToken(connectionName)],
+    },
     { provide: DeleteCascades, useFactory: (connection: Connection) => new DeleteCascades(connection), inject: [getConnectionToken(connectionName)] },
   ];
 }

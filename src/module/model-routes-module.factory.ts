@@ -31,7 +31,14 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
   const { connectionName } = options;
   const controllers = createControllers(plan.definitions, plan.table, plan.userControllers, connectionName);
   // The hooks and row scope classes of the resources: providers of this module (so they take services by injection), once each.
-  const ruleClasses = [...new Set(plan.definitions.flatMap((definition) => [...(definition.hooks ? [definition.hooks] : []), ...(RowScopes.isClass(definition.scope) ? [definition.scope] : [])]))];
+  const ruleClasses = [
+    ...new Set(
+      plan.definitions.flatMap((definition) => [
+        ...(definition.hooks ? [definition.hooks] : []),
+        ...(RowScopes.isClass(definition.scope) ? [definition.scope] : []),
+      ]),
+    ),
+  ];
   return {
     ...module,
     global: options.isGlobal ?? true,
@@ -44,7 +51,11 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
       ModelRoutesExplorer,
       ...errorFilterProviders(options.globalErrorFilter ?? false),
       { provide: MODEL_ROUTES_SERIALIZATION, useValue: { groups: options.serializationGroups } satisfies SerializationSettings },
-      { provide: IMAGE_WORK, useFactory: (settings: ModelRoutesSettings) => new ImageWork(resolveImageOptions(settings.images)), inject: [MODEL_ROUTES_SETTINGS] },
+      {
+        provide: IMAGE_WORK,
+        useFactory: (settings: ModelRoutesSettings) => new ImageWork(resolveImageOptions(settings.images)),
+        inject: [MODEL_ROUTES_SETTINGS],
+      },
       admissionProvider(connectionName),
       ...(plan.table.some((route) => route.action === 'import') ? [FastifyImports] : []),
       ...createRepositoryProviders(plan.definitions, connectionName),
@@ -60,8 +71,7 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
 function admissionProvider(connectionName: string | undefined): Provider {
   return {
     provide: ADMISSION,
-    useFactory: (settings: ModelRoutesSettings, connection: Connection) =>
-      new Admission(resolveAdmissionOptions(settings.admission, poolSizeOf(connection))),
+    useFactory: (settings: ModelRoutesSettings, connection: Connection) => new Admission(resolveAdmissionOptions(settings.admission, poolSizeOf(connection))),
     inject: [MODEL_ROUTES_SETTINGS, getConnectionToken(connectionName)],
   };
 }
@@ -96,7 +106,12 @@ function resourcesProvider(plan: ModelRoutesPlan): Provider {
 }
 
 /** What this registration built, its resources as this app serves them. */
-function registrationProvider(plan: ModelRoutesPlan, controllers: Type[], connectionName: string | undefined, groups: SerializationSettings['groups']): Provider {
+function registrationProvider(
+  plan: ModelRoutesPlan,
+  controllers: Type[],
+  connectionName: string | undefined,
+  groups: SerializationSettings['groups'],
+): Provider {
   return {
     provide: MODEL_ROUTES_REGISTRATION,
     useFactory: ({ resources }: ResolvedResources): ModelRoutesRegistration => ({

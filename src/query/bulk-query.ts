@@ -32,11 +32,15 @@ export function bulkConditions(query: Record<string, unknown> | undefined): Reco
  */
 export function parseBulkQueryString(conditions: Record<string, unknown> | undefined, rules: SearchRules): SearchParams {
   for (const name of PAGING_PARAMETERS) {
-    if (conditions?.[name] !== undefined) throw ModelRoutesException.invalidQuery(name, `A bulk change takes conditions and dryRun, not ${name}: it changes every match, or none`);
+    if (conditions?.[name] !== undefined)
+      throw ModelRoutesException.invalidQuery(name, `A bulk change takes conditions and dryRun, not ${name}: it changes every match, or none`);
   }
   const params = parseSearchQueryString(conditions, rules);
   if (Object.keys(params.filter).length === 0) {
-    throw ModelRoutesException.invalidQuery('query', 'A bulk change needs at least one condition (field=value): it never changes a whole collection by default');
+    throw ModelRoutesException.invalidQuery(
+      'query',
+      'A bulk change needs at least one condition (field=value): it never changes a whole collection by default',
+    );
   }
   return params;
 }

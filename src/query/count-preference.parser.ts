@@ -21,7 +21,10 @@ export function countPreferenceOf(header: string | string[] | undefined): CountP
     const value = equals < 0 ? '' : unquoted(token.slice(equals + 1).trim()).toLowerCase();
     const policy = Object.hasOwn(PREFERRED, value) ? PREFERRED[value] : undefined;
     if (!policy) {
-      throw ModelRoutesException.invalidQuery('Prefer', `Prefer: count=${value.slice(0, 32)} is not a count this API gives; use count=exact, count=estimated (or planned) or count=none`);
+      throw ModelRoutesException.invalidQuery(
+        'Prefer',
+        `Prefer: count=${value.slice(0, 32)} is not a count this API gives; use count=exact, count=estimated (or planned) or count=none`,
+      );
     }
     return policy;
   }

@@ -36,7 +36,11 @@ function checkCondition(condition: unknown, path: string): void {
     else if (operator === '$elemMatch') checkElements(operand, at);
     else if (operator === '$all' && Array.isArray(operand)) {
       operand.forEach((item, index) => {
-        if (isPlainObject(item) && '$elemMatch' in item) throw unsupported(`${at}.${index}`, '$all with $elemMatch conditions matches nothing on FerretDB v1; send one $elemMatch per field condition, under $and');
+        if (isPlainObject(item) && '$elemMatch' in item)
+          throw unsupported(
+            `${at}.${index}`,
+            '$all with $elemMatch conditions matches nothing on FerretDB v1; send one $elemMatch per field condition, under $and',
+          );
       });
     }
   }
@@ -46,7 +50,11 @@ function checkElements(operand: unknown, path: string): void {
   if (!isPlainObject(operand)) return;
   const keys = Object.keys(operand);
   if (keys.some((key) => !key.startsWith('$') || LOGICAL.has(key))) {
-    throw unsupported(path, 'FerretDB v1 does not match conditions on the fields of the elements inside $elemMatch; compare the dotted sub-field instead (`lines.qty`), which any element may satisfy');
+    throw unsupported(
+      path,
+      'FerretDB v1 does not match conditions on the fields of the elements inside $elemMatch; compare the dotted sub-field instead (`lines.qty`), which ' +
+        'any element may satisfy',
+    );
   }
   for (const [operator, value] of Object.entries(operand)) {
     if (!FERRETDB_ELEMENT_OPERATORS.has(operator)) throw unsupported(`${path}.${operator}`, `FerretDB v1 does not implement ${operator} inside $elemMatch`);

@@ -18,7 +18,10 @@ import type { ExpandPath, RelationRules, SearchRules } from './search-params.int
 export function parseExpand(value: unknown, rules: SearchRules): ExpandPath[] {
   const entries = typeof value === 'string' ? value.split(',').map((path) => path.trim()) : Array.isArray(value) ? value : undefined;
   if (!entries || entries.length === 0 || entries.some((entry) => !isEntry(entry))) {
-    throw ModelRoutesException.invalidQuery('expand', 'expand must be a list of reference fields, like "owner,owner.company" or ["owner", { "path": "companies", "limit": 5 }]');
+    throw ModelRoutesException.invalidQuery(
+      'expand',
+      'expand must be a list of reference fields, like "owner,owner.company" or ["owner", { "path": "companies", "limit": 5 }]',
+    );
   }
   const { maxExpandDepth, maxExpandPaths } = rules.search;
   const roots: ExpandPath[] = [];
@@ -27,7 +30,10 @@ export function parseExpand(value: unknown, rules: SearchRules): ExpandPath[] {
     const path = typeof entry === 'string' ? entry : entry.path;
     const fields = path.split('.');
     if (fields.length > maxExpandDepth) {
-      throw ModelRoutesException.invalidQuery(`expand.${path}`, `'${path}' crosses ${fields.length} references; at most ${maxExpandDepth} may be expanded in a row`);
+      throw ModelRoutesException.invalidQuery(
+        `expand.${path}`,
+        `'${path}' crosses ${fields.length} references; at most ${maxExpandDepth} may be expanded in a row`,
+      );
     }
     let level = roots;
     let levelRules: SearchRules = rules;
@@ -68,7 +74,8 @@ function pageOf(entry: Exclude<Entry, string>, node: ExpandPath, relation: Relat
   }
   if (entry.limit !== undefined) {
     const { maxLimit } = rules.search;
-    if (!Number.isSafeInteger(entry.limit) || (entry.limit as number) < 1) throw ModelRoutesException.invalidQuery(`${at}.limit`, 'limit must be an integer of at least 1');
+    if (!Number.isSafeInteger(entry.limit) || (entry.limit as number) < 1)
+      throw ModelRoutesException.invalidQuery(`${at}.limit`, 'limit must be an integer of at least 1');
     node.limit = Math.min(entry.limit as number, maxLimit);
   }
   if (entry.sort !== undefined) node.sort = parseSort(entry.sort, relation.target, `${at}.sort`);

@@ -27,7 +27,12 @@ export function isQueryablePath(path: string, rules: SearchRules): boolean {
 
 /** Array positions (`badges.0.name`) address the same schema field as `badges.name`. */
 export function normalizePath(path: string): string {
-  return /(^|\.)\d+(\.|$)/.test(path) ? path.split('.').filter((part) => !/^\d+$/.test(part)).join('.') : path;
+  return /(^|\.)\d+(\.|$)/.test(path)
+    ? path
+        .split('.')
+        .filter((part) => !/^\d+$/.test(part))
+        .join('.')
+    : path;
 }
 
 /** Whether `path` is one of `roots` or below one of them. */

@@ -61,7 +61,13 @@ function checkFilter(filter: unknown, path: string, depth: number, walk: Walk, b
       if (base) throw insideElemMatch(at, crossing.relation);
       if (isPositional(crossing)) throw ModelRoutesException.invalidQuery(at, `Unknown field '${walk.label}${field}'`);
       // `owner.niceName: <condition>` is `niceName: <condition>` on the owner's documents.
-      checkFilter({ [crossing.rest]: value }, `${path}.${crossing.relation.field}`, depth, across(crossing.relation, walk, `${walk.label}${crossing.relation.field}.`), '');
+      checkFilter(
+        { [crossing.rest]: value },
+        `${path}.${crossing.relation.field}`,
+        depth,
+        across(crossing.relation, walk, `${walk.label}${crossing.relation.field}.`),
+        '',
+      );
       continue;
     }
     if (isForbiddenKey(key) || !isQueryablePath(field, walk.rules)) {
@@ -94,7 +100,8 @@ function checkQuantified(condition: Record<string, unknown>, path: string, depth
   }
   for (const [quantifier, filter] of Object.entries(condition)) {
     const at = `${path}.${quantifier}`;
-    if (!isPlainObject(filter)) throw ModelRoutesException.invalidQuery(at, `${quantifier} takes a filter on the documents '${walk.label}${relation.field}' names`);
+    if (!isPlainObject(filter))
+      throw ModelRoutesException.invalidQuery(at, `${quantifier} takes a filter on the documents '${walk.label}${relation.field}' names`);
     checkFilter(filter, at, depth + 1, across(relation, walk, ''), '');
   }
 }

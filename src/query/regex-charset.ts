@@ -23,7 +23,12 @@ export const ESCAPE_SETS: Record<string, CharSet> = {
   D: { ascii: ALL_ASCII & ~DIGIT, other: true },
   S: { ascii: ALL_ASCII & ~SPACE, other: true },
   W: { ascii: ALL_ASCII & ~WORD, other: true },
-  H: ANY, V: ANY, N: ANY, R: ANY, X: ANY, C: ANY,
+  H: ANY,
+  V: ANY,
+  N: ANY,
+  R: ANY,
+  X: ANY,
+  C: ANY,
 };
 export const LITERAL_ESCAPES: Record<string, number> = { t: 9, n: 10, r: 13, f: 12, e: 27, a: 7 };
 

@@ -75,7 +75,10 @@ function costReason(pattern: string, flags: string): string | Refusal | undefine
     // Each character an overlapping `*` gives back can run the rest of the pattern again.
     const choices = cost.overlapping > 0 ? cost.choices * cost.size : cost.choices;
     if (choices > MAX_REGEX_CHOICES) {
-      return `the pattern can match the same text in too many ways (${choices} > ${MAX_REGEX_CHOICES}): optional parts, ranges and alternatives multiply, and so does the size when a .* or + overlaps its neighbours`;
+      return (
+        `the pattern can match the same text in too many ways (${choices} > ${MAX_REGEX_CHOICES}): optional parts, ranges and alternatives multiply, ` +
+        `and so does the size when a .* or + overlaps its neighbours`
+      );
     }
     return undefined;
   } catch (error) {
@@ -117,10 +120,20 @@ function measure(node: Node, before: Side, after: Side): Cost {
       const distinct = firsts.every((set, i) => set !== undefined && firsts.slice(i + 1).every((other) => other !== undefined && disjoint(set, other)));
       return node.branches
         .map((b) => measure(b, before, after))
-        .reduce((a, b) => ({ ...add(a, b), choices: distinct ? Math.max(a.choices, b.choices) : a.choices + b.choices, alternation: a.alternation || b.alternation || !distinct }));
+        .reduce((a, b) => ({
+          ...add(a, b),
+          choices: distinct ? Math.max(a.choices, b.choices) : a.choices + b.choices,
+          alternation: a.alternation || b.alternation || !distinct,
+        }));
     }
     case 'seq':
-      return measureSequence(node.items.flatMap(function flat(item): Node[] { return item.kind === 'seq' ? item.items.flatMap(flat) : [item]; }), before, after);
+      return measureSequence(
+        node.items.flatMap(function flat(item): Node[] {
+          return item.kind === 'seq' ? item.items.flatMap(flat) : [item];
+        }),
+        before,
+        after,
+      );
     case 'repeat':
       return measureRepeat(node.body, node.min, node.max, before, after);
   }
@@ -181,7 +194,8 @@ function measureRepeat(body: Node, min: number, max: number, before: Side, after
     : max <= 1
       ? measure(body, before, after)
       : measure(body, joinSides(before, boundary(body, -1)), joinSides(after, boundary(body, 1)));
-  if (inner.quantified && !copies) throw new Refusal('nested quantifiers like (a+)+ are not allowed (only ? and {n} may repeat a group that contains a quantifier)');
+  if (inner.quantified && !copies)
+    throw new Refusal('nested quantifiers like (a+)+ are not allowed (only ? and {n} may repeat a group that contains a quantifier)');
   if (inner.alternation && !copies) throw new Refusal('a repeated group whose alternatives can start with the same character, like (a|ab)+, is not allowed');
   const set = body.kind === 'chars' ? body.set : undefined;
   const guarded = (side: Side) => side === END || (set !== undefined && side !== undefined && (side === EDGE || disjoint(set, side)));

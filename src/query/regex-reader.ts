@@ -30,7 +30,10 @@ export abstract class PatternReader {
   protected pos = 0;
   protected flags: Flags;
 
-  constructor(protected readonly src: string, flags: string) {
+  constructor(
+    protected readonly src: string,
+    flags: string,
+  ) {
     this.flags = { i: flags.includes('i'), m: flags.includes('m'), x: flags.includes('x') };
   }
 

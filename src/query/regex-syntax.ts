@@ -145,6 +145,4 @@ export class Parser extends PatternReader {
       else if (letter === 'i' || letter === 'm' || letter === 'x') this.flags[letter] = on;
     }
   }
-
-
 }

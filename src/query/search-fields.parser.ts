@@ -5,7 +5,12 @@ import { relationCrossingOf } from './relation-path.util.js';
 import type { SearchRules } from './search-params.interface.js';
 
 const SORT_DIRECTIONS = new Map<string, 1 | -1>([
-  ['1', 1], ['-1', -1], ['asc', 1], ['desc', -1], ['ascending', 1], ['descending', -1],
+  ['1', 1],
+  ['-1', -1],
+  ['asc', 1],
+  ['desc', -1],
+  ['ascending', 1],
+  ['descending', -1],
 ]);
 
 /** `{ employees: -1, niceName: 1 }`, `"-employees niceName"` or `"-employees,niceName"`. */
@@ -20,14 +25,16 @@ export function parseSort(value: unknown, rules: SearchRules, at = 'sort'): Reco
   const sort: Record<string, 1 | -1> = {};
   for (const [field, direction] of entries) {
     // Sorting by the referenced documents' fields would need them all: refused, whatever the field.
-    if (relationCrossingOf(field, rules)) throw ModelRoutesException.invalidQuery(`${at}.${field}`, `Sorting by a referenced field ('${field}') is not supported`);
+    if (relationCrossingOf(field, rules))
+      throw ModelRoutesException.invalidQuery(`${at}.${field}`, `Sorting by a referenced field ('${field}') is not supported`);
     assertQueryable(field, at, rules);
     // Ordering by a field that holds a hidden one would order by the hidden value.
     if (holdsHiddenPath(field, rules.fields.hidden)) {
       throw ModelRoutesException.invalidQuery(`${at}.${field}`, `Cannot sort by '${field}' as a whole; sort by its fields`);
     }
     const parsed = typeof direction === 'number' || typeof direction === 'string' ? SORT_DIRECTIONS.get(String(direction)) : undefined;
-    if (parsed === undefined) throw ModelRoutesException.invalidQuery(`${at}.${field}`, 'sort direction must be 1, -1, "asc", "desc", "ascending" or "descending"');
+    if (parsed === undefined)
+      throw ModelRoutesException.invalidQuery(`${at}.${field}`, 'sort direction must be 1, -1, "asc", "desc", "ascending" or "descending"');
     sort[field] = parsed;
   }
   return sort;

@@ -69,7 +69,11 @@ export function parseSearchQueryString(query: Record<string, unknown> | undefine
       const name = `$${op}`;
       const at = `query.${field}.${name}`;
       if (RELATION_QUANTIFIERS.has(name)) {
-        throw ModelRoutesException.invalidQuery(at, `${field}[${op}] is not available in a query string: write ${field}.<field>=... (some referenced document matches), or send { "query": { "${field}": { "${name}": { ... } } } } to the POST search`);
+        throw ModelRoutesException.invalidQuery(
+          at,
+          `${field}[${op}] is not available in a query string: write ${field}.<field>=... (some referenced document matches), or send { "query": { ` +
+            `"${field}": { "${name}": { ... } } } } to the POST search`,
+        );
       }
       if (!QUERY_STRING_OPERATORS.has(name)) {
         const hint = /^[a-z]\w*$/i.test(op) && !(name in QUERY_OPERATORS) ? `; for a sub-field, write ${field}.${op}=...` : '';
@@ -134,7 +138,8 @@ function parsePaging(source: Record<string, unknown>, rules: SearchRules, fromSt
   // One way of paging per request: the cursor names where the page starts.
   // `null` is no cursor: the first page.
   const after = source.after ?? undefined;
-  if (after !== undefined && skip > 0) throw ModelRoutesException.invalidQuery('after', 'after and skip cannot be used together: after continues where the previous page ended');
+  if (after !== undefined && skip > 0)
+    throw ModelRoutesException.invalidQuery('after', 'after and skip cannot be used together: after continues where the previous page ended');
   const expand = source.expand === undefined ? undefined : parseExpand(source.expand, rules);
   const select = source.select === undefined ? undefined : parseSelect(source.select, rules);
   // An expanded field is asked for by name: it comes back whatever `select` says.

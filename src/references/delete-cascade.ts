@@ -44,7 +44,8 @@ export class DeleteCascade {
     if (restrictOnly) return;
     // One after the other: two fields of one document (a lead and a member) are two updates of it,
     // which FerretDB v1 does not apply atomically (run together, one of them was lost).
-    for (const rule of this.clearing) await rule.referencing.updateMany(this.referencing(rule, objectId), this.release(rule, objectId)).maxTimeMS(maxTimeMS).exec();
+    for (const rule of this.clearing)
+      await rule.referencing.updateMany(this.referencing(rule, objectId), this.release(rule, objectId)).maxTimeMS(maxTimeMS).exec();
   }
 
   /** The documents whose field names `objectId`: never the deleted document itself (a model that references its own). */
@@ -88,7 +89,8 @@ type ModelName = Pick<Model<unknown>, 'db' | 'modelName'>;
  * another identifier (a slug) by its value; values that cannot name a document take no lock.
  */
 function lockKey(connection: Connection, targetName: string, value: unknown): string | undefined {
-  const key = value instanceof Types.ObjectId ? value.toHexString() : typeof value === 'string' ? (OBJECT_ID.test(value) ? value.toLowerCase() : value) : undefined;
+  const key =
+    value instanceof Types.ObjectId ? value.toHexString() : typeof value === 'string' ? (OBJECT_ID.test(value) ? value.toLowerCase() : value) : undefined;
   return key === undefined ? undefined : `references/${connection.name}/${targetName}/${key}`;
 }
 
@@ -140,7 +142,13 @@ export function loadDeleteCascades(connection: Connection): void {
  * delete's own filter: identifier and `If-Match` condition), so a delete that would fail with a
  * 404 or a 412 changes nothing. `false` when no document matches; `true` when the delete may go on.
  */
-export async function releaseReferences<T>(model: Model<T>, filter: Record<string, unknown>, id: string, maxTimeMS: number, { restrictOnly = false } = {}): Promise<boolean> {
+export async function releaseReferences<T>(
+  model: Model<T>,
+  filter: Record<string, unknown>,
+  id: string,
+  maxTimeMS: number,
+  { restrictOnly = false } = {},
+): Promise<boolean> {
   const cascade = cascades.get(model.db)?.get(model.modelName);
   if (!cascade) return true;
   const doc = await model.findOne(filter).select('_id').maxTimeMS(maxTimeMS).lean().exec();

@@ -31,7 +31,11 @@ export async function assertNoCycles(
       if (step >= reference.acyclic.maxDepth) {
         throw cycle(reference, `leads to a chain longer than ${reference.acyclic.maxDepth} (acyclic.maxDepth), so a cycle cannot be ruled out`);
       }
-      const next = (await model.findOne({ _id: current }, { [reference.field]: 1 }).maxTimeMS(maxTimeMS).lean().exec()) as Record<string, unknown> | null;
+      const next = (await model
+        .findOne({ _id: current }, { [reference.field]: 1 })
+        .maxTimeMS(maxTimeMS)
+        .lean()
+        .exec()) as Record<string, unknown> | null;
       current = next ? asObjectId(valueAtPath(next, reference.field)) : undefined;
     }
   }

@@ -32,9 +32,7 @@ export function resolveReferences(
   call: CallContext,
 ): Promise<void> | undefined {
   // Most writes name no reference: they cost no promise.
-  const written = references
-    .map((reference) => ({ reference, slots: slotsOf(reference, data) }))
-    .filter(({ slots }) => slots.length > 0);
+  const written = references.map((reference) => ({ reference, slots: slotsOf(reference, data) })).filter(({ slots }) => slots.length > 0);
   if (written.length === 0) return undefined;
   return Promise.all(
     written.map(async ({ reference, slots }) => {

@@ -74,7 +74,12 @@ export class Expansion implements CallExpansion {
     const source = this.repositoryOf(reverse.source).in(context);
     const limit = path.limit ?? source.definition.search.defaultLimit;
     const bound = readBound(this.repository);
-    const found = (await source.findReferencing(reverse.field, docs.map((doc) => doc._id), path.sort, bound + 1)) as Doc[];
+    const found = (await source.findReferencing(
+      reverse.field,
+      docs.map((doc) => doc._id),
+      path.sort,
+      bound + 1,
+    )) as Doc[];
     const pages = new Map<string, Doc[]>(docs.map((doc) => [String(doc._id), []]));
     for (const child of found.slice(0, bound)) {
       for (const id of idsIn(child[reverse.field])) {
@@ -83,9 +88,12 @@ export class Expansion implements CallExpansion {
       }
     }
     if (found.length > bound && [...pages.values()].some((page) => page.length < limit)) {
-      throw new ModelRoutesException('MR_EXPAND_TOO_BROAD', `Expanding '${path.path}' would read more than ${bound} ${reverse.source} documents (search.maxRelationIds); ask for fewer documents, or page through the reverse route`, [
-        { path: `expand.${path.path}`, message: `reads more than ${bound} documents` },
-      ]);
+      throw new ModelRoutesException(
+        'MR_EXPAND_TOO_BROAD',
+        `Expanding '${path.path}' would read more than ${bound} ${reverse.source} documents (search.maxRelationIds); ask for fewer documents, or page ` +
+          `through the reverse route`,
+        [{ path: `expand.${path.path}`, message: `reads more than ${bound} documents` }],
+      );
     }
     await this.prepare(found.slice(0, bound), source, path, context);
     for (const doc of docs) doc[path.field] = pages.get(String(doc._id)) ?? [];

@@ -39,14 +39,20 @@ interface Crossing {
 export function resolveRelationFilters(params: SearchParams, rules: SearchRules, context: RelationFilterContext): SearchParams | Promise<SearchParams> {
   if (!rules.relation || !crossesAny(params.filter, rules)) return params;
   const limit = rules.search.maxRelationIds;
-  return rewrite(params.filter, rules, { path: 'query', label: '' }, { ...context, limit }).then((filter) => ({ ...params, filter, sentFilter: params.sentFilter ?? params.filter }));
+  return rewrite(params.filter, rules, { path: 'query', label: '' }, { ...context, limit }).then((filter) => ({
+    ...params,
+    filter,
+    sentFilter: params.sentFilter ?? params.filter,
+  }));
 }
 
 /** Whether a filter holds a condition across a reference, where `rewrite` would find it. */
 function crossesAny(filter: unknown, rules: SearchRules): boolean {
   if (!isPlainObject(filter)) return false;
   return Object.entries(filter).some(([key, value]) =>
-    LOGICAL.has(key) ? Array.isArray(value) && value.some((item) => crossesAny(item, rules)) : crossingsOf(key, value, rules, { path: 'query', label: '' }).length > 0,
+    LOGICAL.has(key)
+      ? Array.isArray(value) && value.some((item) => crossesAny(item, rules))
+      : crossingsOf(key, value, rules, { path: 'query', label: '' }).length > 0,
   );
 }
 
@@ -67,14 +73,20 @@ function crossingsOf(key: string, value: unknown, rules: SearchRules, at: Crossi
   });
 }
 
-async function rewrite(filter: Record<string, unknown>, rules: SearchRules, at: Crossing['at'], context: RelationFilterContext & { limit: number }): Promise<Record<string, unknown>> {
+async function rewrite(
+  filter: Record<string, unknown>,
+  rules: SearchRules,
+  at: Crossing['at'],
+  context: RelationFilterContext & { limit: number },
+): Promise<Record<string, unknown>> {
   const kept: Record<string, unknown> = {};
   const resolved: Array<Record<string, unknown>> = [];
   for (const [key, value] of Object.entries(filter)) {
     if (LOGICAL.has(key) && Array.isArray(value)) {
       const items: unknown[] = [];
       // One after the other: the first failure is the same on every run.
-      for (const [index, item] of value.entries()) items.push(isPlainObject(item) ? await rewrite(item, rules, { path: `${at.path}.${key}.${index}`, label: at.label }, context) : item);
+      for (const [index, item] of value.entries())
+        items.push(isPlainObject(item) ? await rewrite(item, rules, { path: `${at.path}.${key}.${index}`, label: at.label }, context) : item);
       kept[key] = items;
       continue;
     }

@@ -9,6 +9,7 @@ export const BULK_CONCURRENCY = 4;
 
 /** One bulk change of one collection, as the repository plans it (see `runBulk`). */
 export interface BulkPlan {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
   model: Model<any>;
   /** The model's name, for the messages. */
   resource: string;
@@ -70,7 +71,14 @@ export async function runBulk(plan: BulkPlan): Promise<BulkReport> {
 async function matchingIds({ model, resource, idField, filter, max, maxTimeMS }: BulkPlan): Promise<string[]> {
   let docs: Array<Record<string, unknown>>;
   try {
-    docs = (await model.find(filter).select({ [idField]: 1 }).sort({ _id: 1 }).limit(max + 1).maxTimeMS(maxTimeMS).lean().exec()) as Array<Record<string, unknown>>;
+    docs = (await model
+      .find(filter)
+      .select({ [idField]: 1 })
+      .sort({ _id: 1 })
+      .limit(max + 1)
+      .maxTimeMS(maxTimeMS)
+      .lean()
+      .exec()) as Array<Record<string, unknown>>;
     if (docs.length > max) {
       const matched = await model.countDocuments(filter).maxTimeMS(maxTimeMS).exec();
       throw tooLarge(resource, matched, max);
@@ -83,6 +91,8 @@ async function matchingIds({ model, resource, idField, filter, max, maxTimeMS }:
 }
 
 function tooLarge(resource: string, matched: number, max: number): ModelRoutesException {
-  const message = `The filter matches ${matched} ${resource} documents; a bulk change touches at most ${max} (search.bulkMaxDocuments): nothing was written. Narrow the filter`;
+  const message =
+    `The filter matches ${matched} ${resource} documents; a bulk change touches at most ${max} (search.bulkMaxDocuments): nothing was ` +
+    `written. Narrow the filter`;
   return new ModelRoutesException('MR_BULK_TOO_LARGE', message, [{ path: 'query', message: `matches ${matched}, at most ${max}` }]);
 }

@@ -11,7 +11,10 @@ import type { ReadPreferenceMode } from '../interfaces/route-options.interface.j
 export const COLL_STATS_REFUSED = new Set([13, 59, 115, 166, 238, 40324]);
 const NAMESPACE_NOT_FOUND = 26;
 
-/** How a collection's size is read: what the engine answers to each, as plain functions, read where `readPreference` says (the connection's default when absent). */
+/**
+ * How a collection's size is read: what the engine answers to each, as plain
+ * functions, read where `readPreference` says (the connection's default when absent).
+ */
 export interface CountSources {
   /** The documents of `aggregate([{ $collStats: { count: {} } }])`: one per shard on a sharded cluster. */
   collStats(readPreference?: ReadPreferenceMode): Promise<readonly { count?: unknown }[]>;

@@ -9,9 +9,11 @@ const OBJECT_ID = /^[0-9a-f]{24}$/i;
 /** Casts a path identifier to the type of the resource's `id` field; a 400 `MR_INVALID_ID` when it cannot be. */
 export function castPathId(id: string, { idField, schema, name }: Pick<ResourceDefinition, 'idField' | 'schema' | 'name'>): unknown {
   const type = schema.path(idField);
-  const invalid = () => new ModelRoutesException('MR_INVALID_ID', `'${shorten(id)}' is not a valid ${name} identifier`, [{ path: idField, message: 'invalid identifier' }]);
+  const invalid = () =>
+    new ModelRoutesException('MR_INVALID_ID', `'${shorten(id)}' is not a valid ${name} identifier`, [{ path: idField, message: 'invalid identifier' }]);
   if (id.length > MAX_ID_LENGTH) throw invalid();
-  if (hasNulCharacter(id)) throw new ModelRoutesException('MR_INVALID_ID', `The ${name} identifier ${NUL_CHARACTER_MESSAGE}`, [{ path: idField, message: NUL_CHARACTER_MESSAGE }]);
+  if (hasNulCharacter(id))
+    throw new ModelRoutesException('MR_INVALID_ID', `The ${name} identifier ${NUL_CHARACTER_MESSAGE}`, [{ path: idField, message: NUL_CHARACTER_MESSAGE }]);
   if (type.instance === 'ObjectId') {
     if (!OBJECT_ID.test(id)) throw invalid();
     return new Types.ObjectId(id);

@@ -49,7 +49,12 @@ export class DocumentSearch<T> {
     const added = keyset && params.select ? keyset.unselected(params.select) : [];
     const projection = params.select && Object.fromEntries([...params.select, ...added].map((field) => [field, 1]));
     // One document more than the page tells whether another page follows.
-    const query = store.reading(model.find(page, projection), call).skip(params.skip).limit(keyset ? params.limit + 1 : params.limit).maxTimeMS(store.maxTimeMS).lean();
+    const query = store
+      .reading(model.find(page, projection), call)
+      .skip(params.skip)
+      .limit(keyset ? params.limit + 1 : params.limit)
+      .maxTimeMS(store.maxTimeMS)
+      .lean();
     if (sort) query.sort(sort);
     // Unfiltered: no condition but the row scope's, whose documents are the collection as this request sees it.
     const unfiltered = scope === undefined && Object.keys(params.filter).length === 0;
@@ -60,7 +65,11 @@ export class DocumentSearch<T> {
     };
     // An exact count goes beside the page, as a hand-written search sends it: a full page waits for the slower of the two.
     const exactCount = plan.policy === 'exact' ? countMatches() : undefined;
-    const operations: Array<Promise<unknown> | undefined> = [query.exec(), needsCollectionCount(plan) ? this.collectionSize(plan.policy, call) : undefined, exactCount];
+    const operations: Array<Promise<unknown> | undefined> = [
+      query.exec(),
+      needsCollectionCount(plan) ? this.collectionSize(plan.policy, call) : undefined,
+      exactCount,
+    ];
     try {
       const [found, collection] = (await Promise.all(operations)) as [Array<Record<string, unknown>>, number | undefined];
       const more = keyset ? found.length > params.limit : undefined;
@@ -68,7 +77,13 @@ export class DocumentSearch<T> {
       const next = more ? keyset!.next(docs[params.limit - 1]) : undefined;
       if (added.length) for (const doc of docs) strip(doc, added, params.select!);
       const result = docs.map((doc) => store.toPlain(doc, { virtuals: !params.select }));
-      const read = { skip: params.skip, limit: params.limit, found: docs.length, ...(more !== undefined && { more }), ...(params.after !== undefined && { continued: true }) };
+      const read = {
+        skip: params.skip,
+        limit: params.limit,
+        found: docs.length,
+        ...(more !== undefined && { more }),
+        ...(params.after !== undefined && { continued: true }),
+      };
       const { count, match_count, counted } = await searchCounts(plan, read, {
         matches: (limit) => {
           if (limit === undefined && exactCount) return exactCount;
@@ -79,7 +94,15 @@ export class DocumentSearch<T> {
         ...(collection === undefined ? {} : { collection }),
       });
       return {
-        status: { count, search_count: result.length, ...(match_count === undefined ? {} : { match_count }), counted, limit: params.limit, skip: params.skip, ...(next && { next }) },
+        status: {
+          count,
+          search_count: result.length,
+          ...(match_count === undefined ? {} : { match_count }),
+          counted,
+          limit: params.limit,
+          skip: params.skip,
+          ...(next && { next }),
+        },
         result,
       };
     } catch (error) {
@@ -138,7 +161,12 @@ export class DocumentSearch<T> {
       throw searchError(error, filter, at) ?? error;
     }
     if ((await serverEngine(model.db)) === 'ferretdb') checkFerretDbFilter(filter, at?.path);
-    const query = model.find(this.store.scoped(outside ? { $nor: [filter] } : filter, call), { _id: 1 }).limit(limit).batchSize(limit).maxTimeMS(this.store.maxTimeMS).lean();
+    const query = model
+      .find(this.store.scoped(outside ? { $nor: [filter] } : filter, call), { _id: 1 })
+      .limit(limit)
+      .batchSize(limit)
+      .maxTimeMS(this.store.maxTimeMS)
+      .lean();
     const found = await (readPreference ? query.read(readPreference) : query).exec();
     return found.map((doc) => (doc as unknown as { _id: Types.ObjectId })._id);
   }
@@ -147,7 +175,11 @@ export class DocumentSearch<T> {
   async missingObjectIds(objectIds: readonly Types.ObjectId[], call: CallContext): Promise<Types.ObjectId[]> {
     if (objectIds.length === 0) return [];
     const { store } = this;
-    const found = await store.reading(store.model.find(store.scoped({ _id: { $in: objectIds } }, call), { _id: 1 }), call).maxTimeMS(store.maxTimeMS).lean().exec();
+    const found = await store
+      .reading(store.model.find(store.scoped({ _id: { $in: objectIds } }, call), { _id: 1 }), call)
+      .maxTimeMS(store.maxTimeMS)
+      .lean()
+      .exec();
     const existing = new Set(found.map((doc) => String((doc as unknown as { _id: unknown })._id)));
     return objectIds.filter((objectId) => !existing.has(String(objectId)));
   }

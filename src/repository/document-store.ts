@@ -89,7 +89,8 @@ export class DocumentStore<T> {
     this.virtuals = answeredVirtuals(definition.schema);
     if (definition.files?.length) this.files = new FileStore(model.db, `${model.collection.collectionName}_files`);
     // A Map would stay a Map, which JSON writes as `{}`: it is read back as the plain object a query gives.
-    if (definition.schema.get('toObject') || hasMaps(definition.schema)) this.plainOptions = { virtuals: false, getters: false, transform: false, flattenMaps: true };
+    if (definition.schema.get('toObject') || hasMaps(definition.schema))
+      this.plainOptions = { virtuals: false, getters: false, transform: false, flattenMaps: true };
     this.conditions = new ConditionalWrites<PlainDocument<T>, CallContext>({
       model,
       name: definition.name,
@@ -123,13 +124,19 @@ export class DocumentStore<T> {
 
   /** The document whose `id` field equals `id`, among those the call may read; `null` when none does. */
   async findOne(id: string, call: CallContext): Promise<PlainDocument<T> | null> {
-    const doc = await this.reading(this.model.findOne(this.idFilter(id, call)), call).maxTimeMS(this.maxTimeMS).lean().exec();
+    const doc = await this.reading(this.model.findOne(this.idFilter(id, call)), call)
+      .maxTimeMS(this.maxTimeMS)
+      .lean()
+      .exec();
     return doc && this.tagged(doc);
   }
 
   /** See `ModelRepository.findByObjectId()`. */
   async findByObjectId(objectId: Types.ObjectId | string, call: CallContext): Promise<PlainDocument<T> | null> {
-    const doc = await this.reading(this.model.findOne(this.scoped({ _id: objectId }, call)), call).maxTimeMS(this.maxTimeMS).lean().exec();
+    const doc = await this.reading(this.model.findOne(this.scoped({ _id: objectId }, call)), call)
+      .maxTimeMS(this.maxTimeMS)
+      .lean()
+      .exec();
     return doc && this.tagged(doc);
   }
 
@@ -137,13 +144,23 @@ export class DocumentStore<T> {
   async findByObjectIds(objectIds: readonly unknown[], call: CallContext): Promise<Array<PlainDocument<T>>> {
     const chunks: unknown[][] = [];
     for (let start = 0; start < objectIds.length; start += OBJECT_ID_CHUNK) chunks.push(objectIds.slice(start, start + OBJECT_ID_CHUNK));
-    const read = (chunk: unknown[]) => this.reading(this.model.find(this.scoped({ _id: { $in: chunk } }, call)), call).maxTimeMS(this.maxTimeMS).lean().exec();
+    const read = (chunk: unknown[]) =>
+      this.reading(this.model.find(this.scoped({ _id: { $in: chunk } }, call)), call)
+        .maxTimeMS(this.maxTimeMS)
+        .lean()
+        .exec();
     const found = await Promise.all(chunks.map(read));
     return found.flat().map((doc) => this.tagged(doc as object));
   }
 
   /** See `ModelRepository.findReferencing()`. */
-  async findReferencing(field: string, objectIds: readonly unknown[], sort: Record<string, 1 | -1> | undefined, limit: number, call: CallContext): Promise<Array<PlainDocument<T>>> {
+  async findReferencing(
+    field: string,
+    objectIds: readonly unknown[],
+    sort: Record<string, 1 | -1> | undefined,
+    limit: number,
+    call: CallContext,
+  ): Promise<Array<PlainDocument<T>>> {
     const order = { ...sort, ...(sort?._id ? {} : { _id: 1 as const }) };
     const query = this.reading(this.model.find(this.scoped({ [field]: { $in: objectIds } }, call)), call);
     const docs = await query.sort(order).limit(limit).maxTimeMS(this.maxTimeMS).lean().exec();
@@ -152,7 +169,12 @@ export class DocumentStore<T> {
 
   /** The raw document `id` names (hidden fields included), among those the call may write; `null` when none. */
   async findRaw(id: string, call: CallContext): Promise<Record<string, unknown> | null> {
-    return (await this.model.findOne(this.idFilter(id, call, 'write')).select(this.revealHidden).maxTimeMS(this.maxTimeMS).lean().exec()) as Record<string, unknown> | null;
+    return (await this.model
+      .findOne(this.idFilter(id, call, 'write'))
+      .select(this.revealHidden)
+      .maxTimeMS(this.maxTimeMS)
+      .lean()
+      .exec()) as Record<string, unknown> | null;
   }
 
   /**
@@ -161,15 +183,24 @@ export class DocumentStore<T> {
    */
   private async findWritable(id: string, call: CallContext): Promise<PlainDocument<T> | null> {
     if (!this.rules.writesFewer(call)) return this.findOne(id, call);
-    const raw = await this.model.findOne(this.idFilter(id, call, 'write')).maxTimeMS(this.maxTimeMS).lean().exec();
+    const raw = await this.model
+      .findOne(this.idFilter(id, call, 'write'))
+      .maxTimeMS(this.maxTimeMS)
+      .lean()
+      .exec();
     if (raw) return this.tagged(raw);
-    if (await this.findOne(id, call)) throw new ModelRoutesException('MR_OUT_OF_SCOPE', `${this.definition.name} '${id}' may be read, not written, by this request`);
+    if (await this.findOne(id, call))
+      throw new ModelRoutesException('MR_OUT_OF_SCOPE', `${this.definition.name} '${id}' may be read, not written, by this request`);
     return null;
   }
 
   /** The `_id` of the document a path identifier names, `null` when none exists (always a query). */
   async existingObjectId(id: string, call: CallContext): Promise<Types.ObjectId | null> {
-    const doc = await this.reading(this.model.findOne(this.idFilter(id, call)), call).select('_id').maxTimeMS(this.maxTimeMS).lean().exec();
+    const doc = await this.reading(this.model.findOne(this.idFilter(id, call)), call)
+      .select('_id')
+      .maxTimeMS(this.maxTimeMS)
+      .lean()
+      .exec();
     return (doc?._id as Types.ObjectId | undefined) ?? null;
   }
 
@@ -201,14 +232,29 @@ export class DocumentStore<T> {
    */
   findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions, write: CoreWrite): Promise<PlainDocument<T> | null>;
   /** With `retry`: `undefined` where the `condition` failed and the `precondition` (if any) holds, for the caller to read again and retry. */
-  findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry: true }, write: CoreWrite): Promise<PlainDocument<T> | null | undefined>;
-  findAndUpdate(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry?: true }, write: CoreWrite): Promise<PlainDocument<T> | null | undefined> {
+  findAndUpdate(
+    id: string,
+    update: Record<string, unknown>,
+    options: UpdateOptions & { retry: true },
+    write: CoreWrite,
+  ): Promise<PlainDocument<T> | null | undefined>;
+  findAndUpdate(
+    id: string,
+    update: Record<string, unknown>,
+    options: UpdateOptions & { retry?: true },
+    write: CoreWrite,
+  ): Promise<PlainDocument<T> | null | undefined> {
     return this.serialized(id, () => this.updateNow(id, update, options, write));
   }
 
   /** `findAndUpdate()` without waiting for the other writes to the document: for a caller that runs in its turn already. */
   updateNow(id: string, update: Record<string, unknown>, options: UpdateOptions, write: CoreWrite): Promise<PlainDocument<T> | null>;
-  updateNow(id: string, update: Record<string, unknown>, options: UpdateOptions & { retry?: true }, write: CoreWrite): Promise<PlainDocument<T> | null | undefined>;
+  updateNow(
+    id: string,
+    update: Record<string, unknown>,
+    options: UpdateOptions & { retry?: true },
+    write: CoreWrite,
+  ): Promise<PlainDocument<T> | null | undefined>;
   async updateNow(
     id: string,
     update: Record<string, unknown>,
@@ -243,7 +289,12 @@ export class DocumentStore<T> {
    * Deletes the document `id` names (where `where` still holds), after the `onDelete` rules of the
    * fields that reference it, then its files; answers it as it was, or `null`.
    */
-  async delete(id: string, precondition: Precondition | undefined, where: Record<string, unknown> | undefined, { call, record }: CoreWrite): Promise<PlainDocument<T> | null> {
+  async delete(
+    id: string,
+    precondition: Precondition | undefined,
+    where: Record<string, unknown> | undefined,
+    { call, record }: CoreWrite,
+  ): Promise<PlainDocument<T> | null> {
     // The references' locks before the document's turn, as writes that reference it take them: never the other way round.
     const doc = await referenceLocksOfProcess.exclusive(await this.deleteLocks(id, call), () =>
       this.serialized(id, async () => {
@@ -263,7 +314,13 @@ export class DocumentStore<T> {
    * holds, as on a delete (a 409 `MR_REFERENCED`); `nullify` and `pull` wait for the purge, since a
    * restore could not undo them.
    */
-  async markDeleted(id: string, field: string, precondition: Precondition | undefined, where: Record<string, unknown> | undefined, write: CoreWrite): Promise<PlainDocument<T> | null> {
+  async markDeleted(
+    id: string,
+    field: string,
+    precondition: Precondition | undefined,
+    where: Record<string, unknown> | undefined,
+    write: CoreWrite,
+  ): Promise<PlainDocument<T> | null> {
     return referenceLocksOfProcess.exclusive(await this.deleteLocks(id, write.call), async () => {
       const released = await releaseReferences(this.model, allOf(this.idFilter(id, write.call, 'write'), where), id, this.maxTimeMS, { restrictOnly: true });
       if (!released) return this.conditions.unwritten(id, write.call, precondition, false);

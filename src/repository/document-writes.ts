@@ -44,15 +44,33 @@ export class DocumentWrites<T> {
   }
 
   /** `update()`, of a document that still matches `where` (else nothing is written and `null` answered): a bulk change's write of one of its matches. */
-  update(id: string, data: Record<string, unknown>, options: WriteOptions | undefined, call: CallContext, where?: Record<string, unknown>): Promise<PlainDocument<T> | null> {
+  update(
+    id: string,
+    data: Record<string, unknown>,
+    options: WriteOptions | undefined,
+    call: CallContext,
+    where?: Record<string, unknown>,
+  ): Promise<PlainDocument<T> | null> {
     const stored = (doc: PlainDocument<T> | null, given?: Record<string, unknown>) => {
       const changed = changedPaths(toMergeUpdate(given!, this.store.definition.fields));
       return doc && changed.length ? { doc, changed } : undefined;
     };
-    return this.write({ phase: 'update', operation: 'update', id, data }, options, call, (given, write) => this.updateNow(id, given!, options, where, write), stored);
+    return this.write(
+      { phase: 'update', operation: 'update', id, data },
+      options,
+      call,
+      (given, write) => this.updateNow(id, given!, options, where, write),
+      stored,
+    );
   }
 
-  private async updateNow(id: string, data: Record<string, unknown>, options: WriteOptions | undefined, where: Record<string, unknown> | undefined, write: CoreWrite) {
+  private async updateNow(
+    id: string,
+    data: Record<string, unknown>,
+    options: WriteOptions | undefined,
+    where: Record<string, unknown> | undefined,
+    write: CoreWrite,
+  ) {
     const { store } = this;
     const { definition, model } = store;
     const update = toMergeUpdate(data, definition.fields);
@@ -64,7 +82,8 @@ export class DocumentWrites<T> {
       if (update.$set && definition.references.some((reference) => reference.acyclic && reference.field in update.$set!)) {
         const self = await model.findOne(store.idFilter(id, write.call)).select('_id').maxTimeMS(store.maxTimeMS).lean().exec();
         // No such document: the write answers its 404.
-        if (self) await assertNoCycles(model as unknown as Model<unknown>, definition.references, (self as { _id: Types.ObjectId })._id, update.$set, store.maxTimeMS);
+        if (self)
+          await assertNoCycles(model as unknown as Model<unknown>, definition.references, (self as { _id: Types.ObjectId })._id, update.$set, store.maxTimeMS);
       }
       return store.findAndUpdate(id, update as Record<string, unknown>, { merge: update, precondition, where }, write);
     });
@@ -94,7 +113,13 @@ export class DocumentWrites<T> {
     return this.bulk(filter, options, call, 'deleted', async (id, where) => (await this.delete(id, undefined, call, where)) !== null);
   }
 
-  private async bulk(filter: Record<string, unknown>, options: BulkOptions, call: CallContext, outcome: BulkPlan['outcome'], write: BulkPlan['write']): Promise<BulkReport> {
+  private async bulk(
+    filter: Record<string, unknown>,
+    options: BulkOptions,
+    call: CallContext,
+    outcome: BulkPlan['outcome'],
+    write: BulkPlan['write'],
+  ): Promise<BulkReport> {
     await this.searches.checkFilter(filter);
     const { model, definition, maxTimeMS } = this.store;
     const { name, idField, search } = definition;
@@ -104,7 +129,8 @@ export class DocumentWrites<T> {
   }
 
   restore(id: string, field: string, options: WriteOptions | undefined, call: CallContext): Promise<PlainDocument<T> | null> {
-    const run = (precondition: Precondition | undefined, write: CoreWrite) => this.store.findAndUpdate(id, { $set: { [field]: null } }, { precondition }, this.inTrash(write));
+    const run = (precondition: Precondition | undefined, write: CoreWrite) =>
+      this.store.findAndUpdate(id, { $set: { [field]: null } }, { precondition }, this.inTrash(write));
     return this.fieldWrite('restore', id, field, options, call, run, same);
   }
 
@@ -124,10 +150,22 @@ export class DocumentWrites<T> {
     const current = await store.findRaw(id, call);
     if (!current) return store.conditions.unwritten(id, call, store.preconditionOf(id, options, call), false);
     const entry = await this.rules.history!.versions.entry(current._id as Types.ObjectId, version);
-    if (!entry) throw new ModelRoutesException('MR_NOT_FOUND', `${definition.name} '${id}' has no version ${version} in its history`, [{ path: 'version', message: 'no such version' }]);
-    const own = new Set(['_id', definition.fields.versionKey, ...timestampFields(definition.schema), ...(this.rules.softDelete ? [this.rules.softDelete.field] : [])]);
+    if (!entry)
+      throw new ModelRoutesException('MR_NOT_FOUND', `${definition.name} '${id}' has no version ${version} in its history`, [
+        { path: 'version', message: 'no such version' },
+      ]);
+    const own = new Set([
+      '_id',
+      definition.fields.versionKey,
+      ...timestampFields(definition.schema),
+      ...(this.rules.softDelete ? [this.rules.softDelete.field] : []),
+    ]);
     const $set = Object.fromEntries(Object.entries(entry.document).filter(([field]) => !own.has(field)));
-    const $unset = Object.fromEntries(Object.keys(current).filter((field) => !own.has(field) && !(field in $set)).map((field) => [field, 1]));
+    const $unset = Object.fromEntries(
+      Object.keys(current)
+        .filter((field) => !own.has(field) && !(field in $set))
+        .map((field) => [field, 1]),
+    );
     // Compared as BSON would be: an ObjectId and a Date by value.
     const changed = [...Object.keys($set).filter((field) => JSON.stringify(current[field]) !== JSON.stringify($set[field])), ...Object.keys($unset)];
     this.rules.scope?.scopes.checkChanges($set, $unset, call);
@@ -137,36 +175,96 @@ export class DocumentWrites<T> {
   }
 
   addReference(id: string, field: string, objectId: Types.ObjectId, options: WriteOptions | undefined, call: CallContext): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('addReference', id, field, options, call, (precondition, write) => this.referenceArrays.add(id, field, objectId, precondition, write), same);
+    return this.fieldWrite(
+      'addReference',
+      id,
+      field,
+      options,
+      call,
+      (precondition, write) => this.referenceArrays.add(id, field, objectId, precondition, write),
+      same,
+    );
   }
 
   removeReference(id: string, field: string, objectId: Types.ObjectId, options: WriteOptions | undefined, call: CallContext): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('removeReference', id, field, options, call, (precondition, write) => this.referenceArrays.remove(id, field, objectId, precondition, write), same);
+    return this.fieldWrite(
+      'removeReference',
+      id,
+      field,
+      options,
+      call,
+      (precondition, write) => this.referenceArrays.remove(id, field, objectId, precondition, write),
+      same,
+    );
   }
 
-  addElement(id: string, field: string, element: Record<string, unknown>, bounds: { rules: ElementRules; maxElements: number }, options: WriteOptions | undefined, call: CallContext) {
+  addElement(
+    id: string,
+    field: string,
+    element: Record<string, unknown>,
+    bounds: { rules: ElementRules; maxElements: number },
+    options: WriteOptions | undefined,
+    call: CallContext,
+  ) {
     const run = (precondition: Precondition | undefined, write: CoreWrite) => this.elements.add(id, field, element, bounds, precondition, write);
     return this.fieldWrite('addElement', id, field, options, call, run, (added: { doc: PlainDocument<T> } | null) => added?.doc);
   }
 
-  updateElement(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options: WriteOptions | undefined, call: CallContext) {
+  updateElement(
+    id: string,
+    field: string,
+    elementId: unknown,
+    data: Record<string, unknown>,
+    rules: ElementRules,
+    options: WriteOptions | undefined,
+    call: CallContext,
+  ) {
     const run = (precondition: Precondition | undefined, write: CoreWrite) => this.elements.update(id, field, elementId, data, rules, precondition, write);
     return this.fieldWrite('updateElement', id, field, options, call, run, same);
   }
 
   removeElement(id: string, field: string, elementId: unknown, options: WriteOptions | undefined, call: CallContext) {
-    return this.fieldWrite('removeElement', id, field, options, call, (precondition, write) => this.elements.remove(id, field, elementId, precondition, write), same);
+    return this.fieldWrite(
+      'removeElement',
+      id,
+      field,
+      options,
+      call,
+      (precondition, write) => this.elements.remove(id, field, elementId, precondition, write),
+      same,
+    );
   }
 
   findElement(id: string, field: string, elementId: unknown, call: CallContext): Promise<Record<string, unknown> | null | undefined> {
     return this.elements.find(id, field, elementId, call);
   }
 
-  replaceFile(id: string, field: string, file: FileRef, replaces: Types.ObjectId | undefined, options: WriteOptions | undefined, call: CallContext): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('setFile', id, field, options, call, (precondition, write) => this.store.fileWrites.replace(id, field, file, replaces, precondition, write), same);
+  replaceFile(
+    id: string,
+    field: string,
+    file: FileRef,
+    replaces: Types.ObjectId | undefined,
+    options: WriteOptions | undefined,
+    call: CallContext,
+  ): Promise<PlainDocument<T> | null> {
+    return this.fieldWrite(
+      'setFile',
+      id,
+      field,
+      options,
+      call,
+      (precondition, write) => this.store.fileWrites.replace(id, field, file, replaces, precondition, write),
+      same,
+    );
   }
 
-  swapFile(id: string, field: string, file: FileRef, options: WriteOptions | undefined, call: CallContext): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
+  swapFile(
+    id: string,
+    field: string,
+    file: FileRef,
+    options: WriteOptions | undefined,
+    call: CallContext,
+  ): Promise<{ document: PlainDocument<T>; replaced?: FileRef } | null> {
     const run = (precondition: Precondition | undefined, write: CoreWrite) => this.store.fileWrites.swap(id, field, file, precondition, write);
     return this.fieldWrite('setFile', id, field, options, call, run, (swapped) => swapped?.document);
   }
@@ -175,8 +273,23 @@ export class DocumentWrites<T> {
     return this.fieldWrite('addFile', id, field, options, call, (precondition, write) => this.store.fileWrites.add(id, field, file, precondition, write), same);
   }
 
-  removeFile(id: string, field: string, file: FileRef, gallery: boolean, options: WriteOptions | undefined, call: CallContext): Promise<PlainDocument<T> | null> {
-    return this.fieldWrite('removeFile', id, field, options, call, (precondition, write) => this.store.fileWrites.remove(id, field, file, gallery, precondition, write), same);
+  removeFile(
+    id: string,
+    field: string,
+    file: FileRef,
+    gallery: boolean,
+    options: WriteOptions | undefined,
+    call: CallContext,
+  ): Promise<PlainDocument<T> | null> {
+    return this.fieldWrite(
+      'removeFile',
+      id,
+      field,
+      options,
+      call,
+      (precondition, write) => this.store.fileWrites.remove(id, field, file, gallery, precondition, write),
+      same,
+    );
   }
 
   /** Runs `run` as one write of `call` through the rules (see `RulePipeline.write`); `{ hooks: false }` skips the app's hooks only. */
@@ -205,7 +318,13 @@ export class DocumentWrites<T> {
       const doc = docOf(result);
       return doc ? { doc, changed: [field] } : undefined;
     };
-    return this.write({ phase: 'update', operation, id, field }, options, call, (_data, write) => run(this.store.preconditionOf(id, options, write.call), write), stored);
+    return this.write(
+      { phase: 'update', operation, id, field },
+      options,
+      call,
+      (_data, write) => run(this.store.preconditionOf(id, options, write.call), write),
+      stored,
+    );
   }
 }
 

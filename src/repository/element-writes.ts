@@ -51,9 +51,11 @@ export class ElementWrites<T> {
     const doc = await this.store.findAndUpdate(id, { $push: { [field]: data[field][0] } }, { condition, precondition }, write);
     if (!doc) return null;
     if (!elementOf(doc, field, elementId)) {
-      throw new ModelRoutesException('MR_ARRAY_FULL', `${this.store.definition.name} '${id}' holds ${maxElements} elements in ${field}, its maximum: nothing was appended`, [
-        { path: field, message: `holds at most ${maxElements} elements` },
-      ]);
+      throw new ModelRoutesException(
+        'MR_ARRAY_FULL',
+        `${this.store.definition.name} '${id}' holds ${maxElements} elements in ${field}, its maximum: nothing was appended`,
+        [{ path: field, message: `holds at most ${maxElements} elements` }],
+      );
     }
     return { doc, elementId };
   }
@@ -73,7 +75,8 @@ export class ElementWrites<T> {
     if (resolving) await resolving;
     const merge = toMergeUpdate(changes[field][0], rules);
     return this.write(id, field, elementId, precondition, write, (index) => {
-      const at = (update: Record<string, unknown> | undefined) => update && Object.fromEntries(Object.entries(update).map(([path, value]) => [`${field}.${index}.${path}`, value]));
+      const at = (update: Record<string, unknown> | undefined) =>
+        update && Object.fromEntries(Object.entries(update).map(([path, value]) => [`${field}.${index}.${path}`, value]));
       const $set = at(merge.$set);
       const $unset = at(merge.$unset);
       return { update: { ...($set && { $set }), ...($unset && { $unset }) }, merge: { $set: $set ?? {} }, condition: { [`${field}.${index}._id`]: elementId } };
@@ -81,13 +84,22 @@ export class ElementWrites<T> {
   }
 
   /** See `ModelRepository.removeElement()`. */
-  async remove(id: string, field: string, elementId: unknown, precondition: Precondition | undefined, write: CoreWrite): Promise<PlainDocument<T> | null | undefined> {
+  async remove(
+    id: string,
+    field: string,
+    elementId: unknown,
+    precondition: Precondition | undefined,
+    write: CoreWrite,
+  ): Promise<PlainDocument<T> | null | undefined> {
     const atomic = await hasAtomicDocumentWrites(this.store.model.db);
     const { versionKey } = this.store.definition.fields;
     return this.write(id, field, elementId, precondition, write, (index, elements, raw) => {
       if (atomic) return { update: { $pull: { [field]: { _id: elementId } } }, condition: { [`${field}._id`]: elementId } };
       const unchanged = versionKey ? { [versionKey]: raw[versionKey] ?? null } : { [`${field}.${elements.length}`]: { $exists: false } };
-      return { update: { $set: { [field]: elements.filter((_element, at) => at !== index) } }, condition: { [`${field}.${index}._id`]: elementId, ...unchanged } };
+      return {
+        update: { $set: { [field]: elements.filter((_element, at) => at !== index) } },
+        condition: { [`${field}.${index}._id`]: elementId, ...unchanged },
+      };
     });
   }
 
@@ -95,7 +107,14 @@ export class ElementWrites<T> {
    * Reads the document, finds the element, and writes what `make` makes of its position and the
    * array as stored (hidden fields included), until the write's condition holds: the element as read is still there.
    */
-  private async write(id: string, field: string, elementId: unknown, precondition: Precondition | undefined, write: CoreWrite, make: ElementWrite): Promise<PlainDocument<T> | null | undefined> {
+  private async write(
+    id: string,
+    field: string,
+    elementId: unknown,
+    precondition: Precondition | undefined,
+    write: CoreWrite,
+    make: ElementWrite,
+  ): Promise<PlainDocument<T> | null | undefined> {
     for (let attempt = 0; attempt < ELEMENT_ATTEMPTS; attempt++) {
       const raw = await this.store.findRaw(id, write.call);
       if (!raw) return null;
@@ -111,7 +130,8 @@ export class ElementWrites<T> {
     }
     throw new ModelRoutesException(
       'MR_ELEMENT_CONFLICT',
-      `${this.store.definition.name} '${id}': other writes changed ${field} ${ELEMENT_ATTEMPTS} times while this one tried to write its element: nothing was written; try again`,
+      `${this.store.definition.name} '${id}': other writes changed ${field} ${ELEMENT_ATTEMPTS} times while this one tried to write its element: nothing ` +
+        `was written; try again`,
     );
   }
 }

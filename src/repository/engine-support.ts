@@ -36,7 +36,8 @@ function decimalPaths(schema: Schema, prefix: string): string[] {
     const full = prefix + path;
     let leaf: SchemaType | undefined = type;
     // `[Decimal128]`, `[[Decimal128]]`: the innermost element.
-    while (leaf?.instance === 'Array' && !(leaf as SchemaType & { schema?: Schema }).schema) leaf = (leaf as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
+    while (leaf?.instance === 'Array' && !(leaf as SchemaType & { schema?: Schema }).schema)
+      leaf = (leaf as SchemaType & { embeddedSchemaType?: SchemaType }).embeddedSchemaType;
     if (leaf?.instance === 'Decimal128') paths.push(full);
     const sub = (type as SchemaType & { schema?: Schema }).schema;
     if (sub) paths.push(...decimalPaths(sub, `${full}.`));

@@ -55,14 +55,22 @@ export function needsCollectionCount({ policy, unfiltered }: CountPlan): boolean
  * `count` is the collection's metadata, but never less than the matches known (metadata may lag
  * behind the writes), and is the exact count of matches of an unfiltered search that has one.
  */
-export async function searchCounts(plan: CountPlan, page: PageRead, reads: CountReads): Promise<Pick<SearchResult['status'], 'count' | 'match_count' | 'counted'>> {
+export async function searchCounts(
+  plan: CountPlan,
+  page: PageRead,
+  reads: CountReads,
+): Promise<Pick<SearchResult['status'], 'count' | 'match_count' | 'counted'>> {
   const { match_count, counted } = await matchCount(plan, page, reads);
   const shown = page.found > 0 ? shownUpTo(page) : 0;
   const count = plan.unfiltered && counted === 'exact' ? (match_count as number) : Math.max(reads.collection ?? 0, match_count ?? shown);
   return { count, ...(match_count === undefined ? {} : { match_count }), counted };
 }
 
-async function matchCount({ policy, unfiltered, estimateLimit }: CountPlan, page: PageRead, reads: CountReads): Promise<{ match_count?: number; counted: CountPolicy }> {
+async function matchCount(
+  { policy, unfiltered, estimateLimit }: CountPlan,
+  page: PageRead,
+  reads: CountReads,
+): Promise<{ match_count?: number; counted: CountPolicy }> {
   if (policy === 'none') return { counted: 'none' };
   // Exact: the count the repository sent beside the page (a full page waits for the slower of the two, not for both in turn).
   if (policy === 'exact') return { match_count: await reads.matches(), counted: 'exact' };

@@ -175,7 +175,14 @@ export class ModelRepository<T = Record<string, unknown>> {
    * array `field`, as `update` merges into a document, written again when other writes moved it in
    * between. The document; `null` when no document has this id; `undefined` when the array holds no such element.
    */
-  updateElement(id: string, field: string, elementId: unknown, data: Record<string, unknown>, rules: ElementRules, options?: WriteOptions): Promise<PlainDocument<T> | null | undefined> {
+  updateElement(
+    id: string,
+    field: string,
+    elementId: unknown,
+    data: Record<string, unknown>,
+    rules: ElementRules,
+    options?: WriteOptions,
+  ): Promise<PlainDocument<T> | null | undefined> {
     return this.writes.updateElement(id, field, elementId, data, rules, options, this.call);
   }
 
@@ -273,7 +280,8 @@ export class ModelRepository<T = Record<string, unknown>> {
   }
 
   private softDelete(method: string) {
-    if (!this.rules.softDelete) throw new Error(`ModelRepository.${method}(): ${this.definition.name} has no soft delete (@GeneratedResource({ softDelete: true }))`);
+    if (!this.rules.softDelete)
+      throw new Error(`ModelRepository.${method}(): ${this.definition.name} has no soft delete (@GeneratedResource({ softDelete: true }))`);
     return this.rules.softDelete;
   }
 
@@ -342,7 +350,11 @@ export class ModelRepository<T = Record<string, unknown>> {
    * one query: how a search's condition across a reference finds the documents it names. A value the
    * schema cannot cast is a 400 `MR_INVALID_VALUE` naming its place `at` (`query.owner.birth.$lt`).
    */
-  matchingObjectIds(filter: Record<string, unknown>, limit: number, options: { readPreference?: ReadPreferenceMode; outside?: boolean; at?: SearchPlace } = {}): Promise<Types.ObjectId[]> {
+  matchingObjectIds(
+    filter: Record<string, unknown>,
+    limit: number,
+    options: { readPreference?: ReadPreferenceMode; outside?: boolean; at?: SearchPlace } = {},
+  ): Promise<Types.ObjectId[]> {
     return this.searches.matchingObjectIds(filter, limit, options, this.call);
   }
 

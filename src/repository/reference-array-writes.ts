@@ -20,7 +20,14 @@ export class ReferenceArrayWrites<T> {
       // In the turn of the referenced document's delete: it exists now, or the add is a 404.
       const reference = store.definition.references.find((candidate) => candidate.field === field);
       const target = reference && store.model.db.model(reference.targetName);
-      if (locked && target && !(await target.exists(allOf(readScopeOf(target, write.call), { _id: objectId })).maxTimeMS(store.maxTimeMS).exec())) {
+      if (
+        locked &&
+        target &&
+        !(await target
+          .exists(allOf(readScopeOf(target, write.call), { _id: objectId }))
+          .maxTimeMS(store.maxTimeMS)
+          .exec())
+      ) {
         throw ModelRoutesException.notFound(reference.targetName, String(objectId));
       }
       return store.findAndUpdate(id, { $addToSet: { [field]: objectId } }, { condition: { [field]: { $ne: objectId } }, precondition }, write);

@@ -51,7 +51,9 @@ export function decodeCursor(cursor: unknown, binding: CursorBinding, secret: st
   const expected = mac(payload, binding, secret);
   const given = Buffer.from(sent, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw invalidCursor('The cursor in after belongs to another search (its resource, route, sort or filter differ) or was altered: send the search of the page that gave it');
+    throw invalidCursor(
+      'The cursor in after belongs to another search (its resource, route, sort or filter differ) or was altered: send the search of the page that gave it',
+    );
   }
   let decoded: unknown;
   try {
@@ -61,7 +63,8 @@ export function decodeCursor(cursor: unknown, binding: CursorBinding, secret: st
   }
   const { v, k } = (decoded ?? {}) as { v?: unknown; k?: unknown };
   const keys = Object.keys(binding.sort).length;
-  if (v !== FORMAT || !Array.isArray(k) || k.length !== keys) throw invalidCursor('after is not a cursor of this version of the server: start again from the first page');
+  if (v !== FORMAT || !Array.isArray(k) || k.length !== keys)
+    throw invalidCursor('after is not a cursor of this version of the server: start again from the first page');
   return k.map(untagged);
 }
 

@@ -23,6 +23,7 @@ interface DriverError {
  *   create: the unique indexes of the model are then asked which one holds the value);
  * - a sub-field written below a value that is not an object (`PathNotViable`): 400 at its path.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
 export async function writeError(error: unknown, model: Model<any>, written: Record<string, unknown>): Promise<ModelRoutesException | undefined> {
   const failure = (error ?? {}) as DriverError;
   if (failure.name === 'CastError') {
@@ -49,7 +50,12 @@ export async function writeError(error: unknown, model: Model<any>, written: Rec
  */
 function mapValuePath(path: string, value: unknown, written: Record<string, unknown>): string {
   if (!path.includes('$*')) return path;
-  const pattern = new RegExp(`^${path.split('$*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^.]+')}$`);
+  const pattern = new RegExp(
+    `^${path
+      .split('$*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^.]+')}$`,
+  );
   for (const [key, item] of Object.entries(written)) {
     if (pattern.test(key) && item === value) return key;
     if (item && typeof item === 'object') {
@@ -71,17 +77,23 @@ interface UniqueIndex {
   fields: string[];
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
 function uniqueIndexes(model: Model<any>): UniqueIndex[] {
   return model.schema
     .indexes()
     .filter(([, options]) => (options as { unique?: unknown } | undefined)?.unique)
     .map(([keys, options]) => ({
       fields: Object.keys(keys),
-      name: (options as { name?: string }).name ?? Object.entries(keys).map(([field, direction]) => `${field}_${String(direction)}`).join('_'),
+      name:
+        (options as { name?: string }).name ??
+        Object.entries(keys)
+          .map(([field, direction]) => `${field}_${String(direction)}`)
+          .join('_'),
     }));
 }
 
 /** The fields of the unique index that refused the write, by the cheapest clue available. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
 async function duplicateFields(error: DriverError, model: Model<any>, written: Record<string, unknown>): Promise<string[]> {
   if (error.keyValue && Object.keys(error.keyValue).length) return Object.keys(error.keyValue);
   if (error.keyPattern && Object.keys(error.keyPattern).length) return Object.keys(error.keyPattern);

@@ -25,7 +25,13 @@ export interface ModelRoutesPlan {
 export function planModelRoutes(options: ModelRoutesModuleOptions): ModelRoutesPlan {
   const definitions = createResourceDefinitions(options);
   const userControllers = byResource(options.controllers ?? [], definitions, options.connectionName);
-  const table = createRouteTable(definitions, { controllers: userControllers, routes: options.routes, references: options.references, files: options.files, elements: options.elements });
+  const table = createRouteTable(definitions, {
+    controllers: userControllers,
+    routes: options.routes,
+    references: options.references,
+    files: options.files,
+    elements: options.elements,
+  });
   return { definitions, userControllers, table };
 }
 
@@ -42,7 +48,8 @@ function byResource(classes: Type[], definitions: ResourceDefinition[], connecti
     if (getConnectionToken(base.connectionName) !== getConnectionToken(connectionName)) {
       const given = base.connectionName ? `'${base.connectionName}'` : 'the default connection';
       throw invalid(
-        `it extends GeneratedController(${resource.name}) on ${given}, but is registered with connectionName ${connectionName ? `'${connectionName}'` : '(the default)'}. ` +
+        `it extends GeneratedController(${resource.name}) on ${given}, but is registered with connectionName ` +
+          `${connectionName ? `'${connectionName}'` : '(the default)'}. ` +
           `Write \`extends GeneratedController(${resource.name}${connectionName ? `, '${connectionName}'` : ''})\`.`,
       );
     }

@@ -14,7 +14,9 @@ const keys = (() => {
   Post('__probe__')(probe, 'post', Object.getOwnPropertyDescriptor(probe, 'post')!);
   const all = Reflect.getOwnMetadataKeys(probe.get);
   const path = all.find((key) => Reflect.getOwnMetadata(key, probe.get) === '__probe__');
-  const method = all.find((key) => Reflect.getOwnMetadata(key, probe.get) === RequestMethod.GET && Reflect.getOwnMetadata(key, probe.post) === RequestMethod.POST);
+  const method = all.find(
+    (key) => Reflect.getOwnMetadata(key, probe.get) === RequestMethod.GET && Reflect.getOwnMetadata(key, probe.post) === RequestMethod.POST,
+  );
   const versioned = { get() {} };
   Version('__probe__')(versioned, 'get', Object.getOwnPropertyDescriptor(versioned, 'get')!);
   const version = Reflect.getOwnMetadataKeys(versioned.get).find((key) => Reflect.getOwnMetadata(key, versioned.get) === '__probe__');

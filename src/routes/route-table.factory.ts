@@ -2,7 +2,13 @@ import type { Type } from '@nestjs/common';
 import type { ElementFieldDefinition, ResourceDefinition } from '../definitions/resource-definition.interface.js';
 import type { RouteDefinition, RouteMethod } from '../interfaces/route-definition.interface.js';
 import { actionsOf, ROUTE_ACTIONS, routeAction, type RouteNames } from '../metadata/route-actions.js';
-import type { ElementRoutesOptions, FileRoutesOptions, ReferenceRoutesOptions, ResourceRoutesOptions, RouteVersion } from '../interfaces/route-options.interface.js';
+import type {
+  ElementRoutesOptions,
+  FileRoutesOptions,
+  ReferenceRoutesOptions,
+  ResourceRoutesOptions,
+  RouteVersion,
+} from '../interfaces/route-options.interface.js';
 import type { FileFieldDefinition } from '../files/file-options.js';
 import { pascalCase } from '../utils/naming.util.js';
 import { readRoute, readVersion } from './route-metadata.util.js';
@@ -38,9 +44,9 @@ export function createRouteTable(definitions: ResourceDefinition[], options: Rou
     ...definition.files.flatMap((file) => fileRoutes(definition, file, options)),
     ...definition.elements.flatMap((element) => elementRoutes(definition, element, options)),
   ]);
-  const enabled = routes.filter((row) => row.enabled !== false).map(({ enabled: _enabled, decorators, ...route }) =>
-    decorators?.length ? { ...route, decorators } : route,
-  );
+  const enabled = routes
+    .filter((row) => row.enabled !== false)
+    .map(({ enabled: _enabled, decorators, ...route }) => (decorators?.length ? { ...route, decorators } : route));
   return sortRoutes(enabled);
 }
 
@@ -55,7 +61,10 @@ export function fileControllerName(definition: Pick<ResourceDefinition, 'name'>,
 }
 
 /** What the paths and texts of a file field's routes are made of: a gallery's have a `:file_id`. */
-export function fileRouteNames(source: Pick<ResourceDefinition, 'name' | 'path' | 'plural' | 'idParam'>, file: Pick<FileFieldDefinition, 'field' | 'gallery'>): RouteNames {
+export function fileRouteNames(
+  source: Pick<ResourceDefinition, 'name' | 'path' | 'plural' | 'idParam'>,
+  file: Pick<FileFieldDefinition, 'field' | 'gallery'>,
+): RouteNames {
   const fileParam = source.idParam === 'file_id' ? 'stored_file_id' : 'file_id';
   return { source, field: file.field, ...(file.gallery && { fileParam }) };
 }
@@ -115,10 +124,21 @@ function resourceRoutes(definition: ResourceDefinition, options: RouteTableOptio
       return !feature || definition[feature] !== undefined;
     })
     .map((action): TableRow => {
-    const { enabled, decorators, readPreference, version } = resolveRoute(action, definition.routes, options.routes);
-    const { method, path } = ROUTE_ACTIONS[action];
-    return { action, method, path: path(names), resource: definition.name, controller, handler: action, decorators, enabled, ...(readPreference && { readPreference }), ...versionOf(version, definition) };
-  });
+      const { enabled, decorators, readPreference, version } = resolveRoute(action, definition.routes, options.routes);
+      const { method, path } = ROUTE_ACTIONS[action];
+      return {
+        action,
+        method,
+        path: path(names),
+        resource: definition.name,
+        controller,
+        handler: action,
+        decorators,
+        enabled,
+        ...(readPreference && { readPreference }),
+        ...versionOf(version, definition),
+      };
+    });
   // A handler the user decorated with a route of its own replaces the generated route of that name.
   return [...generated.filter((row) => !taken.has(row.handler)), ...custom];
 }
@@ -136,7 +156,15 @@ function customRoutes(definition: ResourceDefinition, controller: Type | undefin
       if (!route) continue;
       const version = readVersion(value, controller);
       for (const path of route.paths) {
-        rows.push({ action: 'custom', method: route.method, path: underResource(definition, path), resource: definition.name, controller: name, handler, ...versionOf(version, definition) });
+        rows.push({
+          action: 'custom',
+          method: route.method,
+          path: underResource(definition, path),
+          resource: definition.name,
+          controller: name,
+          handler,
+          ...versionOf(version, definition),
+        });
       }
     }
   }
@@ -150,13 +178,7 @@ export function underResource(definition: Pick<ResourceDefinition, 'path'>, path
   return `/${definition.path}/${path}`.replace(/\/+$/, '');
 }
 
-function referenceRoutes(
-  source: ResourceDefinition,
-  field: string,
-  target: ReferenceTarget,
-  isArray: boolean,
-  options: RouteTableOptions,
-): TableRow[] {
+function referenceRoutes(source: ResourceDefinition, field: string, target: ReferenceTarget, isArray: boolean, options: RouteTableOptions): TableRow[] {
   const controller = referenceControllerName(source, field);
   const targetName = target.name;
   const reference = { source: source.name, field, target: targetName };
@@ -169,7 +191,19 @@ function referenceRoutes(
       const row = routeAction(action);
       const { enabled, decorators, readPreference, version } = resolveRoute(action, source.referenceRoutes?.[field], options.references);
       const resource = row.answers.of === 'target' ? targetName : source.name;
-      return { action, method: row.method, path: row.path(names), resource, controller, handler: action, reference, decorators, enabled, ...(readPreference && { readPreference }), ...versionOf(version, source) };
+      return {
+        action,
+        method: row.method,
+        path: row.path(names),
+        resource,
+        controller,
+        handler: action,
+        reference,
+        decorators,
+        enabled,
+        ...(readPreference && { readPreference }),
+        ...versionOf(version, source),
+      };
     });
 }
 
@@ -182,8 +216,17 @@ function fileRoutes(source: ResourceDefinition, file: FileFieldDefinition, optio
       const row = routeAction(action);
       const { enabled, decorators, readPreference, version } = resolveRoute(action, source.fileRoutes?.[file.field], options.files);
       return {
-        action, method: row.method, path: row.path(names), resource: source.name, controller, handler: action,
-        file: { source: source.name, field: file.field }, decorators, enabled, ...(readPreference && { readPreference }), ...versionOf(version, source),
+        action,
+        method: row.method,
+        path: row.path(names),
+        resource: source.name,
+        controller,
+        handler: action,
+        file: { source: source.name, field: file.field },
+        decorators,
+        enabled,
+        ...(readPreference && { readPreference }),
+        ...versionOf(version, source),
       };
     });
 }
@@ -197,8 +240,16 @@ function elementRoutes(source: ResourceDefinition, element: ElementFieldDefiniti
     const row = routeAction(action);
     const { enabled, decorators, version } = resolveRoute(action, source.elementRoutes?.[element.field], options.elements);
     return {
-      action, method: row.method, path: row.path(names), resource: source.name, controller, handler: action,
-      element: { source: source.name, field: element.field }, decorators, enabled, ...versionOf(version, source),
+      action,
+      method: row.method,
+      path: row.path(names),
+      resource: source.name,
+      controller,
+      handler: action,
+      element: { source: source.name, field: element.field },
+      decorators,
+      enabled,
+      ...versionOf(version, source),
     };
   });
 }

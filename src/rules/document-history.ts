@@ -41,6 +41,7 @@ export class DocumentHistory {
   private indexed?: Promise<unknown>;
 
   constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
     private readonly model: Model<any>,
     private readonly keep: number,
     private readonly versionKey: string,
@@ -51,7 +52,10 @@ export class DocumentHistory {
   }
 
   /** Keeps a write's state, then removes the versions of the document past `keep`. */
-  async record({ state, removed }: { state: Record<string, unknown>; removed: boolean }, entry: Omit<HistoryEntry, 'version' | 'document' | 'at'>): Promise<void> {
+  async record(
+    { state, removed }: { state: Record<string, unknown>; removed: boolean },
+    entry: Omit<HistoryEntry, 'version' | 'document' | 'at'>,
+  ): Promise<void> {
     await this.index();
     const stored = Number(state[this.versionKey] ?? 0);
     // A delete leaves no new version: its entry comes after the last one.
@@ -62,7 +66,10 @@ export class DocumentHistory {
   }
 
   /** The entries of a document, the latest first, with their raw states. */
-  async list(document: Types.ObjectId, { limit, skip }: { limit: number; skip: number }): Promise<{ entries: Array<HistoryEntry<Record<string, unknown>>>; count: number }> {
+  async list(
+    document: Types.ObjectId,
+    { limit, skip }: { limit: number; skip: number },
+  ): Promise<{ entries: Array<HistoryEntry<Record<string, unknown>>>; count: number }> {
     const [found, count] = await Promise.all([
       this.collection.find({ document }).sort({ version: -1, _id: -1 }).skip(skip).limit(limit).toArray(),
       this.collection.countDocuments({ document }),
@@ -87,7 +94,15 @@ export class DocumentHistory {
 
 function toEntry(raw: Record<string, unknown>): HistoryEntry<Record<string, unknown>> {
   const { version, at, by, route, operation, changed, state } = raw as unknown as HistoryEntry & { state: Record<string, unknown> };
-  return { version, at, ...(by !== undefined && { by }), ...(route !== undefined && { route }), operation, ...(changed !== undefined && { changed }), document: state };
+  return {
+    version,
+    at,
+    ...(by !== undefined && { by }),
+    ...(route !== undefined && { route }),
+    operation,
+    ...(changed !== undefined && { changed }),
+    document: state,
+  };
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

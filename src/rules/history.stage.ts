@@ -12,7 +12,9 @@ export class HistoryStage implements WriteStage<unknown> {
   readonly versions: DocumentHistory;
 
   constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
     model: Model<any>,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request of Express or Fastify, typed by the application's own callback
     private readonly options: { keep: number; actor?: (request: any) => string | undefined },
     versionKey: string,
   ) {

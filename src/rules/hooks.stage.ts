@@ -12,6 +12,7 @@ const AFTER = { create: 'afterCreate', update: 'afterUpdate', delete: 'afterDele
  */
 export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
   constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the hooks of any resource, each typed by its own document
     private readonly hooks: ResourceHooks<any>,
     private readonly resource: string,
     private readonly idField: string,
@@ -44,7 +45,10 @@ export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
     const hook = this.hooks[AFTER[write.phase]];
     if (!write.hooks || typeof hook !== 'function') return;
     const { call } = write;
-    const context = { ...writeEventOf(this.resource, this.idField, write, stored), ...(call.request !== undefined && { request: call.request }) } satisfies AfterWriteContext<unknown>;
+    const context = {
+      ...writeEventOf(this.resource, this.idField, write, stored),
+      ...(call.request !== undefined && { request: call.request }),
+    } satisfies AfterWriteContext<unknown>;
     await this.appCode(call, () => hook.call(this.hooks, context));
   }
 }

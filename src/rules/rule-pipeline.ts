@@ -14,6 +14,7 @@ import { SoftDeleteStage } from './soft-delete.stage.js';
 
 /** What a resource's rules are made of: its options (`@GeneratedResource`), and how its hooks read a document. */
 export interface RuleOptions<D> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the hooks of any resource, each typed by its own document
   hooks?: ResourceHooks<any>;
   events?: WriteEventSink;
   scope?: RowScope | RowScopeFunction;
@@ -39,6 +40,7 @@ export class RulePipeline<D extends { _id: unknown }> {
   readonly softDelete?: SoftDeleteStage;
   readonly history?: HistoryStage;
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model of any schema: Mongoose has no narrower type that every model fits
   constructor(model: Model<any>, definition: RepositoryDefinition, { hooks, events, scope, read, appCode }: RuleOptions<D>) {
     const { name, idField } = definition;
     if (definition.softDelete) this.softDelete = new SoftDeleteStage(name, definition.softDelete.field);

@@ -71,9 +71,19 @@ export interface ReadStage {
   filter(call: CallContext, access: 'read' | 'write'): Record<string, unknown> | undefined;
 }
 
-/** What a stored write is told as: its event, and an after-hook's context (less the request). The identifier is the path's, else (a create) the stored `idField`'s. */
+/**
+ * What a stored write is told as: its event, and an after-hook's context (less the
+ * request). The identifier is the path's, else (a create) the stored `idField`'s.
+ */
 export function writeEventOf(resource: string, idField: string, write: StagedWrite, stored: StoredWrite<unknown>): WriteEvent<unknown> {
   const { operation, field } = write;
   const id = write.id ?? String((stored.doc as Record<string, unknown>)[idField]);
-  return { resource, operation, id, ...(field !== undefined && { field }), document: stored.doc as WriteEvent<unknown>['document'], ...(stored.changed && { changed: stored.changed }) };
+  return {
+    resource,
+    operation,
+    id,
+    ...(field !== undefined && { field }),
+    document: stored.doc as WriteEvent<unknown>['document'],
+    ...(stored.changed && { changed: stored.changed }),
+  };
 }

@@ -127,23 +127,36 @@ function equalities(filter: Record<string, unknown> | undefined): Array<[string,
 }
 
 function isOperatorObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isValidObjectId(value) && !(value instanceof Date) && Object.keys(value).some((key) => key.startsWith('$'));
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !isValidObjectId(value) &&
+    !(value instanceof Date) &&
+    Object.keys(value).some((key) => key.startsWith('$'))
+  );
 }
 
 function isLiteral(value: unknown): boolean {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value instanceof Date || (typeof value === 'object' && value !== null && (value as { _bsontype?: unknown })._bsontype === 'ObjectId');
+  return (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    value instanceof Date ||
+    (typeof value === 'object' && value !== null && (value as { _bsontype?: unknown })._bsontype === 'ObjectId')
+  );
 }
 
 /** Whether a written value is the scope's (an ObjectId and its hex text are the same value; a Date and its time too). */
 function sameValue(written: unknown, scoped: unknown): boolean {
-  if (scoped instanceof Date) return written instanceof Date ? written.getTime() === scoped.getTime() : new Date(String(written)).getTime() === scoped.getTime();
+  if (scoped instanceof Date)
+    return written instanceof Date ? written.getTime() === scoped.getTime() : new Date(String(written)).getTime() === scoped.getTime();
   return String(written) === String(scoped);
 }
 
 function outOfScope(message: string, field: string | undefined): ModelRoutesException {
   return new ModelRoutesException('MR_OUT_OF_SCOPE', message, field ? [{ path: field, message: 'set by the scope' }] : undefined);
 }
-
 
 /** The read filter of each model that has one (a row scope, soft delete), by model: what a write's reference check reads of its targets. */
 const readFiltersOfModels = new WeakMap<object, (call: CallContext) => Record<string, unknown> | undefined>();

@@ -130,7 +130,15 @@ export class SerializationViews {
       if (!transforms.has(at)) transforms.set(at, { at, owner: owners.get(at)!, keys: [] });
       transforms.get(at)!.keys.push(path.slice(dot + 1));
     }
-    return { groups: groups as string[] | undefined, hidden: own, hiddenPaths: hidden.map((path) => path.split('.')), fields, writes, transformed, transforms: [...transforms.values()] };
+    return {
+      groups: groups as string[] | undefined,
+      hidden: own,
+      hiddenPaths: hidden.map((path) => path.split('.')),
+      fields,
+      writes,
+      transformed,
+      transforms: [...transforms.values()],
+    };
   }
 }
 

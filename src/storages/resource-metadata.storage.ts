@@ -25,5 +25,4 @@ export class ResourceMetadataStorageHost {
 }
 
 const host = globalThis as { [METADATA_STORAGE_KEY]?: ResourceMetadataStorageHost };
-export const ResourceMetadataStorage: ResourceMetadataStorageHost = (host[METADATA_STORAGE_KEY] ??=
-  new ResourceMetadataStorageHost());
+export const ResourceMetadataStorage: ResourceMetadataStorageHost = (host[METADATA_STORAGE_KEY] ??= new ResourceMetadataStorageHost());

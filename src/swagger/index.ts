@@ -29,11 +29,7 @@ export { documentSchema, envelopeSchema, ERROR_SCHEMA, type OpenApiSchema };
  *
  * @publicApi
  */
-export function createModelRoutesDocument(
-  app: INestApplication,
-  config: Omit<OpenAPIObject, 'paths'>,
-  options?: SwaggerDocumentOptions,
-): OpenAPIObject {
+export function createModelRoutesDocument(app: INestApplication, config: Omit<OpenAPIObject, 'paths'>, options?: SwaggerDocumentOptions): OpenAPIObject {
   const registrations = app.get(ModelRoutesExplorer).registrations();
   const generated = new Map<string, Type>();
   for (const registration of registrations) {
@@ -45,7 +41,10 @@ export function createModelRoutesDocument(
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false, ...options });
   versionOperationIds(document, registrations, servingOf(app.get(ApplicationConfig, { strict: false })));
   documentSettings(document, registrations);
-  const schemas = { ...document.components?.schemas, ...componentSchemas(registrations.flatMap((registration) => registration.definitions)) } as Record<string, OpenApiSchema>;
+  const schemas = { ...document.components?.schemas, ...componentSchemas(registrations.flatMap((registration) => registration.definitions)) } as Record<
+    string,
+    OpenApiSchema
+  >;
   // A class-level keyword ApiProperty() cannot give: the generated DTOs refuse unknown properties.
   for (const name of generated.keys()) if (schemas[name]) schemas[name] = { ...schemas[name], additionalProperties: false };
   document.components = { ...document.components, schemas: schemas as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']> };

@@ -26,7 +26,10 @@ export function bulkReportSchema(outcome: 'updated' | 'deleted'): OpenApiSchema 
             result: { type: 'string', enum: [outcome, 'skipped', 'refused', 'matched'] },
             code: { type: 'string', description: 'A refused item: the code its write alone would answer' },
             message: { type: 'string' },
-            details: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+            details: {
+              type: 'array',
+              items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+            },
           },
         },
       },
@@ -37,7 +40,12 @@ export function bulkReportSchema(outcome: 'updated' | 'deleted'): OpenApiSchema 
 /** A bulk change's `dryRun` parameter and its report. */
 export function bulkResponses(outcome: 'updated' | 'deleted'): MethodDecorator[] {
   return [
-    ApiQuery({ name: 'dryRun', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'true: count and list the matches, write nothing.' }),
+    ApiQuery({
+      name: 'dryRun',
+      required: false,
+      schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+      description: 'true: count and list the matches, write nothing.',
+    }),
     ApiResponse({ status: 200, description: 'The report: every match and what became of it', schema: bulkReportSchema(outcome) as never }),
   ];
 }

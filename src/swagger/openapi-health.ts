@@ -55,7 +55,11 @@ export function decorateHealthRoutes(registration: HealthRegistration): void {
           description: `Answers within ${readyTimeoutMS} ms: 200 when ${database} answered ping in that time, else 503.`,
         }),
         ApiResponse({ status: 200, description: `${database[0]!.toUpperCase()}${database.slice(1)} answered ping`, schema: READY_SCHEMA as never }),
-        ApiResponse({ status: 503, description: 'Error; code: MR_DATABASE_UNAVAILABLE', schema: { $ref: `#/components/schemas/${componentName.error}` } as never }),
+        ApiResponse({
+          status: 503,
+          description: 'Error; code: MR_DATABASE_UNAVAILABLE',
+          schema: { $ref: `#/components/schemas/${componentName.error}` } as never,
+        }),
       ],
     ],
   ];

@@ -28,7 +28,12 @@ export function historyPageSchema(document: object): OpenApiSchema {
           },
         },
       },
-      status: { type: 'object', additionalProperties: false, required: ['count', 'limit', 'skip'], properties: { count: { ...count, description: 'The versions kept' }, limit: count, skip: count } },
+      status: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['count', 'limit', 'skip'],
+        properties: { count: { ...count, description: 'The versions kept' }, limit: count, skip: count },
+      },
     },
   };
 }
@@ -44,5 +49,7 @@ export function historyResponses(document: object): MethodDecorator[] {
 
 /** The `version` a restore of a history's version names. */
 export function historyVersionParameter(): MethodDecorator[] {
-  return [ApiQuery({ name: 'version', required: true, schema: { type: 'integer', minimum: 0 }, description: 'The version to write back, from GET .../history' })];
+  return [
+    ApiQuery({ name: 'version', required: true, schema: { type: 'integer', minimum: 0 }, description: 'The version to write back, from GET .../history' }),
+  ];
 }

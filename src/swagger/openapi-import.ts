@@ -2,9 +2,17 @@ import { ApiQuery } from '@nestjs/swagger';
 import { IMPORT_FORMATS, IMPORT_MEDIA_TYPES } from '../import/import-request.js';
 import type { OpenApiSchema } from './openapi-schemas.js';
 
-/** The body of an import: a CSV file with a header row, NDJSON (one JSON object a line), a JSON array of objects, or an XLSX workbook (its first sheet read as CSV is). */
+/**
+ * The body of an import: a CSV file with a header row, NDJSON (one JSON object a line),
+ * a JSON array of objects, or an XLSX workbook (its first sheet read as CSV is).
+ */
 export function importRequestBody(): object {
-  const schemas = { csv: { type: 'string' }, ndjson: { type: 'string' }, json: { type: 'array', items: { type: 'object' } }, xlsx: { type: 'string', format: 'binary' } };
+  const schemas = {
+    csv: { type: 'string' },
+    ndjson: { type: 'string' },
+    json: { type: 'array', items: { type: 'object' } },
+    xlsx: { type: 'string', format: 'binary' },
+  };
   return {
     required: true,
     content: Object.fromEntries(Object.entries(IMPORT_MEDIA_TYPES).map(([type, format]) => [type, { schema: schemas[format] }])),
@@ -24,7 +32,11 @@ export const IMPORT_REPORT_SCHEMA: OpenApiSchema = {
     updated: { type: 'integer', minimum: 0 },
     unchanged: { type: 'integer', minimum: 0, description: 'Rows of an upsert whose document already holds every value they give: nothing written' },
     refused: { type: 'integer', minimum: 0 },
-    ignored: { type: 'array', items: { type: 'string' }, description: 'Columns (keys) no write may set that an export writes (version key, timestamps, readonly fields, virtuals): skipped' },
+    ignored: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Columns (keys) no write may set that an export writes (version key, timestamps, readonly fields, virtuals): skipped',
+    },
     errors: {
       type: 'array',
       description: 'One per refused row: its number (1-based) and the error that write would answer alone',
@@ -36,7 +48,10 @@ export const IMPORT_REPORT_SCHEMA: OpenApiSchema = {
           row: { type: 'integer', minimum: 1 },
           code: { type: 'string' },
           message: { type: 'string' },
-          details: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+          details: {
+            type: 'array',
+            items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+          },
         },
       },
     },
@@ -46,8 +61,23 @@ export const IMPORT_REPORT_SCHEMA: OpenApiSchema = {
 /** The query parameters of an import. */
 export function importParameters(): MethodDecorator[] {
   return [
-    ApiQuery({ name: 'mode', required: false, schema: { type: 'string', enum: ['create', 'upsert'], default: 'create' }, description: 'upsert: a row whose id field names a document updates it; the others are created.' }),
-    ApiQuery({ name: 'dryRun', required: false, schema: { type: 'string', enum: ['true', 'false'], default: 'false' }, description: 'true: check every row, write nothing, answer the same report.' }),
-    ApiQuery({ name: 'format', required: false, schema: { type: 'string', enum: [...IMPORT_FORMATS] }, description: "The file's format; without it, the Content-Type's." }),
+    ApiQuery({
+      name: 'mode',
+      required: false,
+      schema: { type: 'string', enum: ['create', 'upsert'], default: 'create' },
+      description: 'upsert: a row whose id field names a document updates it; the others are created.',
+    }),
+    ApiQuery({
+      name: 'dryRun',
+      required: false,
+      schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+      description: 'true: check every row, write nothing, answer the same report.',
+    }),
+    ApiQuery({
+      name: 'format',
+      required: false,
+      schema: { type: 'string', enum: [...IMPORT_FORMATS] },
+      description: "The file's format; without it, the Content-Type's.",
+    }),
   ];
 }

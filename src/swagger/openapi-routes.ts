@@ -70,7 +70,12 @@ function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, 
   const file = route.file && owner.files.find((candidate) => candidate.field === route.file!.field);
   if (file) return fileDecorators(route, row, names, owner, file, byName);
   return [
-    ApiOperation({ operationId: operationId(route, owner), summary: row.summary(names), description: row.description(names), ...(row.answers.shape === 'report' && { requestBody: importRequestBody() }) } as never),
+    ApiOperation({
+      operationId: operationId(route, owner),
+      summary: row.summary(names),
+      description: row.description(names),
+      ...(row.answers.shape === 'report' && { requestBody: importRequestBody() }),
+    } as never),
     ...pathParameters(route, byName, undefined, names.elementParam ? { name: names.elementParam, field: names.field! } : undefined),
     ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!, row.answers.shape) : []),
     ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
@@ -103,7 +108,12 @@ function exportResponses(row: RouteActionRow, route: RouteDefinition, byName: De
     ]),
   );
   return [
-    ApiQuery({ name: 'format', required: false, schema: { type: 'string', enum: Object.keys(EXPORT_FORMATS), default: 'csv' }, description: 'The format; without it, the media type of Accept that names one, else csv.' }),
+    ApiQuery({
+      name: 'format',
+      required: false,
+      schema: { type: 'string', enum: Object.keys(EXPORT_FORMATS), default: 'csv' },
+      description: 'The format; without it, the media type of Accept that names one, else csv.',
+    }),
     ApiResponse({
       status: 200,
       description: 'Every match, streamed in the format asked for',
@@ -116,7 +126,11 @@ function exportResponses(row: RouteActionRow, route: RouteDefinition, byName: De
 
 /** An import's parameters and its report. */
 function importResponses(row: RouteActionRow): MethodDecorator[] {
-  return [...importParameters(), ApiResponse({ status: 200, description: 'The report: what became of each row', schema: IMPORT_REPORT_SCHEMA as never }), ...errorResponses(row)];
+  return [
+    ...importParameters(),
+    ApiResponse({ status: 200, description: 'The report: what became of each row', schema: IMPORT_REPORT_SCHEMA as never }),
+    ...errorResponses(row),
+  ];
 }
 
 const BINARY = { type: 'string', format: 'binary' };
@@ -126,7 +140,14 @@ const BINARY = { type: 'string', format: 'binary' };
  * bytes of an accepted type), a download's binary answer with its headers, partial content and
  * the variant parameters of an image field.
  */
-function fileDecorators(route: RouteDefinition, row: RouteActionRow, names: RouteNames, owner: ResolvedResource, file: FileFieldDefinition, byName: Definitions): MethodDecorator[] {
+function fileDecorators(
+  route: RouteDefinition,
+  row: RouteActionRow,
+  names: RouteNames,
+  owner: ResolvedResource,
+  file: FileFieldDefinition,
+  byName: Definitions,
+): MethodDecorator[] {
   const requestBody = row.upload && {
     required: true,
     content: {
@@ -177,7 +198,11 @@ function variantParameters(variants: ResolvedVariants): MethodDecorator[] {
 
 /** The names the texts of a route are made of. */
 function namesOf(route: RouteDefinition, owner: ResourceDefinition, byName: Definitions): RouteNames {
-  if (route.file) return fileRouteNames(owner, owner.files.find((file) => file.field === route.file!.field)!);
+  if (route.file)
+    return fileRouteNames(
+      owner,
+      owner.files.find((file) => file.field === route.file!.field)!,
+    );
   if (route.element) return elementRouteNames(owner, route.element.field);
   const reference = route.reference;
   return routeNames(owner, reference && { field: reference.field, target: referenceTarget(byName, reference.target) });
@@ -207,7 +232,8 @@ function pathParameters(route: RouteDefinition, byName: Definitions, fileParam?:
     }
     const definition = [...byName.values()].find((candidate) => candidate.idParam === name);
     const idField = definition?.idField ?? '_id';
-    const schema = idField === '_id' ? OBJECT_ID_SCHEMA : ((documentSchema(definition!, 'read').properties as Record<string, OpenApiSchema>)[idField] ?? { type: 'string' });
+    const schema =
+      idField === '_id' ? OBJECT_ID_SCHEMA : ((documentSchema(definition!, 'read').properties as Record<string, OpenApiSchema>)[idField] ?? { type: 'string' });
     parameters.push(ApiParam({ name, required: true, schema: schema as never, description: `The ${idField} of a ${definition?.name ?? 'document'}` }));
   }
   return parameters;
@@ -220,7 +246,12 @@ function queryParameters(definition: ResolvedResource, shape: RouteActionRow['an
   // An export's `limit` has no default (every match) and its own bound; its `format` is no field's filter.
   const limit = exporting
     ? ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: search.exportMaxRows }, description: exportLimitText(search) })
-    : ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, default: search.defaultLimit }, description: limitParameterText(search) });
+    : ApiQuery({
+        name: 'limit',
+        required: false,
+        schema: { type: 'integer', minimum: 1, default: search.defaultLimit },
+        description: limitParameterText(search),
+      });
   const fields = documentSchema(definition, 'read').properties as Record<string, OpenApiSchema>;
   // An array of scalars is filtered by one element's value (`?tags=vip` matches the arrays that hold it).
   const scalar = Object.entries(fields)
@@ -238,7 +269,12 @@ function queryParameters(definition: ResolvedResource, shape: RouteActionRow['an
   return [
     limit,
     ApiQuery({ name: 'skip', required: false, schema: { type: 'integer', minimum: 0, maximum: search.maxSkip, default: 0 } }),
-    ApiQuery({ name: 'sort', required: false, schema: { type: 'string' }, description: `Fields, comma-separated, \`-\` for descending: \`${sortExample(definition, ',')}\`.` }),
+    ApiQuery({
+      name: 'sort',
+      required: false,
+      schema: { type: 'string' },
+      description: `Fields, comma-separated, \`-\` for descending: \`${sortExample(definition, ',')}\`.`,
+    }),
     ApiQuery({ name: 'select', required: false, schema: { type: 'string' }, description: 'Fields to return, comma-separated; `_id` always comes back.' }),
     ApiQuery({ name: 'after', required: false, schema: { type: 'string' }, description: AFTER_TEXT }),
     ...conditions,
@@ -247,7 +283,10 @@ function queryParameters(definition: ResolvedResource, shape: RouteActionRow['an
 
 /** What an export's `limit` query parameter says of the export's bound. */
 export function exportLimitText(search: Pick<ResolvedSearchOptions, 'exportMaxRows'>): string {
-  return `The first matches only; without it, every match: more than ${search.exportMaxRows} is a 400 MR_EXPORT_TOO_LARGE (or an aborted transfer past the first page). Larger values are clamped.`;
+  return (
+    `The first matches only; without it, every match: more than ${search.exportMaxRows} is a 400 MR_EXPORT_TOO_LARGE (or an aborted transfer past the ` +
+    `first page). Larger values are clamped.`
+  );
 }
 
 /** What the `limit` query parameter says of the search settings. */
@@ -257,23 +296,46 @@ export function limitParameterText(search: Pick<ResolvedSearchOptions, 'maxLimit
 
 /** What the `If-Match` header says, required or not. */
 export function ifMatchText(required: boolean): string {
-  return `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing written.${required ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`;
+  return (
+    `ETags (or \`*\`): write only while the document still has one of them, else 412 MR_PRECONDITION_FAILED and nothing ` +
+    `written.${required ? ' Required: 428 MR_PRECONDITION_REQUIRED without it.' : ''}`
+  );
 }
 
 /** The description of a 428 answer. */
 export const PRECONDITION_REQUIRED_TEXT = 'Error; code: MR_PRECONDITION_REQUIRED';
 
-/** Errors any route may answer, beside those of its row; a route under the admission limit (every one but an upload's) may also be shed with 503 `MR_OVERLOADED`. */
-const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [[422, 'MR_QUERY_TIMEOUT'], [500, 'MR_INTERNAL'], [503, 'MR_DATABASE_UNAVAILABLE']];
+/**
+ * Errors any route may answer, beside those of its row; a route under the admission
+ * limit (every one but an upload's) may also be shed with 503 `MR_OVERLOADED`.
+ */
+const COMMON_ERRORS: ReadonlyArray<readonly [number, string]> = [
+  [422, 'MR_QUERY_TIMEOUT'],
+  [500, 'MR_INTERNAL'],
+  [503, 'MR_DATABASE_UNAVAILABLE'],
+];
 const OVERLOADED = 'MR_OVERLOADED';
-const RETRY_AFTER_HEADER = { 'Retry-After': { description: 'Seconds to wait before sending the request again (503 MR_OVERLOADED).', schema: { type: 'integer' } } };
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds to wait before sending the request again (503 MR_OVERLOADED).', schema: { type: 'integer' } },
+};
 
-const ETAG_HEADER = { ETag: { description: "The document's entity tag: send it in If-Match to write only this version, or in If-None-Match to be answered 304 while it is current.", schema: { type: 'string' } } };
+const ETAG_HEADER = {
+  ETag: {
+    description: "The document's entity tag: send it in If-Match to write only this version, or in If-None-Match to be answered 304 while it is current.",
+    schema: { type: 'string' },
+  },
+};
 
 /** `If-None-Match` on a route that reads a document, `If-Match` (required with `requireIfMatch`) and `If-None-Match` on one that writes it. */
 function conditionalHeaders(row: RouteActionRow, owner: ResolvedResource): MethodDecorator[] {
   if (row.conditional === 'read') {
-    return [ApiHeader({ name: 'If-None-Match', required: false, description: 'ETags (or `*`): 304 Not Modified, without a body, when the document still has one of them.' })];
+    return [
+      ApiHeader({
+        name: 'If-None-Match',
+        required: false,
+        description: 'ETags (or `*`): 304 Not Modified, without a body, when the document still has one of them.',
+      }),
+    ];
   }
   if (row.conditional !== 'write') return [];
   return [
@@ -285,7 +347,8 @@ function conditionalHeaders(row: RouteActionRow, owner: ResolvedResource): Metho
     ApiHeader({
       name: 'If-None-Match',
       required: false,
-      description: 'ETags (or `*`, any version): write only while the document has none of them (weak comparison), else 412 MR_PRECONDITION_FAILED and nothing written.',
+      description:
+        'ETags (or `*`, any version): write only while the document has none of them (weak comparison), else 412 MR_PRECONDITION_FAILED and nothing written.',
     }),
   ];
 }
@@ -300,7 +363,8 @@ function searches(row: RouteActionRow): boolean {
 export function preferCountText(search: Pick<ResolvedSearchOptions, 'count' | 'estimateLimit'>): string {
   return (
     `count=exact | estimated (or planned) | none: how status.match_count is counted (default here: ${search.count}); status.counted says which it is. ` +
-    `estimated reads the collection's metadata for an unfiltered search and counts at most ${search.estimateLimit} matches of a filtered one; none leaves match_count out. ` +
+    (`estimated reads the collection's metadata for an unfiltered search and counts at most ${search.estimateLimit} matches of a filtered one; none leaves ` +
+      `match_count out. `) +
     'Another count is a 400 MR_INVALID_QUERY; other preferences are ignored.'
   );
 }
@@ -311,11 +375,14 @@ function countHeaders(row: RouteActionRow, answered: ResolvedResource | undefine
   return [ApiHeader({ name: 'Prefer', required: false, description: preferCountText(answered.search) })];
 }
 
-const PREFERENCE_APPLIED_HEADER = { 'Preference-Applied': { description: 'count=<the count given>, when the request sent Prefer: count=', schema: { type: 'string' } } };
+const PREFERENCE_APPLIED_HEADER = {
+  'Preference-Applied': { description: 'count=<the count given>, when the request sent Prefer: count=', schema: { type: 'string' } },
+};
 
 /** The statuses of conditional requests a route answers, beside those of its row. */
 function conditionalStatuses(row: RouteActionRow, owner: ResolvedResource): MethodDecorator[] {
-  if (row.conditional === 'read') return [ApiResponse({ status: 304, description: 'Not Modified: the document still has an ETag of If-None-Match (no body)', headers: ETAG_HEADER })];
+  if (row.conditional === 'read')
+    return [ApiResponse({ status: 304, description: 'Not Modified: the document still has an ETag of If-None-Match (no body)', headers: ETAG_HEADER })];
   if (row.conditional !== 'write') return [];
   const error = ref(componentName.error) as never;
   return [
@@ -328,14 +395,26 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedR
   const known = byName.has(route.resource);
   const document = known ? ref(componentName.document(route.resource)) : { type: 'object' };
   const selected = known ? ref(componentName.selected(route.resource)) : document;
-  const list = route.action === 'list'
-    ? envelopeSchema(selected, { missing: true })
-    : known ? ref(componentName.list(route.resource)) : envelopeSchema(selected);
+  const list =
+    route.action === 'list' ? envelopeSchema(selected, { missing: true }) : known ? ref(componentName.list(route.resource)) : envelopeSchema(selected);
   const element = route.element && objectAt(documentSchema(owner, 'read'), route.element.field);
   const schema = row.answers.shape === 'list' ? list : row.answers.shape === 'element' ? (element ?? { type: 'object' }) : document;
-  const state = row.status === 201 ? 'created ' : row.answers.of === 'target' ? 'referenced ' : route.method === 'GET' ? '' : route.method === 'DELETE' ? 'deleted ' : 'updated ';
+  const state =
+    row.status === 201
+      ? 'created '
+      : row.answers.of === 'target'
+        ? 'referenced '
+        : route.method === 'GET'
+          ? ''
+          : route.method === 'DELETE'
+            ? 'deleted '
+            : 'updated ';
   const description =
-    row.answers.shape === 'list' ? 'The envelope of the results' : row.answers.shape === 'element' ? `The element of ${route.element!.field}` : `The ${state}${route.resource}`;
+    row.answers.shape === 'list'
+      ? 'The envelope of the results'
+      : row.answers.shape === 'element'
+        ? `The element of ${route.element!.field}`
+        : `The ${state}${route.resource}`;
   return [
     ApiResponse({
       status: row.status,
@@ -353,13 +432,25 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedR
 /** A write of a resource with a row scope may set or change a field the scope holds, or reach a document the request may read and not write: a 403. */
 function scopeRefusals(row: RouteActionRow, route: RouteDefinition, owner: ResolvedResource): MethodDecorator[] {
   if (!owner.scope || !(row.conditional === 'write' || route.action === 'create' || route.action === 'updateMany')) return [];
-  return [ApiResponse({ status: 403, description: "Error; code: MR_OUT_OF_SCOPE (a write the request's row scope does not allow)", schema: ref(componentName.error) as never })];
+  return [
+    ApiResponse({
+      status: 403,
+      description: "Error; code: MR_OUT_OF_SCOPE (a write the request's row scope does not allow)",
+      schema: ref(componentName.error) as never,
+    }),
+  ];
 }
 
 /** A write of a resource with lifecycle hooks may be refused by them, with any 4xx they throw: documented as a range. */
 function hookRefusals(row: RouteActionRow, route: RouteDefinition, owner: ResolvedResource): MethodDecorator[] {
   if (!owner.hooks || !(row.conditional === 'write' || route.action === 'create')) return [];
-  return [ApiResponse({ status: '4XX', description: "Error: a refusal of the resource's lifecycle hooks (the status and message they throw)", schema: ref(componentName.error) as never })];
+  return [
+    ApiResponse({
+      status: '4XX',
+      description: "Error: a refusal of the resource's lifecycle hooks (the status and message they throw)",
+      schema: ref(componentName.error) as never,
+    }),
+  ];
 }
 
 /** The errors of a route, by status: those of its row, and those any route may answer (a row's own status names all its codes). */

@@ -29,7 +29,10 @@ export const OBJECT_ID_SCHEMA: OpenApiSchema = { type: 'string', pattern: '^[0-9
  *
  * @publicApi
  */
-export function documentSchema(definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references' | 'embeddedReferences' | 'serialization'>>, mode: SchemaMode): OpenApiSchema {
+export function documentSchema(
+  definition: Pick<ResourceDefinition, 'schema' | 'fields'> & Partial<Pick<ResourceDefinition, 'references' | 'embeddedReferences' | 'serialization'>>,
+  mode: SchemaMode,
+): OpenApiSchema {
   const { fields } = definition;
   const include = (path: string) =>
     (!isUnder(path, fields.hidden) || (mode !== 'read' && isUnder(path, fields.writeOnly))) &&
@@ -159,7 +162,10 @@ export function expandableSchema(
     const property = expand ? (schema.properties as Record<string, OpenApiSchema>)[field] : undefined;
     if (!property) continue;
     const document = schemaOf(targetName) ?? { type: 'object', additionalProperties: true };
-    const expanded = (id: OpenApiSchema): OpenApiSchema => ({ oneOf: [id, document], description: `${id.description ?? 'An identifier'}; the ${targetName} itself with expand=${field}` });
+    const expanded = (id: OpenApiSchema): OpenApiSchema => ({
+      oneOf: [id, document],
+      description: `${id.description ?? 'An identifier'}; the ${targetName} itself with expand=${field}`,
+    });
     if (isArray) property.items = expanded(property.items as OpenApiSchema);
     // `null` where the referenced document is gone: the identifier's branch takes it.
     else (schema.properties as Record<string, OpenApiSchema>)[field] = expanded({ ...property, nullable: true });
@@ -214,7 +220,7 @@ function objectSchema(schema: Schema, prefix: string, include: (path: string) =>
     // Mongoose stores null in any field that is not required (`{ "birth": null }` on update).
     if (!required && path !== '_id' && Object.keys(property).length > 0) property.nullable = true;
     (node.properties as Record<string, OpenApiSchema>)[name] = property;
-    if (mode !== 'update' && required) ((node.required as string[] | undefined) ?? (node.required = []) as string[]).push(name);
+    if (mode !== 'update' && required) ((node.required as string[] | undefined) ?? ((node.required = []) as string[])).push(name);
   });
   return root;
 }
@@ -327,7 +333,8 @@ export function envelopeSchema(items: OpenApiSchema, options: { missing?: boolea
           counted: {
             type: 'string',
             enum: [...COUNT_POLICIES],
-            description: 'What match_count is: exact; estimated (the collection metadata of an unfiltered search, a lower bound for a filtered one); none (not counted)',
+            description:
+              'What match_count is: exact; estimated (the collection metadata of an unfiltered search, a lower bound for a filtered one); none (not counted)',
           },
           limit: { type: 'integer', minimum: 1, description: 'The limit applied' },
           skip: count('The skip applied'),
@@ -375,7 +382,11 @@ export function searchBodySchema(definition: Pick<ResolvedResource, 'schema' | '
     type: 'object',
     additionalProperties: false,
     properties: {
-      query: { type: 'object', additionalProperties: true, description: `A MongoDB filter over schema fields; operators: ${Object.keys(QUERY_OPERATORS).join(' ')}.` },
+      query: {
+        type: 'object',
+        additionalProperties: true,
+        description: `A MongoDB filter over schema fields; operators: ${Object.keys(QUERY_OPERATORS).join(' ')}.`,
+      },
       // Defaults are described, not declared: generators make properties with a default required.
       limit: { type: 'integer', minimum: 1, description: searchLimitText(search) },
       skip: { type: 'integer', minimum: 0, maximum: search.maxSkip, description: 'Default 0.' },

@@ -36,7 +36,10 @@ type Properties = Record<string, { description?: string; maximum?: unknown; oneO
  */
 export function documentSettings(document: OpenAPIObject, registrations: readonly ModelRoutesRegistration[]): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, { properties?: Properties }>;
-  const routes = new Map<string, { route: GeneratedRouteDefinition; owner: ResolvedResource; answers?: ResolvedResource; byName: ReadonlyMap<string, ResolvedResource> }>();
+  const routes = new Map<
+    string,
+    { route: GeneratedRouteDefinition; owner: ResolvedResource; answers?: ResolvedResource; byName: ReadonlyMap<string, ResolvedResource> }
+  >();
   for (const registration of registrations) {
     const byName = new Map(registration.definitions.map((definition) => [definition.name, definition]));
     for (const route of registration.routes) {
@@ -64,7 +67,8 @@ export function documentSettings(document: OpenAPIObject, registrations: readonl
       const body = row.body === 'search' ? operation.requestBody?.content?.['application/json']?.schema?.$ref?.split('/').pop() : undefined;
       const properties = body === undefined ? undefined : schemas[body]?.properties;
       if (search && properties?.limit && properties.skip) [properties.limit.description, properties.skip.maximum] = [searchLimitText(search), search.maxSkip];
-      const expandable = row.expand && found.answers ? expandablePaths(found.answers.name, (name) => found.byName.get(name), found.answers.search.maxExpandDepth) : [];
+      const expandable =
+        row.expand && found.answers ? expandablePaths(found.answers.name, (name) => found.byName.get(name), found.answers.search.maxExpandDepth) : [];
       if (expandable.length) documentExpand(operation, row.body === 'search' ? properties : undefined, expandable);
       else if (properties) delete properties.expand;
       if (row.conditional === 'write') {
@@ -72,7 +76,11 @@ export function documentSettings(document: OpenAPIObject, registrations: readonl
         const ifMatch = operation.parameters?.find((candidate) => candidate.in === 'header' && candidate.name === 'If-Match');
         if (ifMatch) [ifMatch.required, ifMatch.description] = [required, ifMatchText(required)];
         const responses = (operation.responses ??= {});
-        if (required) responses['428'] ??= { description: PRECONDITION_REQUIRED_TEXT, content: { 'application/json': { schema: { $ref: `#/components/schemas/${componentName.error}` } } } };
+        if (required)
+          responses['428'] ??= {
+            description: PRECONDITION_REQUIRED_TEXT,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${componentName.error}` } } },
+          };
         else delete responses['428'];
       }
     }

@@ -61,6 +61,10 @@ function describeVersionFilter(operation: Operation, versions: NonNullable<Serve
 
 /** `_v1` for the version of a URI path, `_v1_v2` for the versions a header names; `''` for none. */
 function versionSuffix(served: ServedRoute<unknown>): string {
-  const versions = served.versions ? served.versions.filter((version): version is string => version !== VERSION_NEUTRAL) : served.version !== undefined ? [served.version] : [];
+  const versions = served.versions
+    ? served.versions.filter((version): version is string => version !== VERSION_NEUTRAL)
+    : served.version !== undefined
+      ? [served.version]
+      : [];
   return versions.map((version) => `_v${version.replace(/[^a-zA-Z0-9]+/g, '_')}`).join('');
 }

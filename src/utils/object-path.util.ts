@@ -37,8 +37,7 @@ export function flatAccess(set: Record<string, unknown>): FieldAccess {
   return {
     get: (path) => set[path],
     set: (path, value) => void (set[path] = value),
-    each: (path) =>
-      Object.keys(set).flatMap((key) => (path === key || path.startsWith(`${key}.`) ? slotsIn(set, '', [key, ...splitRest(path, key)]) : [])),
+    each: (path) => Object.keys(set).flatMap((key) => (path === key || path.startsWith(`${key}.`) ? slotsIn(set, '', [key, ...splitRest(path, key)]) : [])),
   };
 }
 
@@ -54,7 +53,9 @@ function slotsIn(holder: Record<string, unknown>, prefix: string, parts: string[
   const value = holder[part];
   if (rest.length === 0) return [{ path, value, set: (next) => void (holder[part] = next) }];
   if (Array.isArray(value)) {
-    return value.flatMap((element, index) => (element && typeof element === 'object' ? slotsIn(element as Record<string, unknown>, `${path}.${index}.`, rest) : []));
+    return value.flatMap((element, index) =>
+      element && typeof element === 'object' ? slotsIn(element as Record<string, unknown>, `${path}.${index}.`, rest) : [],
+    );
   }
   return value && typeof value === 'object' ? slotsIn(value as Record<string, unknown>, `${path}.`, rest) : [];
 }

@@ -84,7 +84,9 @@ function uriVersionPrefix(versioning: VersioningOptions): string {
 function isExcluded(route: Pick<RouteDefinition, 'method' | 'path'>, serving: Serving): boolean {
   if (!serving.prefix) return false;
   const method = RequestMethod[route.method];
-  return serving.exclude.some((exclusion) => (exclusion.requestMethod === RequestMethod.ALL || exclusion.requestMethod === method) && exclusion.pathRegex.test(route.path));
+  return serving.exclude.some(
+    (exclusion) => (exclusion.requestMethod === RequestMethod.ALL || exclusion.requestMethod === method) && exclusion.pathRegex.test(route.path),
+  );
 }
 
 interface RequestLike {

@@ -33,8 +33,8 @@ export interface WriteRules {
  *   elements' `_id`s, where given, are all different;
  * - below a Mixed or Map field any key is data, minus the keys above;
  * - nesting is bounded (arrays count), numbers are finite (`1e400` parses as Infinity), and
- *   strings holding U+0000 are refused (PostgreSQL's JSONB cannot store it), and strings are made well-formed (a lone surrogate becomes U+FFFD, as the database would store
- *   it), so the answer shows what was stored.
+ *   strings holding U+0000 are refused (PostgreSQL's JSONB cannot store it), and strings are made well-formed (a lone surrogate becomes U+FFFD, as the database
+ *   would store it), so the answer shows what was stored.
  *
  * Values are otherwise left to the schema's casts and validators. A key that may not be written is
  * a 400 `MR_INVALID_BODY` at once; values of the wrong shape are all told in one 400
@@ -70,7 +70,14 @@ export function valueFailures(failures: readonly ErrorDetail[]): ModelRoutesExce
  * `path` is where a value sits in the body (`items.0.qty`, for error details); `field` is the
  * schema path it is checked against (`items.qty`). A value of the wrong shape goes to `failures`.
  */
-function checkObject(value: Record<string, unknown>, path: string, field: string, rules: WriteRules, depth: number, failures: ErrorDetail[]): Record<string, unknown> {
+function checkObject(
+  value: Record<string, unknown>,
+  path: string,
+  field: string,
+  rules: WriteRules,
+  depth: number,
+  failures: ErrorDetail[],
+): Record<string, unknown> {
   if (depth > MAX_BODY_DEPTH) throw ModelRoutesException.invalidBody(path, 'The body is nested too deeply');
   const { fields } = rules;
   const checked: Record<string, unknown> = {};

@@ -155,7 +155,14 @@ export async function bootTestApp(engine: TestEngine, setup: TestAppSetup): Prom
     .compile()
     .catch(async (error: unknown) => {
       const opened = mongoose.connections.filter((connection) => !before.has(connection));
-      await Promise.all(opened.map((connection) => connection.asPromise().then(() => connection.close(), () => undefined)));
+      await Promise.all(
+        opened.map((connection) =>
+          connection.asPromise().then(
+            () => connection.close(),
+            () => undefined,
+          ),
+        ),
+      );
       throw error;
     });
   // As in the sample app: a duplicate route (same method and path) fails the start.
@@ -200,7 +207,10 @@ export interface ContractCheckedHttp {
 export function contractChecked(app: INestApplication, options: { target?: string } = {}): ContractCheckedHttp {
   const routes = servedRoutes(app.get(ModelRoutesExplorer).routes(), servingOf(app.get(ApplicationConfig, { strict: false })));
   const document = createModelRoutesDocument(app, new DocumentBuilder().build());
-  const watcher = new ContractWatcher(new OpenApiContract(document), routes.map(({ route, path }) => ({ ...route, path })));
+  const watcher = new ContractWatcher(
+    new OpenApiContract(document),
+    routes.map(({ route, path }) => ({ ...route, path })),
+  );
   return { http: () => watched(request(options.target ?? app.getHttpServer()), watcher), violations: watcher.violations };
 }
 
@@ -230,7 +240,13 @@ function watched(agent: ReturnType<typeof request>, watcher: ContractWatcher): R
               } catch (violation) {
                 error = violation as Error;
                 // The frames of the test that sent the request, not those of this helper.
-                error.stack = [String(error), ...sentFrom.split('\n').slice(1).filter((line) => !line.includes('test/support/app.'))].join('\n');
+                error.stack = [
+                  String(error),
+                  ...sentFrom
+                    .split('\n')
+                    .slice(1)
+                    .filter((line) => !line.includes('test/support/app.')),
+                ].join('\n');
               }
             }
             callback?.call(this, error, response);

@@ -32,7 +32,10 @@ export interface BackOfficeSession {
  * and records the page's requests and problems. A step that waits for what never comes fails in
  * five seconds, naming what it waited for.
  */
-export async function startBackOfficeSession(moduleRef: TestingModule, configure: (app: INestApplication) => INestApplication = (app) => app): Promise<BackOfficeSession> {
+export async function startBackOfficeSession(
+  moduleRef: TestingModule,
+  configure: (app: INestApplication) => INestApplication = (app) => app,
+): Promise<BackOfficeSession> {
   const app = configure(createPlatformApp(moduleRef, { logger: false, routeConflictPolicy: { duplicate: 'error' } }));
   if (usesNestValidation()) useNestValidation(app);
   await initPlatformApp(app);
@@ -74,9 +77,13 @@ export async function openBackOffice(session: Pick<BackOfficeSession, 'page' | '
 export async function holdNextRequest(page: Page, url: RegExp): Promise<() => void> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(url, async (route) => {
-    await held;
-    await route.continue();
-  }, { times: 1 });
+  await page.route(
+    url,
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+    { times: 1 },
+  );
   return release;
 }

@@ -318,7 +318,10 @@ export function requestsOutsideRoutes(
   return requests.filter(
     (request) =>
       !request.sameOrigin ||
-      !(allowed.some((prefix) => isUnderPrefix(request.path, prefix)) || table.some((route) => matchesRoute(route, request.method, request.path, options.globalPrefix))),
+      !(
+        allowed.some((prefix) => isUnderPrefix(request.path, prefix)) ||
+        table.some((route) => matchesRoute(route, request.method, request.path, options.globalPrefix))
+      ),
   );
 }
 
@@ -381,7 +384,12 @@ export class RequestLog {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
-        reject(new Error(`no request matching ${predicate.toString()} within ${timeoutMs} ms; requests: ${this.requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}`));
+        reject(
+          new Error(
+            `no request matching ${predicate.toString()} within ${timeoutMs} ms; requests: ` +
+              `${this.requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}`,
+          ),
+        );
       }, timeoutMs);
       const waiter = (request: RecordedRequest): boolean => {
         if (!predicate(request)) return false;

@@ -54,7 +54,10 @@ export function codeBlocks(page: string, text = readDoc(page)): CodeBlock[] {
     if (!open) continue;
     const end = lines.findIndex((line, j) => j > i && line.startsWith(open[1]!) && line.trim() === open[1]);
     const close = end === -1 ? lines.length : end;
-    const previous = lines.slice(0, i).reverse().find((line) => line.trim() !== '');
+    const previous = lines
+      .slice(0, i)
+      .reverse()
+      .find((line) => line.trim() !== '');
     blocks.push({
       page,
       lang: open[2]!.trim().split(/\s+/)[0] ?? '',

@@ -8,7 +8,9 @@ import sharp from 'sharp';
 export async function makeImage(format: 'png' | 'jpeg' | 'webp', { width = 64, height = 48, seed = 1 } = {}): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7 + seed * 31 + (i % width)) & 0xff;
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).toFormat(format).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 /** The width and height of an image, as a decoder reads them. */

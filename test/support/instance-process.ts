@@ -21,10 +21,12 @@ export interface AppInstance {
  */
 export async function buildInstanceApp(app: 'instance-app' | 'throttled-app' = 'instance-app'): Promise<string> {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  await promisify(execFile)(process.execPath, [tsc, '-p', join(root, `test/fixtures/${app}/tsconfig.json`)], { cwd: root }).catch((error: { stdout?: string }) => {
-    // tsc writes its diagnostics to stdout.
-    throw new Error(`tsc -p test/fixtures/${app}/tsconfig.json failed:\n${error.stdout ?? String(error)}`);
-  });
+  await promisify(execFile)(process.execPath, [tsc, '-p', join(root, `test/fixtures/${app}/tsconfig.json`)], { cwd: root }).catch(
+    (error: { stdout?: string }) => {
+      // tsc writes its diagnostics to stdout.
+      throw new Error(`tsc -p test/fixtures/${app}/tsconfig.json failed:\n${error.stdout ?? String(error)}`);
+    },
+  );
   return join(root, `dist-test/test/fixtures/${app}/main.js`);
 }
 

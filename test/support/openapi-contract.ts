@@ -20,7 +20,9 @@ export class OpenApiContract {
 
   /** Throws unless `body` matches the schema of `method path` (a template: `/company/{company_id}`) for `status`. */
   check(method: string, template: string, status: number, body: unknown): void {
-    const operation = (this.document.paths[template] as Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }> | undefined)?.[method.toLowerCase()];
+    const operation = (
+      this.document.paths[template] as Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }> | undefined
+    )?.[method.toLowerCase()];
     if (!operation) throw new Error(`${method} ${template} is not documented`);
     // A range (`4XX`) documents every status of its hundred that the route has no own entry for.
     const response = operation.responses[String(status)] ?? operation.responses[`${Math.floor(status / 100)}XX`];
@@ -93,7 +95,7 @@ export class ContractWatcher {
     } catch (error) {
       const message = `The response to ${method.toUpperCase()} ${url} breaks the OpenAPI contract: ${(error as Error).message}`;
       this.violations.push(message);
-      throw new Error(message);
+      throw new Error(message, { cause: error });
     }
   }
 }

@@ -38,7 +38,11 @@ export interface RawSendOptions {
 
 /** The app's server listening on 127.0.0.1, and its port. */
 export async function portOf(app: INestApplication): Promise<number> {
-  const server = app.getHttpServer() as { address(): AddressInfo | string | null; listening: boolean; listen(port: number, host: string, cb: () => void): void };
+  const server = app.getHttpServer() as {
+    address(): AddressInfo | string | null;
+    listening: boolean;
+    listen(port: number, host: string, cb: () => void): void;
+  };
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 }
@@ -48,7 +52,10 @@ export async function portOf(app: INestApplication): Promise<number> {
  * bodies of any framing, pipelined requests, bodies in late pieces, a client that leaves. Settles
  * when the expected answers arrived, or when the connection closed (whichever comes first).
  */
-export async function sendRaw(app: INestApplication, { pieces, answers: wanted = 1, leave = false, stopOnAnswer = false, untilClosed = false }: RawSendOptions): Promise<RawExchange> {
+export async function sendRaw(
+  app: INestApplication,
+  { pieces, answers: wanted = 1, leave = false, stopOnAnswer = false, untilClosed = false }: RawSendOptions,
+): Promise<RawExchange> {
   const port = await portOf(app);
   const socket = connect({ host: '127.0.0.1', port });
   socket.setNoDelay(true);
@@ -148,5 +155,8 @@ export function requestHead(method: string, path: string, headers: Record<string
 
 /** `body` as one chunk of a chunked body followed by the last chunk (or pieces of it, each its own chunk). */
 export function chunked(...pieces: Buffer[]): Buffer[] {
-  return [...pieces.filter((piece) => piece.length > 0).map((piece) => Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])), Buffer.from('0\r\n\r\n')];
+  return [
+    ...pieces.filter((piece) => piece.length > 0).map((piece) => Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])),
+    Buffer.from('0\r\n\r\n'),
+  ];
 }

@@ -39,7 +39,11 @@ export async function streamUpload(
     method?: string;
   },
 ): Promise<StreamedUpload> {
-  const server = app.getHttpServer() as { address(): AddressInfo | string | null; listening: boolean; listen(port: number, host: string, cb: () => void): void };
+  const server = app.getHttpServer() as {
+    address(): AddressInfo | string | null;
+    listening: boolean;
+    listen(port: number, host: string, cb: () => void): void;
+  };
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve) => {
@@ -86,7 +90,11 @@ export async function streamUpload(
         const size = Math.min(chunkSize, total - sent, pauseAfter ? pauseAfter.bytes - sent : Infinity);
         const chunk = sent === 0 ? Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length))]) : Buffer.alloc(size);
         sent += chunk.length;
-        if (!req.write(chunk)) await new Promise((drained) => { req.once('drain', drained); req.once('close', drained); });
+        if (!req.write(chunk))
+          await new Promise((drained) => {
+            req.once('drain', drained);
+            req.once('close', drained);
+          });
         if (req.destroyed) return;
       }
       if (!answered && !req.destroyed) req.end();

@@ -36,7 +36,9 @@ export async function runSpecsUnder(suiteUrl: string): Promise<void> {
     const register = Object.entries(module).filter(([name, value]) => name.endsWith('Spec') && typeof value === 'function');
     const name = relative(folder, file).replace(SPEC_FILE, '');
     if (register.length !== 1) {
-      throw new Error(`${relative(process.cwd(), file)}: a spec file exports one function named <name>Spec that registers its tests (found ${register.length})`);
+      throw new Error(
+        `${relative(process.cwd(), file)}: a spec file exports one function named <name>Spec that registers its tests (found ${register.length})`,
+      );
     }
     describe(name, register[0]![1] as () => void);
   }

@@ -48,7 +48,8 @@ export function compile(files: Record<string, string>): string[] {
 export const typed = (name: string, type: string, value: unknown) => `export const ${name}: ${type} = ${JSON.stringify(value)};`;
 
 /** The JSON body of a route's request, in the generated types. */
-export const bodyType = (path: string, method: string) => `paths['${path}']['${method}']['requestBody'] extends { content: { 'application/json': infer B } } | undefined ? B : never`;
+export const bodyType = (path: string, method: string) =>
+  `paths['${path}']['${method}']['requestBody'] extends { content: { 'application/json': infer B } } | undefined ? B : never`;
 
 /** The query-string parameters of a route, in the generated types. */
 export const queryType = (path: string, method = 'get') => `NonNullable<paths['${path}']['${method}']['parameters']['query']>`;

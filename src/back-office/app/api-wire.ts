@@ -14,7 +14,16 @@ export type Doc = Record<string, unknown>;
 
 /** The envelope of every search route. */
 export interface Envelope<T = Record<string, unknown>> {
-  status: { count: number; search_count: number; match_count?: number; counted: 'exact' | 'estimated' | 'none'; limit: number; skip: number; next?: string; missing?: string[] };
+  status: {
+    count: number;
+    search_count: number;
+    match_count?: number;
+    counted: 'exact' | 'estimated' | 'none';
+    limit: number;
+    skip: number;
+    next?: string;
+    missing?: string[];
+  };
   result: T[];
 }
 
@@ -79,7 +88,10 @@ export function describeError(error: unknown, doing: string, header: string): { 
     case 0:
       return { title: `Could not ${doing}`, text: error.message };
     case 401:
-      return { title: `Not signed in: could not ${doing}`, text: `This action needs credentials (401).${said} Enter them (sent in the ${header} header) and try again.` };
+      return {
+        title: `Not signed in: could not ${doing}`,
+        text: `This action needs credentials (401).${said} Enter them (sent in the ${header} header) and try again.`,
+      };
     case 403:
       return { title: `Not allowed: could not ${doing}`, text: `Your credentials do not allow this action (403).${said}` };
     case 404:

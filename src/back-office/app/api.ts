@@ -113,14 +113,21 @@ export class Api {
    */
   upload<T = Record<string, unknown>>(action: AppAction, at: RouteAt, options: UploadOptions): Promise<T> {
     const method = ROUTES[action].method;
-    const { url, headers } = this.prepare(method, this.routeUrl(action, at), { accept: 'application/json', 'content-type': options.contentType }, options.query);
+    const { url, headers } = this.prepare(
+      method,
+      this.routeUrl(action, at),
+      { accept: 'application/json', 'content-type': options.contentType },
+      options.query,
+    );
     const { onProgress } = options;
     return new Promise<T>((resolve, reject) => {
       const request = new XMLHttpRequest();
       request.open(method, url);
       for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
       if (onProgress) {
-        request.upload.addEventListener('progress', (event) => onProgress({ phase: 'sending', loaded: event.loaded, total: event.lengthComputable ? event.total : undefined }));
+        request.upload.addEventListener('progress', (event) =>
+          onProgress({ phase: 'sending', loaded: event.loaded, total: event.lengthComputable ? event.total : undefined }),
+        );
         request.upload.addEventListener('load', () => onProgress({ phase: 'waiting' }));
       }
       request.addEventListener('load', () => {
@@ -132,12 +139,17 @@ export class Api {
         }
       });
       // No answer: the server went away, or closed the connection before reading the whole body.
-      for (const kind of ['error', 'abort', 'timeout'] as const) request.addEventListener(kind, () => reject(ApiError.unreachable(new Error(`the upload ended without an answer (${kind})`))));
+      for (const kind of ['error', 'abort', 'timeout'] as const)
+        request.addEventListener(kind, () => reject(ApiError.unreachable(new Error(`the upload ended without an answer (${kind})`))));
       request.send(options.body);
     });
   }
 
-  private async send(method: string, url: string, options: { headers: Record<string, string>; body?: BodyInit; ifMatch?: string; query?: URLSearchParams }): Promise<Response> {
+  private async send(
+    method: string,
+    url: string,
+    options: { headers: Record<string, string>; body?: BodyInit; ifMatch?: string; query?: URLSearchParams },
+  ): Promise<Response> {
     const prepared = this.prepare(method, url, options.ifMatch ? { ...options.headers, 'if-match': options.ifMatch } : options.headers, options.query);
     let response: Response;
     try {

@@ -62,21 +62,35 @@ class DocumentPage {
   async render(): Promise<void> {
     const { resource, document } = this;
     const canSave = document ? resource.routes.some((route) => route === 'patch' || route === 'update') : resource.routes.includes('create');
-    const referenced = document ? await referencedDocuments(this.context, flatten(resource.fields), [document], this.referenced, this.missing) : this.referenced;
+    const referenced = document
+      ? await referencedDocuments(this.context, flatten(resource.fields), [document], this.referenced, this.missing)
+      : this.referenced;
     const scope: FormScope = { context: this.context, document, referenced, relate: (field, id, add) => this.relate(field, id, add) };
     const { elements, controls } = createControls(resource.fields, scope);
     this.controls = canSave ? controls : [];
-    if (document) replace(this.heading, `${singularName(resource)}: ${documentLabel(resource, document)}`);
-    document && (window.document.title = `${documentLabel(resource, document)} · ${this.context.metadata.title}`);
+    if (document) {
+      replace(this.heading, `${singularName(resource)}: ${documentLabel(resource, document)}`);
+      window.document.title = `${documentLabel(resource, document)} · ${this.context.metadata.title}`;
+    }
     const form = h(
       'form',
-      { class: 'document-form', novalidate: true, 'aria-labelledby': 'page-heading', onsubmit: (event: Event) => { event.preventDefault(); void this.save(); } },
+      {
+        class: 'document-form',
+        novalidate: true,
+        'aria-labelledby': 'page-heading',
+        onsubmit: (event: Event) => {
+          event.preventDefault();
+          void this.save();
+        },
+      },
       canSave ? elements : h('p', { class: 'muted' }, 'This resource cannot be changed here (its write routes are disabled).'),
       h(
         'div',
         { class: 'form-actions' },
         canSave && h('button', { type: 'submit', class: 'button primary' }, document ? 'Save' : `Create ${this.noun}`),
-        document && resource.routes.includes('delete') && h('button', { type: 'button', class: 'button danger', onclick: () => void this.remove() }, `Delete ${this.noun}`),
+        document &&
+          resource.routes.includes('delete') &&
+          h('button', { type: 'button', class: 'button danger', onclick: () => void this.remove() }, `Delete ${this.noun}`),
       ),
     );
     this.heading.id = 'page-heading';
@@ -96,7 +110,11 @@ class DocumentPage {
     // The mark of soft delete is empty on every document a page opens: the trash shows it.
     const fields = flatten(this.resource.fields).filter((field) => field.readOnly && !isDeletionMark(this.resource, field));
     if (!fields.length) return undefined;
-    return h('dl', { class: 'read-only' }, fields.map((field) => [h('dt', {}, fieldLabel(field)), h('dd', {}, formatValue(field, valueAt(document, field.path)) || '—')]));
+    return h(
+      'dl',
+      { class: 'read-only' },
+      fields.map((field) => [h('dt', {}, fieldLabel(field)), h('dd', {}, formatValue(field, valueAt(document, field.path)) || '—')]),
+    );
   }
 
   private fileFields(document: Doc): HTMLElement | undefined {
@@ -112,7 +130,11 @@ class DocumentPage {
         this.etag = etag ?? this.etag;
       },
     };
-    return h('section', { class: 'files', 'aria-label': 'Files' }, fields.map((field) => createFileField(field, scope)));
+    return h(
+      'section',
+      { class: 'files', 'aria-label': 'Files' },
+      fields.map((field) => createFileField(field, scope)),
+    );
   }
 
   /** Links to the documents that reference this one, through the reverse routes. */
@@ -188,7 +210,12 @@ class DocumentPage {
       replace(
         this.alerts,
         this.context.alert(
-          new ApiError(412, error.code, `Someone else changed this ${this.noun} since you opened it, so your changes were not saved. Reload it to see the current version, then make your changes again.`),
+          new ApiError(
+            412,
+            error.code,
+            `Someone else changed this ${this.noun} since you opened it, so your changes were not saved. Reload it to see the current version, then make ` +
+              `your changes again.`,
+          ),
           `save this ${this.noun}`,
           { label: `Reload ${this.noun}`, run: () => void this.reload() },
         ),
@@ -198,7 +225,14 @@ class DocumentPage {
     }
     const unplaced = error instanceof ApiError ? this.placeErrors(error) : [];
     replace(this.alerts, this.context.alert(error, `save this ${this.noun}`));
-    if (unplaced.length) this.alerts.firstElementChild?.append(h('ul', {}, unplaced.map((message) => h('li', {}, message))));
+    if (unplaced.length)
+      this.alerts.firstElementChild?.append(
+        h(
+          'ul',
+          {},
+          unplaced.map((message) => h('li', {}, message)),
+        ),
+      );
     const invalid = this.controls.find((control) => control.element.querySelector('[aria-invalid=true]'));
     if (invalid) invalid.focus();
   }
@@ -242,7 +276,8 @@ class DocumentPage {
     const { resource, document } = this;
     const name = documentLabel(resource, document);
     // Soft delete: the document goes to the trash, whence it comes back where the restore route is served.
-    const trash = resource.softDelete && (resource.routes.includes('restore') ? 'It goes to the trash, from where it can be restored.' : 'It goes to the trash.');
+    const trash =
+      resource.softDelete && (resource.routes.includes('restore') ? 'It goes to the trash, from where it can be restored.' : 'It goes to the trash.');
     const confirmed = await confirmDialog(`Delete ${this.noun} ${name}?`, trash || 'This cannot be undone.', `Delete ${this.noun}`);
     if (!confirmed) return;
     replace(this.alerts);

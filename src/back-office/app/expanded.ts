@@ -13,7 +13,10 @@ import type { FieldMetadata } from './metadata.js';
  * the others up).
  */
 export function expandPaths(fields: readonly FieldMetadata[], max = Infinity): string[] {
-  return fields.filter((field) => field.expandable && (field.type === 'reference' || field.type === 'references')).map((field) => field.path).slice(0, max);
+  return fields
+    .filter((field) => field.expandable && (field.type === 'reference' || field.type === 'references'))
+    .map((field) => field.path)
+    .slice(0, max);
 }
 
 /** The identifier a reference value names: the value itself, or an expanded document's `_id`; `undefined` for none (or a document gone). */
@@ -67,5 +70,7 @@ export function expandedReferences(fields: readonly FieldMetadata[], own: Doc, e
  * reads without it, as it did before `expand`.
  */
 export function refusedExpand(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 400 && error.details.some((detail) => detail.path === 'expand' || Boolean(detail.path?.startsWith('expand.')));
+  return (
+    error instanceof ApiError && error.status === 400 && error.details.some((detail) => detail.path === 'expand' || Boolean(detail.path?.startsWith('expand.')))
+  );
 }

@@ -20,7 +20,9 @@ export function flatten(fields: FieldMetadata[]): FieldMetadata[] {
  * document a list shows lives, so its `deletedAt` is empty (the trash shows it: `trashColumns`).
  */
 export function listColumns(resource: ResourceMetadata): FieldMetadata[] {
-  const candidates = resource.fields.filter((field) => COLUMN_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id' && !isDeletionMark(resource, field));
+  const candidates = resource.fields.filter(
+    (field) => COLUMN_TYPES.has(field.type) && !field.writeOnly && field.path !== '_id' && !isDeletionMark(resource, field),
+  );
   const label = candidates.find((field) => field.path === resource.labelField);
   const rest = candidates.filter((field) => field !== label);
   return [...(label ? [label] : []), ...rest].slice(0, MAX_COLUMNS);
@@ -59,7 +61,10 @@ export function listFilters(resource: ResourceMetadata, columns: FieldMetadata[]
     const allowed = new Set(reference.filterFields ?? []);
     return listColumns(target)
       .filter((field) => allowed.has(field.path))
-      .map((field) => ({ field: { ...field, path: `${reference.path}.${field.path}` }, label: `${fieldLabel(field)} of ${fieldLabel(reference).toLowerCase()}` }));
+      .map((field) => ({
+        field: { ...field, path: `${reference.path}.${field.path}` },
+        label: `${fieldLabel(field)} of ${fieldLabel(reference).toLowerCase()}`,
+      }));
   });
   return [...own, ...across];
 }

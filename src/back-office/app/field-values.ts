@@ -8,7 +8,8 @@ import type { FieldMetadata } from './metadata.js';
 export function toInput(field: FieldMetadata, value: unknown): string {
   if (value === undefined || value === null) return '';
   if (field.type === 'date') return String(value).slice(0, 10);
-  if (field.type === 'array') return Array.isArray(value) ? value.map((item) => (field.items === 'date' ? String(item).slice(0, 10) : String(item))).join('\n') : '';
+  if (field.type === 'array')
+    return Array.isArray(value) ? value.map((item) => (field.items === 'date' ? String(item).slice(0, 10) : String(item))).join('\n') : '';
   if (field.type === 'json') return JSON.stringify(value, null, 2);
   return String(value);
 }
@@ -19,7 +20,11 @@ export function fromInput(field: FieldMetadata, text: string): unknown {
     case 'number':
       return Number(text);
     case 'array':
-      return text.split('\n').map((line) => line.trim()).filter(Boolean).map((item) => (field.items === 'number' ? Number(item) : field.items === 'boolean' ? item === 'true' : item));
+      return text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .map((item) => (field.items === 'number' ? Number(item) : field.items === 'boolean' ? item === 'true' : item));
     case 'json':
       try {
         return JSON.parse(text);

@@ -33,7 +33,13 @@ export interface FormScope {
 }
 
 /** A label, the control, a hint and the error slot, tied together by ids. */
-function row(field: FieldMetadata, id: string, control: HTMLElement, hint?: string, label = fieldLabel(field)): { element: HTMLElement; setError: (message?: string) => void } {
+function row(
+  field: FieldMetadata,
+  id: string,
+  control: HTMLElement,
+  hint?: string,
+  label = fieldLabel(field),
+): { element: HTMLElement; setError: (message?: string) => void } {
   const errorId = `${id}-error`;
   const hintId = hint ? `${id}-hint` : undefined;
   const error = h('p', { id: errorId, class: 'field-error', hidden: true });
@@ -97,7 +103,12 @@ function inputControl(field: FieldMetadata, initial: unknown, creating: boolean)
   let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
   let hint: string | undefined;
   if (field.enum) {
-    control = h('select', { id }, h('option', { value: '' }, field.required ? 'Choose…' : '(none)'), field.enum.map((value) => h('option', { value }, value)));
+    control = h(
+      'select',
+      { id },
+      h('option', { value: '' }, field.required ? 'Choose…' : '(none)'),
+      field.enum.map((value) => h('option', { value }, value)),
+    );
     control.value = shown;
   } else if (field.type === 'boolean') {
     control = h('input', { id, type: 'checkbox' });
@@ -109,8 +120,14 @@ function inputControl(field: FieldMetadata, initial: unknown, creating: boolean)
   } else {
     const type = field.type === 'number' ? 'number' : field.type === 'date' ? 'date' : 'text';
     control = h('input', {
-      id, type, value: shown, step: field.type === 'number' ? 'any' : undefined,
-      min: field.min, max: field.max, minlength: field.minLength, maxlength: field.maxLength,
+      id,
+      type,
+      value: shown,
+      step: field.type === 'number' ? 'any' : undefined,
+      min: field.min,
+      max: field.max,
+      minlength: field.minLength,
+      maxlength: field.maxLength,
       autocomplete: field.writeOnly ? 'new-password' : 'off',
     });
     if (field.writeOnly) hint = creating ? 'Never shown once saved.' : 'Never shown: leave empty to keep it.';
@@ -157,7 +174,8 @@ function referenceControl(field: FieldMetadata, scope: FormScope, initial: unkno
   const start = referenceId(initial) ?? '';
   let value = start;
   const link = h('span', { class: 'reference-link' });
-  const showLink = (document?: Doc) => replace(link, document ? documentLink(scope, target.name, document, `Open ${fieldLabel(field).toLowerCase()}: ${documentLabel(target, document)}`) : '');
+  const showLink = (document?: Doc) =>
+    replace(link, document ? documentLink(scope, target.name, document, `Open ${fieldLabel(field).toLowerCase()}: ${documentLabel(target, document)}`) : '');
   const known = start ? scope.referenced.get(start) : undefined;
   const picker = createPicker(scope.context, target, {
     id,
@@ -211,7 +229,16 @@ function referencesControl(field: FieldMetadata, scope: FormScope, initial: unkn
               'li',
               { class: 'chip' },
               documentLink(scope, target.name, document, name),
-              h('button', { type: 'button', class: 'chip-remove', 'aria-label': `Remove ${name} from ${fieldLabel(field).toLowerCase()}`, onclick: () => void change(item, false) }, '×'),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'chip-remove',
+                  'aria-label': `Remove ${name} from ${fieldLabel(field).toLowerCase()}`,
+                  onclick: () => void change(item, false),
+                },
+                '×',
+              ),
             );
           })
         : h('li', { class: 'muted' }, 'None'),

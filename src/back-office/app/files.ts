@@ -74,9 +74,27 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
       h(
         'div',
         { class: 'actions' },
-        routes.has('download') && h('button', { type: 'button', class: 'button secondary', onclick: () => void download(file) }, 'Download', h('span', { class: 'visually-hidden' }, ` ${file.name}`)),
+        routes.has('download') &&
+          h(
+            'button',
+            { type: 'button', class: 'button secondary', onclick: () => void download(file) },
+            'Download',
+            h('span', { class: 'visually-hidden' }, ` ${file.name}`),
+          ),
         routes.has('deleteFile') &&
-          h('button', { type: 'button', class: 'button danger', onclick: () => void write(`remove ${file.name}`, `${label}: removed ${file.name}.`, () => scope.context.api.call('deleteFile', at(file), { ifMatch: scope.etag() })) }, 'Remove', h('span', { class: 'visually-hidden' }, ` ${file.name}`)),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'button danger',
+              onclick: () =>
+                void write(`remove ${file.name}`, `${label}: removed ${file.name}.`, () =>
+                  scope.context.api.call('deleteFile', at(file), { ifMatch: scope.etag() }),
+                ),
+            },
+            'Remove',
+            h('span', { class: 'visually-hidden' }, ` ${file.name}`),
+          ),
       ),
     );
   };
@@ -115,7 +133,9 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
     if (!file) return;
     const form = new FormData();
     form.append('file', file, file.name);
-    void write(`upload ${file.name}`, `${label}: uploaded ${file.name}.`, () => scope.context.api.call(gallery ? 'addFile' : 'upload', at(), { body: form, ifMatch: scope.etag() })).then(() => {
+    void write(`upload ${file.name}`, `${label}: uploaded ${file.name}.`, () =>
+      scope.context.api.call(gallery ? 'addFile' : 'upload', at(), { body: form, ifMatch: scope.etag() }),
+    ).then(() => {
       input.value = '';
     });
   });
@@ -131,7 +151,13 @@ export function createFileField(field: FieldMetadata, scope: FileScope): HTMLEle
         { class: 'upload' },
         h('label', { for: inputId }, gallery ? `Add a file to ${label.toLowerCase()}` : `Upload ${file(label)}`),
         input,
-        h('p', { id: `${inputId}-hint`, class: 'hint' }, [field.accept?.join(', '), field.maxSize && `up to ${formatSize(field.maxSize)}`, field.maxFiles && `at most ${field.maxFiles} files`].filter(Boolean).join(', ')),
+        h(
+          'p',
+          { id: `${inputId}-hint`, class: 'hint' },
+          [field.accept?.join(', '), field.maxSize && `up to ${formatSize(field.maxSize)}`, field.maxFiles && `at most ${field.maxFiles} files`]
+            .filter(Boolean)
+            .join(', '),
+        ),
       ),
     status,
   );

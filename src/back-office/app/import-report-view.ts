@@ -13,7 +13,11 @@ export function importReportView(report: ImportReport, heading: string, ...actio
     { class: 'import-report', 'aria-label': heading },
     title,
     h('p', {}, reportSummary(report)),
-    h('dl', { class: 'import-counts' }, reportCounts(report).map(([label, count]) => h('div', {}, h('dt', {}, label), h('dd', {}, count)))),
+    h(
+      'dl',
+      { class: 'import-counts' },
+      reportCounts(report).map(([label, count]) => h('div', {}, h('dt', {}, label), h('dd', {}, count))),
+    ),
     report.ignored.length > 0 && h('p', { class: 'hint' }, `Ignored columns (an export writes them; no write may set them): ${report.ignored.join(', ')}.`),
     report.errors.length ? refusedRows(report) : h('p', {}, 'No row was refused.'),
     actions.some(Boolean) && h('div', { class: 'form-actions' }, actions),
@@ -29,7 +33,15 @@ function refusedRows(report: ImportReport): HTMLElement {
       'table',
       {},
       h('caption', { class: 'visually-hidden' }, caption),
-      h('thead', {}, h('tr', {}, ['Row', 'Code', 'Message', 'Details'].map((name) => h('th', { scope: 'col', class: name === 'Row' ? 'number' : undefined }, name)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['Row', 'Code', 'Message', 'Details'].map((name) => h('th', { scope: 'col', class: name === 'Row' ? 'number' : undefined }, name)),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -40,7 +52,17 @@ function refusedRows(report: ImportReport): HTMLElement {
             h('th', { scope: 'row', class: 'number' }, error.row),
             h('td', {}, h('code', {}, error.code)),
             h('td', {}, error.message),
-            h('td', {}, error.details?.length ? h('ul', { class: 'import-details' }, error.details.map((detail) => h('li', {}, detail.path ? [h('code', {}, detail.path), `: ${detail.message}`] : detail.message))) : ''),
+            h(
+              'td',
+              {},
+              error.details?.length
+                ? h(
+                    'ul',
+                    { class: 'import-details' },
+                    error.details.map((detail) => h('li', {}, detail.path ? [h('code', {}, detail.path), `: ${detail.message}`] : detail.message)),
+                  )
+                : '',
+            ),
           ),
         ),
       ),

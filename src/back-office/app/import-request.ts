@@ -76,7 +76,12 @@ export function reportCounts(report: ImportReport): Array<[label: string, count:
 export function reportSummary(report: ImportReport): string {
   const rows = `${report.rows} row${report.rows === 1 ? '' : 's'}`;
   const parts = report.dryRun
-    ? [`${report.created} would be created`, `${report.updated} updated`, report.mode === 'upsert' && `${report.unchanged} unchanged`, `${report.refused} refused`]
+    ? [
+        `${report.created} would be created`,
+        `${report.updated} updated`,
+        report.mode === 'upsert' && `${report.unchanged} unchanged`,
+        `${report.refused} refused`,
+      ]
     : [`${report.created} created`, `${report.updated} updated`, report.mode === 'upsert' && `${report.unchanged} unchanged`, `${report.refused} refused`];
   const said = parts.filter(Boolean).join(', ');
   return report.dryRun ? `Checked ${rows}: ${said}. Nothing was written.` : `Imported ${rows}: ${said}.`;

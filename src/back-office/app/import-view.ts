@@ -2,7 +2,16 @@ import { ApiError, type UploadProgress } from './api.js';
 import type { AppContext } from './context.js';
 import { h, replace, uid } from './dom.js';
 import { importReportView } from './import-report-view.js';
-import { IMPORT_FORMATS, importFormatOf, importRequest, reportSummary, writesOf, type ImportFormat, type ImportMode, type ImportReport } from './import-request.js';
+import {
+  IMPORT_FORMATS,
+  importFormatOf,
+  importRequest,
+  reportSummary,
+  writesOf,
+  type ImportFormat,
+  type ImportMode,
+  type ImportReport,
+} from './import-request.js';
 import type { ResourceMetadata } from './metadata.js';
 import { formatSize, pluralName } from './text.js';
 
@@ -29,10 +38,23 @@ export function renderImport(context: AppContext, main: HTMLElement, resource: R
   const plural = pluralName(resource).toLowerCase();
   const [fileId, formatId, modeId, hintId, errorId] = [uid('import-file'), uid('import-format'), uid('import-mode'), uid('import-hint'), uid('import-error')];
   const alerts = h('div', { class: 'alerts' });
-  const file = h('input', { id: fileId, type: 'file', accept: '.csv,.ndjson,.jsonl,.json,.xlsx,text/csv,application/x-ndjson,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'aria-describedby': `${hintId} ${errorId}` });
+  const file = h('input', {
+    id: fileId,
+    type: 'file',
+    accept: '.csv,.ndjson,.jsonl,.json,.xlsx,text/csv,application/x-ndjson,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    'aria-describedby': `${hintId} ${errorId}`,
+  });
   const fileError = h('p', { id: errorId, class: 'field-error', hidden: true });
-  const format = h('select', { id: formatId }, Object.entries(IMPORT_FORMATS).map(([value, { label }]) => h('option', { value }, label)));
-  const mode = h('select', { id: modeId }, Object.entries(MODES).map(([value, label]) => h('option', { value }, label)));
+  const format = h(
+    'select',
+    { id: formatId },
+    Object.entries(IMPORT_FORMATS).map(([value, { label }]) => h('option', { value }, label)),
+  );
+  const mode = h(
+    'select',
+    { id: modeId },
+    Object.entries(MODES).map(([value, label]) => h('option', { value }, label)),
+  );
   const check = h('button', { type: 'submit', class: 'button primary' }, 'Check');
   const progress = progressBar();
   const result = h('div', { class: 'import-result' });
@@ -68,7 +90,14 @@ export function renderImport(context: AppContext, main: HTMLElement, resource: R
       const report = await context.api.upload<ImportReport>('import', { resource }, { query, body: chosen.file, contentType, onProgress: progress.update });
       if (!main.isConnected) return;
       checked = dryRun ? chosen : undefined;
-      const importButton = dryRun && writesOf(report) > 0 && h('button', { type: 'button', class: 'button primary', onclick: (event: Event) => checked && void run(checked, false, event.currentTarget as HTMLElement) }, 'Import');
+      const importButton =
+        dryRun &&
+        writesOf(report) > 0 &&
+        h(
+          'button',
+          { type: 'button', class: 'button primary', onclick: (event: Event) => checked && void run(checked, false, event.currentTarget as HTMLElement) },
+          'Import',
+        );
       const listLink = !dryRun && h('a', { class: 'button secondary', href: `#/${resource.path}` }, `See the ${plural}`);
       const heading = `${dryRun ? 'Check' : 'Import'} of ${chosen.file.name}`;
       replace(result, importReportView(report, heading, importButton, listLink));
@@ -108,14 +137,27 @@ export function renderImport(context: AppContext, main: HTMLElement, resource: R
       { class: 'field' },
       h('label', { for: fileId }, 'File'),
       file,
-      h('p', { id: hintId, class: 'hint' }, 'CSV with a header row naming the fields (as an export writes it), NDJSON (one document per line), a JSON array or an XLSX workbook (its first sheet, a header row). "Check" reads every row and writes nothing; then "Import" writes the rows it accepts.'),
+      h(
+        'p',
+        { id: hintId, class: 'hint' },
+        'CSV with a header row naming the fields (as an export writes it), NDJSON (one document per line), a JSON array or an XLSX workbook (its first ' +
+          'sheet, a header row). "Check" reads every row and writes nothing; then "Import" writes the rows it accepts.',
+      ),
       fileError,
     ),
     h('div', { class: 'field' }, h('label', { for: formatId }, 'Format'), format),
     h('div', { class: 'field' }, h('label', { for: modeId }, 'Mode'), mode),
     h('div', { class: 'form-actions' }, check),
   );
-  replace(main, h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: `#/${resource.path}` }, pluralName(resource))), heading, alerts, form, progress.element, result);
+  replace(
+    main,
+    h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: `#/${resource.path}` }, pluralName(resource))),
+    heading,
+    alerts,
+    form,
+    progress.element,
+    result,
+  );
 }
 
 /** A refusal of the whole file, with the rows its details name (`MR_INVALID_IMPORT`: the row that could not be read). */
@@ -123,7 +165,14 @@ function failure(context: AppContext, error: unknown, doing: string): HTMLElemen
   const alert = context.alert(error, doing);
   alert.setAttribute('tabindex', '-1');
   const details = error instanceof ApiError ? error.details : [];
-  if (details.length) alert.append(h('ul', {}, details.map((detail) => h('li', {}, detail.path ? `Row ${detail.path}: ${detail.message}` : detail.message))));
+  if (details.length)
+    alert.append(
+      h(
+        'ul',
+        {},
+        details.map((detail) => h('li', {}, detail.path ? `Row ${detail.path}: ${detail.message}` : detail.message)),
+      ),
+    );
   return alert;
 }
 

@@ -16,7 +16,11 @@ export function exportForm(context: AppContext, resource: ResourceMetadata, spec
   if (!exportRequest(resource, spec, 'csv', reverse)) return false;
   const id = uid('export');
   const plural = pluralName(resource).toLowerCase();
-  const select = h('select', { id }, Object.entries(EXPORT_FORMATS).map(([value, { label }]) => h('option', { value }, label)));
+  const select = h(
+    'select',
+    { id },
+    Object.entries(EXPORT_FORMATS).map(([value, { label }]) => h('option', { value }, label)),
+  );
   const button = h('button', { type: 'submit', class: 'button secondary' }, 'Export');
   let running = false;
   let failed: HTMLElement | undefined;

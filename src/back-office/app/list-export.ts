@@ -50,9 +50,16 @@ export interface ReverseList {
  * its query string before the search's conditions, so a list filtered on a field named `format`
  * exports through `POST` when it can.
  */
-export function exportRequest(resource: Pick<ResourceMetadata, 'path' | 'plural' | 'routes'>, spec: SearchSpec, format: ExportFormat, reverse?: ReverseList): ExportRequest | undefined {
+export function exportRequest(
+  resource: Pick<ResourceMetadata, 'path' | 'plural' | 'routes'>,
+  spec: SearchSpec,
+  format: ExportFormat,
+  reverse?: ReverseList,
+): ExportRequest | undefined {
   const routes: readonly string[] = reverse ? reverse.routes : resource.routes;
-  const [search, searchPost, exportGet, exportPost] = reverse ? (['reverse', 'reversePost', 'reverseExport', 'reverseExportPost'] as const) : (['search', 'searchPost', 'export', 'exportPost'] as const);
+  const [search, searchPost, exportGet, exportPost] = reverse
+    ? (['reverse', 'reversePost', 'reverseExport', 'reverseExportPost'] as const)
+    : (['search', 'searchPost', 'export', 'exportPost'] as const);
   const get = routes.includes(exportGet);
   const post = routes.includes(exportPost);
   if (!get && !post) return undefined;

@@ -67,7 +67,14 @@ export interface PagerLinks {
  * page before a cursor page, when the tab remembers it (`PageTrail`); without it, the way back is
  * the first page.
  */
-export function pagerLinks(here: string, list: URLSearchParams, position: ListPosition, status: Envelope['status'], pageSize: number, previous?: string): PagerLinks {
+export function pagerLinks(
+  here: string,
+  list: URLSearchParams,
+  position: ListPosition,
+  status: Envelope['status'],
+  pageSize: number,
+  previous?: string,
+): PagerLinks {
   const { count, search_count: shown } = status;
   const { from } = position;
   // The app asks for exact counts (SEARCH_PREFER); a proxy that drops the header gets what the page shows.
@@ -129,7 +136,9 @@ export class PageTrail {
   private entries(): Array<[string, string]> {
     try {
       const entries: unknown = JSON.parse(this.storage?.getItem(PageTrail.KEY) ?? '[]');
-      return Array.isArray(entries) ? entries.filter((entry): entry is [string, string] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string') : [];
+      return Array.isArray(entries)
+        ? entries.filter((entry): entry is [string, string] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string')
+        : [];
     } catch {
       return [];
     }

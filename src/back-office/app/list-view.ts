@@ -32,8 +32,16 @@ const trail = new PageTrail(sessionStorageOrNone());
  * when sorted: see list-paging.ts). With `reverse`, the documents that reference one document,
  * through the reverse route.
  */
-export async function renderList(context: AppContext, main: HTMLElement, resource: ResourceMetadata, params: URLSearchParams, reverse?: Reverse): Promise<void> {
-  const search: Searcher | undefined = reverse ? reverseSearch(context, resource, reverse.field, reverse.target, reverse.id) : resourceSearch(context, resource);
+export async function renderList(
+  context: AppContext,
+  main: HTMLElement,
+  resource: ResourceMetadata,
+  params: URLSearchParams,
+  reverse?: Reverse,
+): Promise<void> {
+  const search: Searcher | undefined = reverse
+    ? reverseSearch(context, resource, reverse.field, reverse.target, reverse.id)
+    : resourceSearch(context, resource);
   const heading = h('h1', { tabindex: '-1', id: 'page-heading' }, pluralName(resource));
   const alerts = h('div', { class: 'alerts' });
   const here = reverse ? `#/${reverse.target.path}/${encodeURIComponent(reverse.id)}/${resource.plural}/${reverse.field}` : `#/${resource.path}`;
@@ -45,7 +53,9 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
       'div',
       { class: 'page-header' },
       heading,
-      !reverse && resource.routes.includes('create') && h('a', { class: 'button primary', href: `#/${resource.path}/new` }, `New ${singularName(resource).toLowerCase()}`),
+      !reverse &&
+        resource.routes.includes('create') &&
+        h('a', { class: 'button primary', href: `#/${resource.path}/new` }, `New ${singularName(resource).toLowerCase()}`),
     ),
     alerts,
   );
@@ -59,14 +69,26 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
   const loaded = new Promise<Map<string, Doc>>((resolve) => (pageReferenced = resolve));
   const sort = params.get('sort') ?? '';
   const list = listParams(params);
-  const searched: SearchSpec = { filter: filterOf(filters.map(({ field }) => field), params), sort: sort || undefined };
+  const searched: SearchSpec = {
+    filter: filterOf(
+      filters.map(({ field }) => field),
+      params,
+    ),
+    sort: sort || undefined,
+  };
   // A reverse list exports through its relation's reverse export routes; only the resource's own list imports.
   const relation = reverse && reverse.target.referencedBy.find((entry) => entry.resource === resource.name && entry.field === reverse.field);
   const exporting = exportForm(context, resource, searched, alerts, reverse && { ...reverse, routes: relation?.routes ?? [] });
-  const importing = !reverse && resource.routes.includes('import') && h('a', { class: 'button secondary', href: `#/${resource.path}/import` }, `Import ${pluralName(resource).toLowerCase()}`);
+  const importing =
+    !reverse &&
+    resource.routes.includes('import') &&
+    h('a', { class: 'button secondary', href: `#/${resource.path}/import` }, `Import ${pluralName(resource).toLowerCase()}`);
   // Soft delete: what a delete took away is in the trash, where the route that searches it is served.
   const trash = !reverse && resource.routes.includes('trash') && h('a', { class: 'button secondary', href: `#/${resource.path}/trash` }, 'Trash');
-  append(main, [filterForm(context, resource, filters, params, here, loaded), (exporting || importing || trash) && h('div', { class: 'list-tools' }, exporting, importing, trash)]);
+  append(main, [
+    filterForm(context, resource, filters, params, here, loaded),
+    (exporting || importing || trash) && h('div', { class: 'list-tools' }, exporting, importing, trash),
+  ]);
   await context.pages.run(
     async () => {
       // One request where the shown references are expandable; one search per other target resource.
@@ -91,7 +113,14 @@ export async function renderList(context: AppContext, main: HTMLElement, resourc
         pageReferenced(referenced);
         if (restarted) {
           history.replaceState(history.state, '', pageHash(here, list, position));
-          replace(alerts, h('p', { class: 'notice' }, 'That page could not be found again (its link belongs to another sort or filter, or the list changed): here is the first page.'));
+          replace(
+            alerts,
+            h(
+              'p',
+              { class: 'notice' },
+              'That page could not be found again (its link belongs to another sort or filter, or the list changed): here is the first page.',
+            ),
+          );
         }
         main.append(table(context, resource, columns, envelope, { referenced, expanded }, params, here), pager(envelope, list, position, here));
       },
@@ -119,7 +148,14 @@ async function describeReverse(context: AppContext, heading: HTMLElement, resour
   }
 }
 
-function filterForm(context: AppContext, resource: ResourceMetadata, filters: ListFilter[], params: URLSearchParams, here: string, loaded: Promise<Map<string, Doc>>): HTMLElement {
+function filterForm(
+  context: AppContext,
+  resource: ResourceMetadata,
+  filters: ListFilter[],
+  params: URLSearchParams,
+  here: string,
+  loaded: Promise<Map<string, Doc>>,
+): HTMLElement {
   const values = new Map<string, string>();
   const inputs = filters.map((filter) => filterInput(context, filter, params, values, loaded));
   const apply = (event: Event) => {
@@ -139,13 +175,25 @@ function filterForm(context: AppContext, resource: ResourceMetadata, filters: Li
       'form',
       { onsubmit: apply, 'aria-label': `Filter ${pluralName(resource).toLowerCase()}` },
       h('div', { class: 'filter-grid' }, inputs),
-      h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button primary' }, 'Apply filters'), active && h('a', { class: 'button secondary', href: params.get('sort') ? `${here}?sort=${encodeURIComponent(params.get('sort')!)}` : here }, 'Clear filters')),
+      h(
+        'div',
+        { class: 'form-actions' },
+        h('button', { type: 'submit', class: 'button primary' }, 'Apply filters'),
+        active &&
+          h('a', { class: 'button secondary', href: params.get('sort') ? `${here}?sort=${encodeURIComponent(params.get('sort')!)}` : here }, 'Clear filters'),
+      ),
     ),
   );
 }
 
 /** One filter, typed by its field: a fragment for text, a range for numbers and dates, a select for enums and booleans, a picker for references. */
-function filterInput(context: AppContext, { field, label }: ListFilter, params: URLSearchParams, values: Map<string, string>, loaded: Promise<Map<string, Doc>>): HTMLElement {
+function filterInput(
+  context: AppContext,
+  { field, label }: ListFilter,
+  params: URLSearchParams,
+  values: Map<string, string>,
+  loaded: Promise<Map<string, Doc>>,
+): HTMLElement {
   const bind = (name: string, control: HTMLInputElement | HTMLSelectElement) => {
     control.value = params.get(name) ?? '';
     values.set(name, control.value);
@@ -168,7 +216,12 @@ function filterInput(context: AppContext, { field, label }: ListFilter, params: 
   const id = uid('filter');
   if (field.enum || field.type === 'boolean') {
     const options = field.enum ?? ['true', 'false'];
-    const select = h('select', { id }, h('option', { value: '' }, 'Any'), options.map((value) => h('option', { value }, field.type === 'boolean' ? (value === 'true' ? 'Yes' : 'No') : value)));
+    const select = h(
+      'select',
+      { id },
+      h('option', { value: '' }, 'Any'),
+      options.map((value) => h('option', { value }, field.type === 'boolean' ? (value === 'true' ? 'Yes' : 'No') : value)),
+    );
     return labelled(label, bind(field.path, select), id);
   }
   const target = field.type === 'reference' ? context.resourceNamed(field.target!) : undefined;
@@ -193,7 +246,14 @@ function filterInput(context: AppContext, { field, label }: ListFilter, params: 
  * typed meanwhile: the page's answer has it when a row references it (all do, unless none matched),
  * else one search.
  */
-async function showPicked(context: AppContext, field: FieldMetadata, target: ResourceMetadata, id: string, input: HTMLInputElement, loaded: Promise<Map<string, Doc>>): Promise<void> {
+async function showPicked(
+  context: AppContext,
+  field: FieldMetadata,
+  target: ResourceMetadata,
+  id: string,
+  input: HTMLInputElement,
+  loaded: Promise<Map<string, Doc>>,
+): Promise<void> {
   const document = (await loaded).get(id) ?? (await referencedDocuments(context, [field], [{ [field.path]: id }])).get(id);
   if (document && input.value === id) input.value = documentLabel(target, document);
 }
@@ -204,7 +264,15 @@ export interface Referenced {
   expanded: string[];
 }
 
-function table(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], envelope: Envelope, { referenced, expanded }: Referenced, params: URLSearchParams, here: string): HTMLElement {
+function table(
+  context: AppContext,
+  resource: ResourceMetadata,
+  columns: FieldMetadata[],
+  envelope: Envelope,
+  { referenced, expanded }: Referenced,
+  params: URLSearchParams,
+  here: string,
+): HTMLElement {
   const sort = params.get('sort') ?? '';
   const header = columns.map((field) => {
     const direction = sort === field.path ? 'ascending' : sort === `-${field.path}` ? 'descending' : 'none';
@@ -215,11 +283,19 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
     return h(
       'th',
       { scope: 'col', 'aria-sort': direction, class: field.type === 'number' ? 'number' : undefined },
-      h('button', { type: 'button', class: 'sort', onclick: () => (location.hash = `${here}?${query}`) }, fieldLabel(field), h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : '')),
+      h(
+        'button',
+        { type: 'button', class: 'sort', onclick: () => (location.hash = `${here}?${query}`) },
+        fieldLabel(field),
+        h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : ''),
+      ),
     );
   });
-  const rows = envelope.result.map((document) => h('tr', {}, documentCells(context, resource, columns, document, { referenced, expanded }, resource.routes.includes('findOne'))));
-  const caption = `${pluralName(resource)}${sort ? `, sorted by ${humanize(sort.replace(/^-/, '')).toLowerCase()} ${sort.startsWith('-') ? 'descending' : 'ascending'}` : ''}`;
+  const rows = envelope.result.map((document) =>
+    h('tr', {}, documentCells(context, resource, columns, document, { referenced, expanded }, resource.routes.includes('findOne'))),
+  );
+  const order = sort?.startsWith('-') ? 'descending' : 'ascending';
+  const caption = `${pluralName(resource)}${sort ? `, sorted by ${humanize(sort.replace(/^-/, '')).toLowerCase()} ${order}` : ''}`;
   return h(
     'div',
     { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
@@ -238,7 +314,14 @@ function table(context: AppContext, resource: ResourceMetadata, columns: FieldMe
  * `linked`; references by the name of the document they point to, linked, when it is known. Every
  * value as text.
  */
-export function documentCells(context: AppContext, resource: ResourceMetadata, columns: FieldMetadata[], document: Doc, { referenced, expanded }: Referenced, linked: boolean): HTMLElement[] {
+export function documentCells(
+  context: AppContext,
+  resource: ResourceMetadata,
+  columns: FieldMetadata[],
+  document: Doc,
+  { referenced, expanded }: Referenced,
+  linked: boolean,
+): HTMLElement[] {
   return columns.map((field, index) => {
     const value = valueAt(document, field.path);
     if (index === 0) {
@@ -261,12 +344,21 @@ export function pager(envelope: Envelope, list: URLSearchParams, position: ListP
   const hash = pageHash(here, list, position);
   // "Previous page" of the page that comes next is this one.
   if (envelope.status.next) trail.record(here, list, envelope.status.next, hash);
-  const { text, previous, next } = pagerLinks(here, list, position, envelope.status, PAGE_SIZE, position.after ? trail.before(here, list, position.after) : undefined);
+  const { text, previous, next } = pagerLinks(
+    here,
+    list,
+    position,
+    envelope.status,
+    PAGE_SIZE,
+    position.after ? trail.before(here, list, position.after) : undefined,
+  );
   return h(
     'nav',
     { class: 'pager', 'aria-label': 'Pages' },
     h('p', { 'aria-live': 'polite' }, text),
-    previous ? h('a', { class: 'button secondary', href: previous.href }, previous.label) : h('span', { class: 'button secondary', 'aria-disabled': 'true' }, 'Previous page'),
+    previous
+      ? h('a', { class: 'button secondary', href: previous.href }, previous.label)
+      : h('span', { class: 'button secondary', 'aria-disabled': 'true' }, 'Previous page'),
     next ? h('a', { class: 'button secondary', href: next }, 'Next page') : h('span', { class: 'button secondary', 'aria-disabled': 'true' }, 'Next page'),
   );
 }

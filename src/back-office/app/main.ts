@@ -22,7 +22,18 @@ async function start(): Promise<void> {
   const nav = h('nav', { class: 'menu', 'aria-label': 'Resources' });
   const title = h('a', { class: 'title', href: '#/' }, 'Back office');
   document.body.append(
-    h('a', { class: 'skip-link', href: '#main', onclick: (event: Event) => { event.preventDefault(); main.focus(); } }, 'Skip to content'),
+    h(
+      'a',
+      {
+        class: 'skip-link',
+        href: '#main',
+        onclick: (event: Event) => {
+          event.preventDefault();
+          main.focus();
+        },
+      },
+      'Skip to content',
+    ),
     h('header', { class: 'top' }, title, credentialsButton),
     h('div', { class: 'layout' }, nav, h('div', { class: 'content' }, status, main)),
   );
@@ -44,12 +55,28 @@ async function start(): Promise<void> {
     } catch (error) {
       const { title: heading, text } = describeError(error, 'load the back office', auth.header);
       const denied = error instanceof ApiError && (error.status === 401 || error.status === 403);
-      replace(main, h('h1', { tabindex: '-1' }, heading), h('div', { class: 'alert', role: 'alert' }, h('p', {}, text), denied && h('button', { type: 'button', class: 'button', onclick: ask }, 'Enter credentials')));
+      replace(
+        main,
+        h('h1', { tabindex: '-1' }, heading),
+        h(
+          'div',
+          { class: 'alert', role: 'alert' },
+          h('p', {}, text),
+          denied && h('button', { type: 'button', class: 'button', onclick: ask }, 'Enter credentials'),
+        ),
+      );
       return;
     }
     context = new AppContext(metadata, status, ask);
     replace(title, metadata.title);
-    replace(nav, h('ul', {}, metadata.resources.map((resource) => h('li', {}, h('a', { href: `#/${resource.path}`, 'data-path': resource.path }, pluralName(resource))))));
+    replace(
+      nav,
+      h(
+        'ul',
+        {},
+        metadata.resources.map((resource) => h('li', {}, h('a', { href: `#/${resource.path}`, 'data-path': resource.path }, pluralName(resource)))),
+      ),
+    );
     await route();
   };
 
@@ -90,7 +117,10 @@ async function start(): Promise<void> {
   await load();
 }
 
-/** The page of a hash route: `#/company`, `#/company/new`, `#/company/import`, `#/company/trash`, `#/company/<id>`, `#/user/<id>/companies/owner`, else the home page. */
+/**
+ * The page of a hash route: `#/company`, `#/company/new`, `#/company/import`,
+ * `#/company/trash`, `#/company/<id>`, `#/user/<id>/companies/owner`, else the home page.
+ */
 async function render(context: AppContext, view: HTMLElement, segments: string[], params: URLSearchParams): Promise<void> {
   const { metadata } = context;
   const resource = segments[0] ? context.resourceAt(segments[0]) : undefined;
@@ -126,7 +156,11 @@ function renderHome(context: AppContext, main: HTMLElement): void {
     main,
     h('h1', { tabindex: '-1' }, context.metadata.title),
     h('p', {}, 'Choose what to manage:'),
-    h('ul', { class: 'cards' }, context.metadata.resources.map((resource) => h('li', {}, h('a', { href: `#/${resource.path}` }, pluralName(resource))))),
+    h(
+      'ul',
+      { class: 'cards' },
+      context.metadata.resources.map((resource) => h('li', {}, h('a', { href: `#/${resource.path}` }, pluralName(resource)))),
+    ),
   );
 }
 

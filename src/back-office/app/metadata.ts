@@ -36,7 +36,24 @@ export interface ServedRouteMetadata {
  *
  * @publicApi
  */
-export type ResourceRoute = 'findOne' | 'create' | 'update' | 'patch' | 'delete' | 'search' | 'searchPost' | 'export' | 'exportPost' | 'import' | 'updateMany' | 'deleteMany' | 'trash' | 'restore' | 'purge' | 'history' | 'revert';
+export type ResourceRoute =
+  | 'findOne'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'search'
+  | 'searchPost'
+  | 'export'
+  | 'exportPost'
+  | 'import'
+  | 'updateMany'
+  | 'deleteMany'
+  | 'trash'
+  | 'restore'
+  | 'purge'
+  | 'history'
+  | 'revert';
 /**
  * The generated routes of a reference field (`reverse` ones are listed on the target, in `referencedBy`).
  *

@@ -75,7 +75,13 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
         ? documents.map((document, index) =>
             h(
               'li',
-              { id: `${listId}-${index}`, role: 'option', 'aria-selected': 'false', onmousedown: (event: Event) => event.preventDefault(), onclick: () => pick(document) },
+              {
+                id: `${listId}-${index}`,
+                role: 'option',
+                'aria-selected': 'false',
+                onmousedown: (event: Event) => event.preventDefault(),
+                onclick: () => pick(document),
+              },
               documentLabel(target, document),
               h('span', { class: 'muted' }, ` ${String(valueAt(document, target.idField))}`),
             ),
@@ -87,12 +93,22 @@ export function createPicker(context: AppContext, target: ResourceMetadata, opti
     active = -1;
   };
   const showError = (error: unknown) => {
-    replace(list, h('li', { class: 'error', role: 'option', 'aria-disabled': 'true', id: `${listId}-error` }, context.alert(error, `search ${target.plural}`).textContent ?? ''));
+    replace(
+      list,
+      h(
+        'li',
+        { class: 'error', role: 'option', 'aria-disabled': 'true', id: `${listId}-error` },
+        context.alert(error, `search ${target.plural}`).textContent ?? '',
+      ),
+    );
     list.hidden = false;
   };
   const lookup = (text: string) => {
     if (!search) return searches.cancel();
-    return searches.run(() => search({ filter: text ? { [target.labelField]: containing(text) } : {}, sort: target.labelField, limit: 10 }), { done: (envelope) => show(envelope.result), failed: showError });
+    return searches.run(() => search({ filter: text ? { [target.labelField]: containing(text) } : {}, sort: target.labelField, limit: 10 }), {
+      done: (envelope) => show(envelope.result),
+      failed: showError,
+    });
   };
 
   input.addEventListener('input', () => {

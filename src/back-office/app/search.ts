@@ -20,7 +20,12 @@ export function resourceSearch(context: AppContext, resource: ResourceMetadata):
 export function reverseSearch(context: AppContext, source: ResourceMetadata, field: string, target: ResourceMetadata, id: string): Searcher | undefined {
   const relation = target.referencedBy.find((entry) => entry.resource === source.name && entry.field === field);
   if (!relation) return undefined;
-  return searcher(context, { resource: target, id, source, field }, relation.routes.includes('reverse') && 'reverse', relation.routes.includes('reversePost') && 'reversePost');
+  return searcher(
+    context,
+    { resource: target, id, source, field },
+    relation.routes.includes('reverse') && 'reverse',
+    relation.routes.includes('reversePost') && 'reversePost',
+  );
 }
 
 /** The search through the `GET` route when it is enabled, else through the `POST` one. */
@@ -67,7 +72,8 @@ export async function referencedDocuments(
       const search = target && resourceSearch(context, target);
       if (!search || !ids.size) return;
       try {
-        for (const document of (await search({ filter: { _id: { $in: [...ids] } }, limit: Math.min(ids.size, 100) })).result) known.set(String(document._id), document);
+        for (const document of (await search({ filter: { _id: { $in: [...ids] } }, limit: Math.min(ids.size, 100) })).result)
+          known.set(String(document._id), document);
       } catch {
         // The names are a comfort: without them the identifiers show.
       }
@@ -108,7 +114,9 @@ export async function readDocument(context: AppContext, resource: ResourceMetada
   const expand = expandPaths(fields, resource.maxExpandPaths);
   const [own, expanded] = await Promise.all([
     context.api.one(resource, id),
-    expand.length ? context.api.call('findOne', { resource, id }, { query: new URLSearchParams({ expand: expand.join(',') }) }).catch(() => undefined) : undefined,
+    expand.length
+      ? context.api.call('findOne', { resource, id }, { query: new URLSearchParams({ expand: expand.join(',') }) }).catch(() => undefined)
+      : undefined,
   ]);
   const { found, missing } = expanded ? expandedReferences(fields, own.body, expanded.body) : { found: new Map<string, Doc>(), missing: new Set<string>() };
   return { ...own, referenced: found, missing };

@@ -32,7 +32,13 @@ export async function renderTrash(context: AppContext, main: HTMLElement, resour
     main,
     h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: `#/${resource.path}` }, pluralName(resource))),
     h('h1', { tabindex: '-1', id: 'page-heading' }, `Trash: ${plural}`),
-    h('p', { class: 'muted' }, `The ${plural} that were deleted, the latest first.`, can.restore && ' Restore brings one back to the list.', can.purge && ' Delete forever removes one for good.'),
+    h(
+      'p',
+      { class: 'muted' },
+      `The ${plural} that were deleted, the latest first.`,
+      can.restore && ' Restore brings one back to the list.',
+      can.purge && ' Delete forever removes one for good.',
+    ),
     alerts,
   );
   await context.pages.run(
@@ -64,7 +70,8 @@ export async function renderTrash(context: AppContext, main: HTMLElement, resour
         const reload = () => renderTrash(context, main, resource, new URLSearchParams(pageHash(here, list, position).split('?')[1] ?? ''));
         const rows = envelope.result.map((document) => {
           const cells = documentCells(context, resource, columns, document, { referenced, expanded: [] }, false);
-          const actions = (can.restore || can.purge) && h('td', { class: 'row-actions' }, rowActions(context, resource, document, { main, alerts, reload }, can));
+          const actions =
+            (can.restore || can.purge) && h('td', { class: 'row-actions' }, rowActions(context, resource, document, { main, alerts, reload }, can));
           return h('tr', {}, cells, actions);
         });
         const caption = `${pluralName(resource)} in the trash, the latest deleted first`;
@@ -76,8 +83,23 @@ export async function renderTrash(context: AppContext, main: HTMLElement, resour
               'table',
               {},
               h('caption', { class: 'visually-hidden' }, caption),
-              h('thead', {}, h('tr', {}, columns.map((field) => h('th', { scope: 'col', class: field.type === 'number' ? 'number' : undefined }, fieldLabel(field))), (can.restore || can.purge) && h('th', { scope: 'col' }, 'Actions'))),
-              h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: columns.length + (can.restore || can.purge ? 1 : 0), class: 'muted' }, `No ${plural} in the trash.`))),
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  columns.map((field) => h('th', { scope: 'col', class: field.type === 'number' ? 'number' : undefined }, fieldLabel(field))),
+                  (can.restore || can.purge) && h('th', { scope: 'col' }, 'Actions'),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                rows.length
+                  ? rows
+                  : h('tr', {}, h('td', { colspan: columns.length + (can.restore || can.purge ? 1 : 0), class: 'muted' }, `No ${plural} in the trash.`)),
+              ),
             ),
           ),
           pager(envelope, list, position, here),
@@ -100,7 +122,13 @@ interface TrashPage {
  * per document: where the resource requires `If-Match`, they send `If-Match: *` (a document in
  * the trash takes no other write: a restore or a purge made meanwhile is a 404, shown).
  */
-function rowActions(context: AppContext, resource: ResourceMetadata, document: Doc, { main, alerts, reload }: TrashPage, can: { restore: boolean; purge: boolean }): HTMLElement[] {
+function rowActions(
+  context: AppContext,
+  resource: ResourceMetadata,
+  document: Doc,
+  { main, alerts, reload }: TrashPage,
+  can: { restore: boolean; purge: boolean },
+): HTMLElement[] {
   const noun = singularName(resource).toLowerCase();
   const name = documentLabel(resource, document);
   const id = String(valueAt(document, resource.idField));
@@ -131,13 +159,26 @@ function rowActions(context: AppContext, resource: ResourceMetadata, document: D
   };
   const restore = can.restore && h('button', { type: 'button', class: 'button secondary' }, 'Restore', h('span', { class: 'visually-hidden' }, ` ${name}`));
   if (restore) {
-    restore.addEventListener('click', () => void run(restore, `restore ${noun} ${name}`, () => context.api.call('restore', { resource, id }, options), `Restored ${noun} ${name}: it is back among the ${pluralName(resource).toLowerCase()}.`));
+    restore.addEventListener(
+      'click',
+      () =>
+        void run(
+          restore,
+          `restore ${noun} ${name}`,
+          () => context.api.call('restore', { resource, id }, options),
+          `Restored ${noun} ${name}: it is back among the ${pluralName(resource).toLowerCase()}.`,
+        ),
+    );
   }
   const purge = can.purge && h('button', { type: 'button', class: 'button danger' }, 'Delete forever', h('span', { class: 'visually-hidden' }, ` ${name}`));
   if (purge) {
     purge.addEventListener('click', async () => {
       if (running) return;
-      const confirmed = await confirmDialog(`Delete ${noun} ${name} forever?`, 'It is removed for good, with its files, and cannot be restored.', 'Delete forever');
+      const confirmed = await confirmDialog(
+        `Delete ${noun} ${name} forever?`,
+        'It is removed for good, with its files, and cannot be restored.',
+        'Delete forever',
+      );
       if (!confirmed) return purge.focus();
       await run(purge, `delete ${noun} ${name} forever`, () => context.api.call('purge', { resource, id }, options), `Deleted ${noun} ${name} forever.`);
     });

@@ -44,7 +44,11 @@ export function backOfficeBrowserSpec(): void {
       ({ page, log, problems, table } = session);
       // Companies to sort and filter: three whose name holds "labs", one that does not.
       const [owner] = (await http().get('/users').expect(200)).body.result;
-      for (const [niceName, employees] of [['Alpha Labs', 10], ['Beta labs', 300], ['Gamma Works', 50]] as const) {
+      for (const [niceName, employees] of [
+        ['Alpha Labs', 10],
+        ['Beta labs', 300],
+        ['Gamma Works', 50],
+      ] as const) {
         await http().post('/company').send({ niceName, employees, owner: owner._id }).expect(201);
       }
     }, 60000);
@@ -89,36 +93,44 @@ export function backOfficeBrowserSpec(): void {
       expect(body.result[0].birth).toBe('1906-12-09T00:00:00.000Z');
     });
 
-    it('shows the server\'s error of a missing required field next to that field, then creates a company choosing its owner with the picker (keyboard only)', async () => {
-      await open('/company/new', 'New company');
-      await page.getByLabel('Employees').fill('42');
-      await page.getByRole('button', { name: 'Create company' }).click();
-      const name = page.getByLabel('Nice name');
-      const error = page.locator('.field', { has: name }).locator('.field-error:not([hidden])');
-      await error.waitFor();
-      await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
-      const describedBy = (await name.getAttribute('aria-describedby'))!.split(' ');
-      await expect(error.textContent()).resolves.toMatch(/niceName/);
-      expect(describedBy).toContain(await error.getAttribute('id'));
-      await expect(name.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
-      await screenshot(page, 'create-form-validation-error');
-      await checkAccessibility(page, 'create company with an error');
-      expect(await http().get('/companies').query({ employees: 42 }).then((response) => response.body.status.match_count)).toBe(0);
+    it(
+      "shows the server's error of a missing required field next to that field, then creates a company choosing its owner with the picker " + '(keyboard only)',
+      async () => {
+        await open('/company/new', 'New company');
+        await page.getByLabel('Employees').fill('42');
+        await page.getByRole('button', { name: 'Create company' }).click();
+        const name = page.getByLabel('Nice name');
+        const error = page.locator('.field', { has: name }).locator('.field-error:not([hidden])');
+        await error.waitFor();
+        await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
+        const describedBy = (await name.getAttribute('aria-describedby'))!.split(' ');
+        await expect(error.textContent()).resolves.toMatch(/niceName/);
+        expect(describedBy).toContain(await error.getAttribute('id'));
+        await expect(name.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
+        await screenshot(page, 'create-form-validation-error');
+        await checkAccessibility(page, 'create company with an error');
+        expect(
+          await http()
+            .get('/companies')
+            .query({ employees: 42 })
+            .then((response) => response.body.status.match_count),
+        ).toBe(0);
 
-      await name.fill('Hopper Labs');
-      const owner = page.getByRole('combobox', { name: 'Owner' });
-      await owner.focus();
-      await page.keyboard.type('grace');
-      await page.getByRole('option', { name: /Grace Hopper/ }).waitFor();
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('Enter');
-      await expect(owner.inputValue()).resolves.toBe('Grace Hopper');
-      await page.getByRole('button', { name: 'Create company' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Company: Hopper Labs' }).waitFor();
-      const created = await company('Hopper Labs');
-      const grace = (await http().get('/users').query({ niceName: 'Grace Hopper' })).body.result[0];
-      expect(created).toMatchObject({ employees: 42, owner: grace._id });
-    });
+        await name.fill('Hopper Labs');
+        const owner = page.getByRole('combobox', { name: 'Owner' });
+        await owner.focus();
+        await page.keyboard.type('grace');
+        await page.getByRole('option', { name: /Grace Hopper/ }).waitFor();
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        await expect(owner.inputValue()).resolves.toBe('Grace Hopper');
+        await page.getByRole('button', { name: 'Create company' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Company: Hopper Labs' }).waitFor();
+        const created = await company('Hopper Labs');
+        const grace = (await http().get('/users').query({ niceName: 'Grace Hopper' })).body.result[0];
+        expect(created).toMatchObject({ employees: 42, owner: grace._id });
+      },
+    );
 
     it('lists companies filtered by a name fragment, sorted by employees by clicking the column', async () => {
       await open('/company', 'Companies');
@@ -150,7 +162,7 @@ export function backOfficeBrowserSpec(): void {
       await checkAccessibility(page, 'user');
     });
 
-    it('lists the user\'s companies through the reverse route', async () => {
+    it("lists the user's companies through the reverse route", async () => {
       await page.getByRole('link', { name: 'Companies whose owner is this user' }).click();
       await page.getByRole('heading', { level: 1, name: /Companies whose owner is Grace Hopper/ }).waitFor();
       await page.getByRole('region', { name: 'Companies' }).waitFor();
@@ -158,14 +170,17 @@ export function backOfficeBrowserSpec(): void {
       await checkAccessibility(page, 'reverse list');
     });
 
-    it("loads the company list with one request to the API: the owners come expanded (it was two: the companies, then their owners)", async () => {
+    it('loads the company list with one request to the API: the owners come expanded (it was two: the companies, then their owners)', async () => {
       const start = log.requests.length;
       await open('/company?sort=niceName', 'Companies');
       await page.locator('main[aria-busy=false]').waitFor();
       const api = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
       process.stdout.write(`[back office] requests of the sample's company list page load: ${api.length}\n`);
       expect(api.map((request) => request.path)).toEqual(['/companies?sort=niceName&limit=20&expand=owner']);
-      await page.getByRole('row', { name: /Hopper Labs/ }).getByRole('link', { name: 'Grace Hopper' }).waitFor();
+      await page
+        .getByRole('row', { name: /Hopper Labs/ })
+        .getByRole('link', { name: 'Grace Hopper' })
+        .waitFor();
     });
 
     it('edits a company, sending If-Match', async () => {
@@ -205,13 +220,20 @@ export function backOfficeBrowserSpec(): void {
       await page.getByLabel('Upload a new logo').setInputFiles({ name: 'hopper.png', mimeType: 'image/png', buffer: png });
       const image = page.getByRole('img', { name: 'Logo of Hopper Labs: hopper.png' });
       await image.waitFor();
-      await expect(image.evaluate((img) => new Promise((resolve) => (img as unknown as { decode(): Promise<void> }).decode().then(() => resolve((img as unknown as { naturalWidth: number }).naturalWidth))))).resolves.toBeGreaterThan(0);
+      await expect(
+        image.evaluate(
+          (img) =>
+            new Promise((resolve) =>
+              (img as unknown as { decode(): Promise<void> }).decode().then(() => resolve((img as unknown as { naturalWidth: number }).naturalWidth)),
+            ),
+        ),
+      ).resolves.toBeGreaterThan(0);
       await expect(company('Hopper Labs')).resolves.toMatchObject({ logo: { name: 'hopper.png', contentType: 'image/png', size: png.length } });
       await screenshot(page, 'edit-form', { fullPage: true });
       await checkAccessibility(page, 'company with a logo');
     });
 
-    it('adds a photo to a user\'s gallery, shows it, and removes it', async () => {
+    it("adds a photo to a user's gallery, shows it, and removes it", async () => {
       const { _id } = (await http().get('/users').query({ niceName: 'Grace Hopper' })).body.result[0];
       await open(`/user/${_id}`, 'User: Grace Hopper');
       const photo = await makeImage('jpeg', { width: 90, height: 120, seed: 1906 });
@@ -329,16 +351,27 @@ export function backOfficeBrowserSpec(): void {
       // The search for "ad" is held, then fails, once the user typed on, saw the newer answer and picked.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      const stale = new Promise<void>((resolve) =>
-        void page.route(/\/users\?/, async (route) => {
-          resolve();
-          await held;
-          await route.fulfill({
-            status: 503,
-            contentType: 'application/json; charset=utf-8',
-            body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database did not answer in time.', details: [] }),
-          });
-        }, { times: 1 }),
+      const stale = new Promise<void>(
+        (resolve) =>
+          void page.route(
+            /\/users\?/,
+            async (route) => {
+              resolve();
+              await held;
+              await route.fulfill({
+                status: 503,
+                contentType: 'application/json; charset=utf-8',
+                body: JSON.stringify({
+                  statusCode: 503,
+                  error: 'Service Unavailable',
+                  code: 'MR_DATABASE_UNAVAILABLE',
+                  message: 'The database did not answer in time.',
+                  details: [],
+                }),
+              });
+            },
+            { times: 1 },
+          ),
       );
       await owner.focus();
       await page.keyboard.type('ad');
@@ -348,7 +381,10 @@ export function backOfficeBrowserSpec(): void {
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
       await expect(owner.inputValue()).resolves.toBe('Ada Lovelace');
-      const failed = page.waitForEvent('requestfinished', (finished) => /\/users\?/.test(finished.url()) && new URL(finished.url()).searchParams.get('niceName[regex]') === 'ad');
+      const failed = page.waitForEvent(
+        'requestfinished',
+        (finished) => /\/users\?/.test(finished.url()) && new URL(finished.url()).searchParams.get('niceName[regex]') === 'ad',
+      );
       release();
       await failed;
       // One more round trip of the page's: the failed answer was read and handled before it ends.

@@ -42,7 +42,8 @@ export function backOfficeExpandBrowserSpec(): void {
       class ExpandModule {}
       session = await startBackOfficeSession(await Test.createTestingModule({ imports: [ExpandModule] }).compile());
       ({ page, log, problems, table } = session);
-      for (const name of ['Ada Lovelace', 'Barbara Liskov', 'Carl Sagan', 'Gone Pilot']) ids[name] = (await http().post('/pilot').send({ name }).expect(201)).body._id;
+      for (const name of ['Ada Lovelace', 'Barbara Liskov', 'Carl Sagan', 'Gone Pilot'])
+        ids[name] = (await http().post('/pilot').send({ name }).expect(201)).body._id;
       for (const name of ['Kourou', 'Baikonur']) ids[name] = (await http().post('/base').send({ name }).expect(201)).body._id;
       const missions = [
         { name: 'Apollo', captain: ids['Ada Lovelace'], base: ids.Kourou, crew: [ids['Barbara Liskov']] },
@@ -52,7 +53,10 @@ export function backOfficeExpandBrowserSpec(): void {
       for (const mission of missions) ids[mission.name] = (await http().post('/mission').send(mission).expect(201)).body._id;
       // A captain deleted since (the default onDelete, 'ignore'): a dangling reference.
       await http().delete(`/pilot/${ids['Gone Pilot']}`).expect(200);
-      for (const [title, mission, author] of [['Launch', 'Apollo', 'Carl Sagan'], ['Landing', 'Gemini', 'Ada Lovelace']]) {
+      for (const [title, mission, author] of [
+        ['Launch', 'Apollo', 'Carl Sagan'],
+        ['Landing', 'Gemini', 'Ada Lovelace'],
+      ]) {
         await http().post('/report').send({ title, mission: ids[mission], author: ids[author] }).expect(201);
       }
       await http().post('/dossier').send({ title: 'Cold case', handler: ids['Ada Lovelace'], base: ids.Baikonur }).expect(201);
@@ -82,13 +86,20 @@ export function backOfficeExpandBrowserSpec(): void {
 
     it('says in its metadata which reference fields are expandable', async () => {
       const { body } = await http().get('/admin/metadata').expect(200);
-      const fields = (name: string) => body.resources.find((resource: { name: string }) => resource.name === name).fields as Array<{ path: string; expandable?: boolean }>;
-      expect(Object.fromEntries(fields('Mission').filter((field) => ['captain', 'base', 'crew'].includes(field.path)).map((field) => [field.path, field.expandable]))).toEqual({ captain: true, base: true, crew: true });
+      const fields = (name: string) =>
+        body.resources.find((resource: { name: string }) => resource.name === name).fields as Array<{ path: string; expandable?: boolean }>;
+      expect(
+        Object.fromEntries(
+          fields('Mission')
+            .filter((field) => ['captain', 'base', 'crew'].includes(field.path))
+            .map((field) => [field.path, field.expandable]),
+        ),
+      ).toEqual({ captain: true, base: true, crew: true });
       expect(fields('Report').find((field) => field.path === 'mission')?.expandable).toBe(true);
       expect(fields('Report').find((field) => field.path === 'author')).not.toHaveProperty('expandable');
     });
 
-    it("loads a list page whose references are expandable with ONE request to the API (it was 1 + one per target resource: 3 here)", async () => {
+    it('loads a list page whose references are expandable with ONE request to the API (it was 1 + one per target resource: 3 here)', async () => {
       const requests = await apiRequestsOf('/mission?sort=name', 'Missions');
       process.stdout.write(`[back office] requests of one list page load (missions: captain and base expandable, 2 targets): ${requests.length}\n`);
       expect(requests.map((request) => request.path)).toEqual(['/missions?sort=name&limit=20&expand=captain%2Cbase']);
@@ -123,7 +134,7 @@ export function backOfficeExpandBrowserSpec(): void {
       await expect(page.locator('tbody tr th').allTextContents()).resolves.toEqual(['Apollo']);
     });
 
-    it("reads a document for its form without expand (its own ETag) and with expand for the names, at once", async () => {
+    it('reads a document for its form without expand (its own ETag) and with expand for the names, at once', async () => {
       const requests = await apiRequestsOf(`/mission/${ids.Apollo}`, 'Mission: Apollo');
       expect(requests.map((request) => request.path).sort()).toEqual([`/mission/${ids.Apollo}`, `/mission/${ids.Apollo}?expand=captain%2Cbase%2Ccrew`]);
       await page.getByRole('link', { name: 'Open captain: Ada Lovelace' }).waitFor();
@@ -153,7 +164,12 @@ export function backOfficeExpandBrowserSpec(): void {
       expect(request.headers()['if-match']).toBe(own);
       expect(request.postDataJSON()).toEqual({ name: 'Apollo 11', captain: ids['Carl Sagan'], crew: [ids['Barbara Liskov'], ids['Ada Lovelace']] });
       expect((await request.response())?.status()).toBe(200);
-      await expect(http().get(`/mission/${ids.Apollo}`).expect(200).then((response) => response.body)).resolves.toMatchObject({
+      await expect(
+        http()
+          .get(`/mission/${ids.Apollo}`)
+          .expect(200)
+          .then((response) => response.body),
+      ).resolves.toMatchObject({
         name: 'Apollo 11',
         captain: ids['Carl Sagan'],
         crew: [ids['Barbara Liskov'], ids['Ada Lovelace']],
@@ -181,12 +197,22 @@ export function backOfficeExpandBrowserSpec(): void {
 
     it('reads a list again without expand when the route refuses the expand alone (a 400 naming it), as before expand', async () => {
       // A refusal the metadata could not foresee (an app's own handler on the generated route, say): made here.
-      await page.route(/\/missions\?.*expand=/, (route) =>
-        route.fulfill({
-          status: 400,
-          contentType: 'application/json; charset=utf-8',
-          body: JSON.stringify({ statusCode: 400, error: 'Bad Request', code: 'MR_INVALID_QUERY', message: 'no expand here', details: [{ path: 'expand', message: 'no expand here' }] }),
-        }), { times: 1 });
+      await page.route(
+        /\/missions\?.*expand=/,
+        (route) =>
+          route.fulfill({
+            status: 400,
+            contentType: 'application/json; charset=utf-8',
+            body: JSON.stringify({
+              statusCode: 400,
+              error: 'Bad Request',
+              code: 'MR_INVALID_QUERY',
+              message: 'no expand here',
+              details: [{ path: 'expand', message: 'no expand here' }],
+            }),
+          }),
+        { times: 1 },
+      );
       const requests = await apiRequestsOf('/mission?sort=name', 'Missions');
       expect(requests.map((request) => request.path.split('?')[0])).toEqual(['/missions', '/missions', '/pilots', '/bases']);
       expect(requests[1].path).toBe('/missions?sort=name&limit=20');
@@ -194,72 +220,79 @@ export function backOfficeExpandBrowserSpec(): void {
       await expect(page.getByRole('alert').count()).resolves.toBe(0);
     });
 
-    it("pages a sorted list with cursors, one request a page: Next, Next past the max skip, Previous, Back and a reload keep the rows and their position; a cursor of another sort starts over", async () => {
-      const pager = page.getByRole('navigation', { name: 'Pages' });
-      const rows = () => page.locator('tbody tr th').allTextContents();
-      /** Follows the pager's link `name` to the page whose position text starts with `range`: its API requests. */
-      async function follow(name: 'Next page' | 'Previous page', range: string): Promise<RecordedRequest[]> {
-        const start = log.requests.length;
-        await pager.getByRole('link', { name }).click();
-        await pager.locator('p', { hasText: new RegExp(`^${range} of 45 matching \\(\\d+ in total\\)$`) }).waitFor();
+    it(
+      'pages a sorted list with cursors, one request a page: Next, Next past the max skip, Previous, Back and a reload keep the rows and their position; ' +
+        'a cursor of another sort starts over',
+      async () => {
+        const pager = page.getByRole('navigation', { name: 'Pages' });
+        const rows = () => page.locator('tbody tr th').allTextContents();
+        /** Follows the pager's link `name` to the page whose position text starts with `range`: its API requests. */
+        async function follow(name: 'Next page' | 'Previous page', range: string): Promise<RecordedRequest[]> {
+          const start = log.requests.length;
+          await pager.getByRole('link', { name }).click();
+          await pager.locator('p', { hasText: new RegExp(`^${range} of 45 matching \\(\\d+ in total\\)$`) }).waitFor();
+          await page.locator('main[aria-busy=false]').waitFor();
+          return log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+        }
+        /** The request's search parameters, with its `after` (a cursor, never a `skip`). */
+        function searched(requests: RecordedRequest[]): URLSearchParams {
+          expect(requests.map((request) => request.path.split('?')[0])).toEqual(['/bases']);
+          const query = new URL(requests[0].path, 'http://x').searchParams;
+          expect(query.has('skip')).toBe(false);
+          return query;
+        }
+
+        expect((await apiRequestsOf('/base?sort=name', 'Bases')).map((request) => request.path)).toEqual(['/bases?sort=name&limit=20']);
+        await expect(rows()).resolves.toEqual(['Baikonur', 'Kourou', ...sites(1, 18)]);
+        await expect(pager.locator('p').textContent()).resolves.toMatch(/^1–20 of 45 matching \(\d+ in total\)$/);
+
+        const second = searched(await follow('Next page', '21–40'));
+        expect([second.get('sort'), second.get('limit'), second.get('after')]).toEqual(['name', '20', expect.stringMatching(/^[\w-]+\.[\w-]+$/)]);
+        await expect(rows()).resolves.toEqual(sites(19, 38));
+        expect(new URL(page.url()).hash).toBe(`#/base?sort=name&after=${encodeURIComponent(second.get('after')!)}&from=21`);
+
+        // skip=40 here is a 400 (the max skip is 20): the cursor goes on.
+        await http().get('/bases').query({ sort: 'name', limit: 20, skip: 40 }).expect(400);
+        const third = searched(await follow('Next page', '41–45'));
+        expect(third.get('after')).not.toBe(second.get('after'));
+        await expect(rows()).resolves.toEqual(sites(39, 43));
+        await expect(pager.locator('span[aria-disabled=true]', { hasText: 'Next page' }).count()).resolves.toBe(1);
+
+        expect(searched(await follow('Previous page', '21–40')).get('after')).toBe(second.get('after'));
+        await expect(rows()).resolves.toEqual(sites(19, 38));
+        expect((await follow('Previous page', '1–20')).map((request) => request.path)).toEqual(['/bases?sort=name&limit=20']);
+        await expect(rows()).resolves.toEqual(['Baikonur', 'Kourou', ...sites(1, 18)]);
+
+        // The browser's Back, then a reload: the page before, its rows, its position, its way back.
+        await page.goBack();
+        await pager.locator('p', { hasText: /^21–40 of 45/ }).waitFor();
         await page.locator('main[aria-busy=false]').waitFor();
-        return log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
-      }
-      /** The request's search parameters, with its `after` (a cursor, never a `skip`). */
-      function searched(requests: RecordedRequest[]): URLSearchParams {
-        expect(requests.map((request) => request.path.split('?')[0])).toEqual(['/bases']);
-        const query = new URL(requests[0].path, 'http://x').searchParams;
-        expect(query.has('skip')).toBe(false);
-        return query;
-      }
+        await expect(rows()).resolves.toEqual(sites(19, 38));
+        let start = log.requests.length;
+        await page.reload();
+        await pager.locator('p', { hasText: /^21–40 of 45/ }).waitFor();
+        await page.locator('main[aria-busy=false]').waitFor();
+        expect(searched(log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'))).get('after')).toBe(second.get('after'));
+        await expect(rows()).resolves.toEqual(sites(19, 38));
+        await expect(pager.getByRole('link', { name: 'Previous page' }).getAttribute('href')).resolves.toBe('#/base?sort=name');
+        await checkAccessibility(page, 'bases, second page by cursor');
 
-      expect((await apiRequestsOf('/base?sort=name', 'Bases')).map((request) => request.path)).toEqual(['/bases?sort=name&limit=20']);
-      await expect(rows()).resolves.toEqual(['Baikonur', 'Kourou', ...sites(1, 18)]);
-      await expect(pager.locator('p').textContent()).resolves.toMatch(/^1–20 of 45 matching \(\d+ in total\)$/);
-
-      const second = searched(await follow('Next page', '21–40'));
-      expect([second.get('sort'), second.get('limit'), second.get('after')]).toEqual(['name', '20', expect.stringMatching(/^[\w-]+\.[\w-]+$/)]);
-      await expect(rows()).resolves.toEqual(sites(19, 38));
-      expect(new URL(page.url()).hash).toBe(`#/base?sort=name&after=${encodeURIComponent(second.get('after')!)}&from=21`);
-
-      // skip=40 here is a 400 (the max skip is 20): the cursor goes on.
-      await http().get('/bases').query({ sort: 'name', limit: 20, skip: 40 }).expect(400);
-      const third = searched(await follow('Next page', '41–45'));
-      expect(third.get('after')).not.toBe(second.get('after'));
-      await expect(rows()).resolves.toEqual(sites(39, 43));
-      await expect(pager.locator('span[aria-disabled=true]', { hasText: 'Next page' }).count()).resolves.toBe(1);
-
-      expect(searched(await follow('Previous page', '21–40')).get('after')).toBe(second.get('after'));
-      await expect(rows()).resolves.toEqual(sites(19, 38));
-      expect((await follow('Previous page', '1–20')).map((request) => request.path)).toEqual(['/bases?sort=name&limit=20']);
-      await expect(rows()).resolves.toEqual(['Baikonur', 'Kourou', ...sites(1, 18)]);
-
-      // The browser's Back, then a reload: the page before, its rows, its position, its way back.
-      await page.goBack();
-      await pager.locator('p', { hasText: /^21–40 of 45/ }).waitFor();
-      await page.locator('main[aria-busy=false]').waitFor();
-      await expect(rows()).resolves.toEqual(sites(19, 38));
-      let start = log.requests.length;
-      await page.reload();
-      await pager.locator('p', { hasText: /^21–40 of 45/ }).waitFor();
-      await page.locator('main[aria-busy=false]').waitFor();
-      expect(searched(log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'))).get('after')).toBe(second.get('after'));
-      await expect(rows()).resolves.toEqual(sites(19, 38));
-      await expect(pager.getByRole('link', { name: 'Previous page' }).getAttribute('href')).resolves.toBe('#/base?sort=name');
-      await checkAccessibility(page, 'bases, second page by cursor');
-
-      // A cursor of the ascending sort in a link of the descending one: the server refuses it, the page shows the first page.
-      start = log.requests.length;
-      await openBackOffice(session, `/base?sort=-name&after=${encodeURIComponent(second.get('after')!)}&from=21`, 'Bases');
-      await page.getByText('That page could not be found again').waitFor();
-      await page.locator('main[aria-busy=false]').waitFor();
-      const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
-      expect(requests.map((request) => request.path.replace(/after=[^&]+/, 'after=<cursor>'))).toEqual(['/bases?sort=-name&limit=20&after=<cursor>', '/bases?sort=-name&limit=20']);
-      await expect(rows()).resolves.toEqual(sites(24, 43).reverse());
-      await expect(pager.locator('p').textContent()).resolves.toMatch(/^1–20 of 45 matching/);
-      expect(new URL(page.url()).hash).toBe('#/base?sort=-name');
-      await expect(page.getByRole('alert').count()).resolves.toBe(0);
-    });
+        // A cursor of the ascending sort in a link of the descending one: the server refuses it, the page shows the first page.
+        start = log.requests.length;
+        await openBackOffice(session, `/base?sort=-name&after=${encodeURIComponent(second.get('after')!)}&from=21`, 'Bases');
+        await page.getByText('That page could not be found again').waitFor();
+        await page.locator('main[aria-busy=false]').waitFor();
+        const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+        expect(requests.map((request) => request.path.replace(/after=[^&]+/, 'after=<cursor>'))).toEqual([
+          '/bases?sort=-name&limit=20&after=<cursor>',
+          '/bases?sort=-name&limit=20',
+        ]);
+        await expect(rows()).resolves.toEqual(sites(24, 43).reverse());
+        await expect(pager.locator('p').textContent()).resolves.toMatch(/^1–20 of 45 matching/);
+        expect(new URL(page.url()).hash).toBe('#/base?sort=-name');
+        await expect(page.getByRole('alert').count()).resolves.toBe(0);
+      },
+    );
 
     it('met no uncaught error, CSP violation or console error on the way', () => {
       expect(problems.list).toEqual([]);

@@ -24,7 +24,9 @@ export function backOfficeFilesBrowserSpec(): void {
     @FileProp({ accept: ['image/png', 'image/svg+xml'] }) images?: FileRef[];
   }
 
-  const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>document.title = "owned"</script><rect width="8" height="8"/></svg>');
+  const SVG = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>document.title = "owned"</script><rect width="8" height="8"/></svg>',
+  );
 
   interface RecordedUrl {
     url: string;
@@ -54,7 +56,7 @@ export function backOfficeFilesBrowserSpec(): void {
 
   const engine = useEngine();
 
-  describeBrowser('the back office\'s file previews (in a browser)', () => {
+  describeBrowser("the back office's file previews (in a browser)", () => {
     let session: BackOfficeSession;
     let page: Page;
     const http = () => session.http();
@@ -77,8 +79,18 @@ export function backOfficeFilesBrowserSpec(): void {
 
     it('previews a PNG and revokes its object URL once loaded; shows no preview of an SVG and never makes an SVG object URL', async () => {
       const id = (await http().post('/emblem').send({ name: 'Crest' }).expect(201)).body._id as string;
-      await http().post(`/emblem/${id}/images`).set('Content-Type', 'image/svg+xml').set('Content-Disposition', 'attachment; filename="crest.svg"').send(SVG).expect(201);
-      await http().post(`/emblem/${id}/images`).set('Content-Type', 'image/png').set('Content-Disposition', 'attachment; filename="crest.png"').send(await makeImage('png')).expect(201);
+      await http()
+        .post(`/emblem/${id}/images`)
+        .set('Content-Type', 'image/svg+xml')
+        .set('Content-Disposition', 'attachment; filename="crest.svg"')
+        .send(SVG)
+        .expect(201);
+      await http()
+        .post(`/emblem/${id}/images`)
+        .set('Content-Type', 'image/png')
+        .set('Content-Disposition', 'attachment; filename="crest.png"')
+        .send(await makeImage('png'))
+        .expect(201);
       await openBackOffice(session, `/emblem/${id}`, 'Emblem: Crest');
 
       const image = page.getByRole('img', { name: 'Images of Crest: crest.png' });
@@ -89,12 +101,19 @@ export function backOfficeFilesBrowserSpec(): void {
       await expect(svgItem.getByRole('img').count()).resolves.toBe(0);
       expect((await objectUrls(page)).map((entry) => entry.type)).toEqual(['image/png']);
 
-      await page.waitForFunction(() => (globalThis as unknown as { objectUrls: RecordedUrl[] }).objectUrls.some((entry) => entry.type === 'image/png' && entry.revoked));
+      await page.waitForFunction(() =>
+        (globalThis as unknown as { objectUrls: RecordedUrl[] }).objectUrls.some((entry) => entry.type === 'image/png' && entry.revoked),
+      );
       // Revoked: the URL no longer opens as a page ("open image in new tab").
       const src = (await image.getAttribute('src'))!;
       expect(src).toMatch(/^blob:/);
       const tab = await page.context().newPage();
-      await expect(tab.goto(src).then(() => 'opened', () => 'refused')).resolves.toBe('refused');
+      await expect(
+        tab.goto(src).then(
+          () => 'opened',
+          () => 'refused',
+        ),
+      ).resolves.toBe('refused');
       await tab.close();
 
       // A download's object URL holds bytes, not an SVG the browser would render at the app's origin.

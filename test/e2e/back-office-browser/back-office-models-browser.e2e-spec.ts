@@ -210,7 +210,12 @@ export function backOfficeModelsBrowserSpec(): void {
 
       await page.getByLabel('Stage').selectOption('active');
       await expect(applyFilters()).resolves.toEqual(['Live site', 'Moon base']);
-      await expect(page.locator('tbody tr td').filter({ hasText: /^active$/ }).count()).resolves.toBe(2);
+      await expect(
+        page
+          .locator('tbody tr td')
+          .filter({ hasText: /^active$/ })
+          .count(),
+      ).resolves.toBe(2);
       await page.getByLabel('Stage').selectOption('');
 
       await page.getByLabel('Public').selectOption({ label: 'No' });
@@ -232,7 +237,10 @@ export function backOfficeModelsBrowserSpec(): void {
       await expect(applyFilters()).resolves.toEqual(['Archive', 'Moon base']);
       expect(page.url()).toContain(`lead=${members['Ada Lovelace']}`);
       // The filter holds the member's identifier; its picker shows the member's name.
-      await page.waitForFunction((input) => (input as unknown as { value: string }).value === 'Ada Lovelace', await page.getByRole('combobox', { name: 'Lead' }).elementHandle());
+      await page.waitForFunction(
+        (input) => (input as unknown as { value: string }).value === 'Ada Lovelace',
+        await page.getByRole('combobox', { name: 'Lead' }).elementHandle(),
+      );
       await expect(page.locator('tbody tr td a', { hasText: 'Ada Lovelace' }).count()).resolves.toBe(2);
       // Two date ranges among the filters: the page stays within the 1280 px window.
       await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(1280);
@@ -296,7 +304,7 @@ export function backOfficeModelsBrowserSpec(): void {
       await expect(page.getByLabel('Stage', { exact: true }).inputValue()).resolves.toBe('');
     });
 
-    it('keeps the focus in the members when one is removed with the keyboard; a change after someone else\'s is a 412 that offers to reload', async () => {
+    it("keeps the focus in the members when one is removed with the keyboard; a change after someone else's is a 412 that offers to reload", async () => {
       const { _id } = await project('Moon base');
       await open(`/project/${_id}`, 'Project: Moon base');
       const chips = page.getByRole('list', { name: 'Members' });
@@ -309,7 +317,11 @@ export function backOfficeModelsBrowserSpec(): void {
       await expect(isFocused('Remove Dana Scott from members')).resolves.toBe(true);
 
       // Someone else changes the project; adding a member with the page's version is refused.
-      await http().patch(`/project/${_id}`).set('authorization', `Bearer ${BEARER_TOKEN}`).send({ tags: ['space'] }).expect(200);
+      await http()
+        .patch(`/project/${_id}`)
+        .set('authorization', `Bearer ${BEARER_TOKEN}`)
+        .send({ tags: ['space'] })
+        .expect(200);
       await page.getByRole('combobox', { name: 'Add to members' }).fill('ada');
       await page.getByRole('option', { name: /Ada Lovelace/ }).click();
       const alert = page.getByRole('alert').filter({ hasText: 'Someone else changed this project' });

@@ -41,7 +41,10 @@ export function backOfficeTrashBrowserSpec(): void {
       session = await startBackOfficeSession(await Test.createTestingModule({ imports: [TrashModule] }).compile());
       ({ connection, page, log, problems, table } = session);
       for (const name of ['Ada Lovelace', 'Barbara Liskov']) members[name] = (await http().post('/member').send({ name }).expect(201)).body._id;
-      for (const [niceName, pages, author] of [['Alpha memo', 3, 'Ada Lovelace'], ['Beta memo', 5, 'Barbara Liskov']] as const) {
+      for (const [niceName, pages, author] of [
+        ['Alpha memo', 3, 'Ada Lovelace'],
+        ['Beta memo', 5, 'Barbara Liskov'],
+      ] as const) {
         await http().post('/memo').send({ niceName, pages, author: members[author] }).expect(201);
       }
     }, 60000);
@@ -90,67 +93,71 @@ export function backOfficeTrashBrowserSpec(): void {
       expect(byName.Member.routes.filter((route: string) => ['trash', 'restore', 'purge'].includes(route))).toEqual([]);
     });
 
-    it('deletes a memo opened from the list: the confirmation says it goes to the trash; it leaves the list, is in the trash with when it was deleted, and Restore brings it back to the list', async () => {
-      const id = await memoId('Alpha memo');
-      await open('/memo', 'Memos');
-      await page.getByRole('row', { name: /Alpha memo/ }).waitFor();
-      // The list shows no mark: every document it lists lives.
-      await expect(page.getByRole('columnheader').allTextContents()).resolves.toEqual(['Nice name', 'Pages', 'Author']);
-      await page.getByRole('link', { name: 'Alpha memo' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Memo: Alpha memo' }).waitFor();
-      await expect(page.getByText('Deleted at').count()).resolves.toBe(0);
+    it(
+      'deletes a memo opened from the list: the confirmation says it goes to the trash; it leaves the list, is in the trash with when it was deleted, and ' +
+        'Restore brings it back to the list',
+      async () => {
+        const id = await memoId('Alpha memo');
+        await open('/memo', 'Memos');
+        await page.getByRole('row', { name: /Alpha memo/ }).waitFor();
+        // The list shows no mark: every document it lists lives.
+        await expect(page.getByRole('columnheader').allTextContents()).resolves.toEqual(['Nice name', 'Pages', 'Author']);
+        await page.getByRole('link', { name: 'Alpha memo' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Memo: Alpha memo' }).waitFor();
+        await expect(page.getByText('Deleted at').count()).resolves.toBe(0);
 
-      await page.getByRole('button', { name: 'Delete memo' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Delete memo Alpha memo?' });
-      await dialog.getByText('It goes to the trash, from where it can be restored.').waitFor();
-      await checkAccessibility(page, 'delete confirmation of a resource with soft delete');
-      const deleting = nextRequest('DELETE', `/memo/${id}`);
-      await dialog.getByRole('button', { name: 'Delete memo' }).click();
-      // The version on screen, as every write of the page sends it.
-      expect((await deleting).headers()['if-match']).toMatch(/^"/);
-      await page.getByRole('heading', { level: 1, name: 'Memos' }).waitFor();
-      await page.getByRole('status').getByText('Deleted memo Alpha memo: it is in the trash.').waitFor();
-      await page.locator('main[aria-busy=false]').waitFor();
-      await expect(rowNames()).resolves.toEqual(['Beta memo']);
-      expect((await stored(id))!.deletedAt).toBeInstanceOf(Date);
+        await page.getByRole('button', { name: 'Delete memo' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Delete memo Alpha memo?' });
+        await dialog.getByText('It goes to the trash, from where it can be restored.').waitFor();
+        await checkAccessibility(page, 'delete confirmation of a resource with soft delete');
+        const deleting = nextRequest('DELETE', `/memo/${id}`);
+        await dialog.getByRole('button', { name: 'Delete memo' }).click();
+        // The version on screen, as every write of the page sends it.
+        expect((await deleting).headers()['if-match']).toMatch(/^"/);
+        await page.getByRole('heading', { level: 1, name: 'Memos' }).waitFor();
+        await page.getByRole('status').getByText('Deleted memo Alpha memo: it is in the trash.').waitFor();
+        await page.locator('main[aria-busy=false]').waitFor();
+        await expect(rowNames()).resolves.toEqual(['Beta memo']);
+        expect((await stored(id))!.deletedAt).toBeInstanceOf(Date);
 
-      const start = log.requests.length;
-      await page.getByRole('link', { name: 'Trash', exact: true }).click();
-      await page.getByRole('heading', { level: 1, name: 'Trash: memos' }).waitFor();
-      expect(new URL(page.url()).hash).toBe('#/memo/trash');
-      const row = page.getByRole('row', { name: /Alpha memo/ });
-      await row.waitFor();
-      await page.locator('main[aria-busy=false]').waitFor();
-      // The trash's one search, latest deletion first; then the one lookup of the authors' names (the trash takes no expand).
-      const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
-      expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual(['GET /memos/trash', 'GET /members']);
-      expect(requests[0].path).toBe('/memos/trash?sort=-deletedAt&limit=20');
-      await expect(page.getByRole('columnheader').allTextContents()).resolves.toEqual(['Nice name', 'Pages', 'Author', 'Deleted at', 'Actions']);
-      const cells = await row.locator('th, td').allTextContents();
-      expect(cells.slice(0, 3)).toEqual(['Alpha memo', '3', 'Ada Lovelace']);
-      expect(cells[3]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
-      // A document in the trash has no page to open: its name is no link; its author's is.
-      await expect(row.getByRole('link', { name: 'Alpha memo' }).count()).resolves.toBe(0);
-      await expect(row.getByRole('link', { name: 'Ada Lovelace' }).count()).resolves.toBe(1);
-      await expect(page.getByRole('navigation', { name: 'Pages' }).textContent()).resolves.toContain('1–1 of 1 matching');
-      await checkAccessibility(page, 'the trash of memos');
-      await screenshot(page, 'trash');
+        const start = log.requests.length;
+        await page.getByRole('link', { name: 'Trash', exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: 'Trash: memos' }).waitFor();
+        expect(new URL(page.url()).hash).toBe('#/memo/trash');
+        const row = page.getByRole('row', { name: /Alpha memo/ });
+        await row.waitFor();
+        await page.locator('main[aria-busy=false]').waitFor();
+        // The trash's one search, latest deletion first; then the one lookup of the authors' names (the trash takes no expand).
+        const requests = log.requests.slice(start).filter((request) => !request.path.startsWith('/admin'));
+        expect(requests.map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual(['GET /memos/trash', 'GET /members']);
+        expect(requests[0].path).toBe('/memos/trash?sort=-deletedAt&limit=20');
+        await expect(page.getByRole('columnheader').allTextContents()).resolves.toEqual(['Nice name', 'Pages', 'Author', 'Deleted at', 'Actions']);
+        const cells = await row.locator('th, td').allTextContents();
+        expect(cells.slice(0, 3)).toEqual(['Alpha memo', '3', 'Ada Lovelace']);
+        expect(cells[3]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+        // A document in the trash has no page to open: its name is no link; its author's is.
+        await expect(row.getByRole('link', { name: 'Alpha memo' }).count()).resolves.toBe(0);
+        await expect(row.getByRole('link', { name: 'Ada Lovelace' }).count()).resolves.toBe(1);
+        await expect(page.getByRole('navigation', { name: 'Pages' }).textContent()).resolves.toContain('1–1 of 1 matching');
+        await checkAccessibility(page, 'the trash of memos');
+        await screenshot(page, 'trash');
 
-      const restoring = nextRequest('POST', `/memo/${id}/restore`);
-      await row.getByRole('button', { name: 'Restore Alpha memo' }).click();
-      // The trash's answer has no tag per document: where writes require If-Match, any version.
-      expect((await restoring).headers()['if-match']).toBe('*');
-      await page.getByRole('status').getByText('Restored memo Alpha memo: it is back among the memos.').waitFor();
-      await expect(page.getByRole('row', { name: /Alpha memo/ }).count()).resolves.toBe(0);
-      await page.getByText('No memos in the trash.').waitFor();
-      expect((await stored(id))!.deletedAt).toBeNull();
+        const restoring = nextRequest('POST', `/memo/${id}/restore`);
+        await row.getByRole('button', { name: 'Restore Alpha memo' }).click();
+        // The trash's answer has no tag per document: where writes require If-Match, any version.
+        expect((await restoring).headers()['if-match']).toBe('*');
+        await page.getByRole('status').getByText('Restored memo Alpha memo: it is back among the memos.').waitFor();
+        await expect(page.getByRole('row', { name: /Alpha memo/ }).count()).resolves.toBe(0);
+        await page.getByText('No memos in the trash.').waitFor();
+        expect((await stored(id))!.deletedAt).toBeNull();
 
-      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Memos' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Memos' }).waitFor();
-      await page.getByRole('row', { name: /Alpha memo/ }).waitFor();
-      // Unsorted, the list is in the engine's natural order, which a write may change.
-      await expect(rowNames().then((names) => names.sort())).resolves.toEqual(['Alpha memo', 'Beta memo']);
-    });
+        await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Memos' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Memos' }).waitFor();
+        await page.getByRole('row', { name: /Alpha memo/ }).waitFor();
+        // Unsorted, the list is in the engine's natural order, which a write may change.
+        await expect(rowNames().then((names) => names.sort())).resolves.toEqual(['Alpha memo', 'Beta memo']);
+      },
+    );
 
     it('deletes a memo forever from the trash, after a confirmation (Cancel keeps it): gone from the database', async () => {
       const id = await memoId('Beta memo');
@@ -220,12 +227,23 @@ export function backOfficeTrashBrowserSpec(): void {
 
     it('pages the trash as a sorted list pages, the latest deletion first', async () => {
       // Deleted "later" than the memos above, one day apart: the first page is the 20 latest.
-      const old = Array.from({ length: 22 }, (_, index) => ({ niceName: `Dated memo ${index + 1}`, pages: index + 1, author: null, deletedAt: new Date(Date.UTC(2100, 0, index + 1)) }));
+      const old = Array.from({ length: 22 }, (_, index) => ({
+        niceName: `Dated memo ${index + 1}`,
+        pages: index + 1,
+        author: null,
+        deletedAt: new Date(Date.UTC(2100, 0, index + 1)),
+      }));
       await connection.db!.collection('memos').insertMany(old);
       await openTrash();
       await page.getByRole('row', { name: /Dated memo 22/ }).waitFor();
       await expect(rowNames()).resolves.toEqual(Array.from({ length: 20 }, (_, index) => `Dated memo ${22 - index}`));
-      await expect(page.getByRole('row', { name: /Dated memo 22/ }).locator('td').nth(2).textContent()).resolves.toBe('2100-01-22');
+      await expect(
+        page
+          .getByRole('row', { name: /Dated memo 22/ })
+          .locator('td')
+          .nth(2)
+          .textContent(),
+      ).resolves.toBe('2100-01-22');
       const pager = page.getByRole('navigation', { name: 'Pages' });
       await expect(pager.textContent()).resolves.toContain('1–20 of 24 matching');
       await pager.getByRole('link', { name: 'Next page' }).click();

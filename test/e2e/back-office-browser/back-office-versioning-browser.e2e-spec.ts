@@ -34,26 +34,27 @@ export function backOfficeVersioningBrowserSpec(): void {
     ['header versioning', { type: VersioningType.HEADER, header: 'X-Api-Version' }, (path) => path, { 'x-api-version': '2' }],
   ];
 
-  for (const [name, versioning, at, headers] of CASES) describeBrowser(`the back office with ${name} (in a browser)`, () => {
-    let session: BackOfficeSession;
+  for (const [name, versioning, at, headers] of CASES)
+    describeBrowser(`the back office with ${name} (in a browser)`, () => {
+      let session: BackOfficeSession;
 
-    beforeAll(async () => {
-      session = await start(`back_office_${name.split(' ')[0].toLowerCase()}`, versioning);
-      await request(session.app.getHttpServer()).post(at('/member')).set(headers).send({ name: 'Ada Lovelace' }).expect(201);
-    }, 60000);
+      beforeAll(async () => {
+        session = await start(`back_office_${name.split(' ')[0].toLowerCase()}`, versioning);
+        await request(session.app.getHttpServer()).post(at('/member')).set(headers).send({ name: 'Ada Lovelace' }).expect(201);
+      }, 60000);
 
-    afterAll(() => session?.close());
+      afterAll(() => session?.close());
 
-    it('lists and opens the documents through the versioned routes', async () => {
-      const { page } = session;
-      const search = page.waitForRequest((candidate) => candidate.method() === 'GET' && new URL(candidate.url()).pathname === at('/members'));
-      await openBackOffice(session, '/member', 'Members');
-      expect((await search).headers()).toMatchObject(headers);
-      const open = page.waitForRequest((candidate) => candidate.method() === 'GET' && new URL(candidate.url()).pathname.startsWith(at('/member/')));
-      await page.getByRole('link', { name: 'Ada Lovelace' }).click();
-      await page.getByRole('heading', { level: 1, name: /Ada Lovelace/ }).waitFor();
-      expect((await open).headers()).toMatchObject(headers);
-      expect(session.problems.list).toEqual([]);
+      it('lists and opens the documents through the versioned routes', async () => {
+        const { page } = session;
+        const search = page.waitForRequest((candidate) => candidate.method() === 'GET' && new URL(candidate.url()).pathname === at('/members'));
+        await openBackOffice(session, '/member', 'Members');
+        expect((await search).headers()).toMatchObject(headers);
+        const open = page.waitForRequest((candidate) => candidate.method() === 'GET' && new URL(candidate.url()).pathname.startsWith(at('/member/')));
+        await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+        await page.getByRole('heading', { level: 1, name: /Ada Lovelace/ }).waitFor();
+        expect((await open).headers()).toMatchObject(headers);
+        expect(session.problems.list).toEqual([]);
+      });
     });
-  });
 }

@@ -24,7 +24,8 @@ export function browserHarnessSpec(): void {
 
   /** The back office's Content-Security-Policy. */
   const CSP =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; " +
+    "frame-ancestors 'none'";
 
   // A 1×1 PNG.
   const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -125,7 +126,9 @@ fetch('/not-a-route');
 
         // Why checkAccessibility does not use addScriptTag: the CSP is in force, and PageProblems sees it.
         await expect(tab.addScriptTag({ content: 'window.injected = 1' })).rejects.toThrow(/Content Security Policy/);
-        expect(problems.list).toEqual([{ kind: 'csp', text: expect.stringMatching(/^Executing inline script violates the following Content Security Policy directive/) }]);
+        expect(problems.list).toEqual([
+          { kind: 'csp', text: expect.stringMatching(/^Executing inline script violates the following Content Security Policy directive/) },
+        ]);
       } finally {
         await tab.close();
       }

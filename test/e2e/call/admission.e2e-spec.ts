@@ -98,44 +98,56 @@ export function admissionSpec(): void {
     expect(admission.options).toEqual({ concurrency: 2, queue: 2, retryAfter: 1, exports: 2, imports: 2 });
   });
 
-  it('past the requests at work and those waiting, answers 503 MR_OVERLOADED with Retry-After at once, without touching the database; the others are served', async () => {
-    gate.reset();
-    const atWork = [getOne(), getOne()];
-    await gate.until(2);
-    expect(admission.running).toBe(2);
-    const queued = [getOne(), send(t.http().post('/turbines').send({ query: { name: 'T1' } }))];
-    while (admission.queued < 2) await once(admission, 'queued');
+  it(
+    'past the requests at work and those waiting, answers 503 MR_OVERLOADED with Retry-After at once, without touching the database; the ' +
+      'others are served',
+    async () => {
+      gate.reset();
+      const atWork = [getOne(), getOne()];
+      await gate.until(2);
+      expect(admission.running).toBe(2);
+      const queued = [
+        getOne(),
+        send(
+          t
+            .http()
+            .post('/turbines')
+            .send({ query: { name: 'T1' } }),
+        ),
+      ];
+      while (admission.queued < 2) await once(admission, 'queued');
 
-    const before = { commands, shed: admission.shed, documents: await t.connection.model('Turbine').countDocuments() };
-    commands = 0;
-    // Answered while the gate is still closed: nothing it waits for is released.
-    const refused = await Promise.all([
-      getOne(),
-      send(t.http().post('/turbine').send({ name: 'T2' })),
-      send(t.http().get('/turbines?limit=5')),
-      send(t.http().put(`/turbine/${id}`).send({ watts: 7 })),
-    ]);
-    for (const response of refused) {
-      expectError(response, 503, 'MR_OVERLOADED');
-      expect(response.headers['retry-after']).toBe('1');
-      expect(response.body.message).toMatch(/admission limit \(2 requests at work and 2 waiting/);
-    }
-    expect(commands).toBe(0);
-    expect(admission.shed - before.shed).toBe(4);
-    expect([admission.running, admission.queued, gate.waiting]).toEqual([2, 2, 2]);
+      const before = { commands, shed: admission.shed, documents: await t.connection.model('Turbine').countDocuments() };
+      commands = 0;
+      // Answered while the gate is still closed: nothing it waits for is released.
+      const refused = await Promise.all([
+        getOne(),
+        send(t.http().post('/turbine').send({ name: 'T2' })),
+        send(t.http().get('/turbines?limit=5')),
+        send(t.http().put(`/turbine/${id}`).send({ watts: 7 })),
+      ]);
+      for (const response of refused) {
+        expectError(response, 503, 'MR_OVERLOADED');
+        expect(response.headers['retry-after']).toBe('1');
+        expect(response.body.message).toMatch(/admission limit \(2 requests at work and 2 waiting/);
+      }
+      expect(commands).toBe(0);
+      expect(admission.shed - before.shed).toBe(4);
+      expect([admission.running, admission.queued, gate.waiting]).toEqual([2, 2, 2]);
 
-    gate.open();
-    const served = await Promise.all([...atWork, ...queued]);
-    expect(served.map((response) => response.status)).toEqual([200, 200, 200, 200]);
-    expect(served[2]!.body).toMatchObject({ _id: id, watts: 5 });
-    expect(served[3]!.body.status).toMatchObject({ search_count: 1 });
-    // Nothing the refused requests asked for was written.
-    expect(await t.connection.model('Turbine').countDocuments()).toBe(before.documents);
-    expect(await t.connection.model('Turbine').findById(id).lean()).toMatchObject({ watts: 5 });
-    // Every place was given back: the next requests are admitted.
-    expect([admission.running, admission.queued]).toEqual([0, 0]);
-    await t.http().get(`/turbine/${id}`).expect(200);
-  });
+      gate.open();
+      const served = await Promise.all([...atWork, ...queued]);
+      expect(served.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+      expect(served[2]!.body).toMatchObject({ _id: id, watts: 5 });
+      expect(served[3]!.body.status).toMatchObject({ search_count: 1 });
+      // Nothing the refused requests asked for was written.
+      expect(await t.connection.model('Turbine').countDocuments()).toBe(before.documents);
+      expect(await t.connection.model('Turbine').findById(id).lean()).toMatchObject({ watts: 5 });
+      // Every place was given back: the next requests are admitted.
+      expect([admission.running, admission.queued]).toEqual([0, 0]);
+      await t.http().get(`/turbine/${id}`).expect(200);
+    },
+  );
 
   it('a request refused by its own check (400) or its route (404) gives its place back', async () => {
     gate.open();

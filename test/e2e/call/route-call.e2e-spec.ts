@@ -41,9 +41,25 @@ export function routeCallSpec(): void {
   describe('one call per request: the search is parsed once', () => {
     const SEARCHES: Array<[string, (role: Record<string, string>) => PromiseLike<Response>]> = [
       ['GET search', (role) => t.http().get('/agents?codename=falcon&sort=codename').set(role)],
-      ['POST search', (role) => t.http().post('/agents').set(role).send({ query: { codename: 'falcon' }, sort: { codename: 1 } })],
+      [
+        'POST search',
+        (role) =>
+          t
+            .http()
+            .post('/agents')
+            .set(role)
+            .send({ query: { codename: 'falcon' }, sort: { codename: 1 } }),
+      ],
       ['GET reverse', (role) => t.http().get(`/agency/${agency}/agents/agency?codename=falcon`).set(role)],
-      ['POST reverse', (role) => t.http().post(`/agency/${agency}/agents/agency`).set(role).send({ query: { codename: 'falcon' } })],
+      [
+        'POST reverse',
+        (role) =>
+          t
+            .http()
+            .post(`/agency/${agency}/agents/agency`)
+            .set(role)
+            .send({ query: { codename: 'falcon' } }),
+      ],
       ['GET list (a reference array)', (role) => t.http().get(`/agency/${agency}/members?codename=falcon`).set(role)],
       ['GET search of a model without views', () => t.http().get('/plains?limit=5')],
       ['POST search of a model without views', () => t.http().post('/plains').send({ limit: 5 })],
@@ -57,7 +73,12 @@ export function routeCallSpec(): void {
     });
 
     it('a search on a field the groups do not see is refused after one parse', async () => {
-      const [count, response] = await parsesOf(() => t.http().post('/agents').send({ query: { salary: 5000 } }));
+      const [count, response] = await parsesOf(() =>
+        t
+          .http()
+          .post('/agents')
+          .send({ query: { salary: 5000 } }),
+      );
       expectError(response, 400, 'MR_INVALID_QUERY');
       expect(count).toBe(1);
       const [adminCount, admin] = await parsesOf(() => t.http().get('/agents?salary=5000').set({ 'x-role': 'admin' }));

@@ -37,7 +37,13 @@ export function concurrencySpec(): void {
     afterAll(() => t?.close());
 
     it.each(Array.from({ length: TRIALS }, (_, trial) => trial + 1))('concurrent PUTs and PATCHes of different fields all land (trial %i)', async (trial) => {
-      const id = (await t.http().post('/article').send({ slug: `race-${trial}`, title: 'Start' }).expect(201)).body.slug;
+      const id = (
+        await t
+          .http()
+          .post('/article')
+          .send({ slug: `race-${trial}`, title: 'Start' })
+          .expect(201)
+      ).body.slug;
       const changes = [{ title: 'Title' }, { subtitle: 'Sub' }, { status: 'published' }, { keywords: ['k'] }, { meta: { views: 3 } }, { meta: { likes: 4 } }];
       const responses = await Promise.all(changes.map((change, n) => t.http()[n % 2 ? 'patch' : 'put'](`/article/${id}`).send(change)));
       expect(responses.map((response) => response.status)).toEqual(changes.map(() => 200));
@@ -54,7 +60,17 @@ export function concurrencySpec(): void {
 
     it('6 concurrent relationship adds of different users: all 200, all 6 stored', async () => {
       const users = await Promise.all(
-        Array.from({ length: 6 }, async (_, n) => (await t.http().post('/user').send({ niceName: `Member ${n}` }).expect(201)).body._id as string),
+        Array.from(
+          { length: 6 },
+          async (_, n) =>
+            (
+              await t
+                .http()
+                .post('/user')
+                .send({ niceName: `Member ${n}` })
+                .expect(201)
+            ).body._id as string,
+        ),
       );
       const team = (await t.http().post('/team').send({ name: 'Crew' }).expect(201)).body._id;
       const responses = await Promise.all(users.map((user) => t.http().post(`/team/${team}/members/${user}`)));

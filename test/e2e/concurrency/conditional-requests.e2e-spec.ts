@@ -85,7 +85,11 @@ export function conditionalRequestsSpec(): void {
   const STRONG_TAG = /^"[^"]+"$/;
 
   async function company(fields: Record<string, unknown> = {}): Promise<{ id: string; etag: string }> {
-    const response = await t.http().post('/company').send({ niceName: 'Acme', employees: 3, ...fields }).expect(201);
+    const response = await t
+      .http()
+      .post('/company')
+      .send({ niceName: 'Acme', employees: 3, ...fields })
+      .expect(201);
     return { id: response.body._id, etag: response.headers.etag };
   }
 
@@ -133,7 +137,7 @@ export function conditionalRequestsSpec(): void {
       expect((await t.http().get(`/company/${id}`).expect(200)).headers.etag).toBe(second);
     });
 
-    it('is the referenced document\'s on the forward reference route', async () => {
+    it("is the referenced document's on the forward reference route", async () => {
       const user = await t.http().post('/user').send({ niceName: 'Ada' }).expect(201);
       const { id } = await company({ owner: user.body._id });
       expect((await t.http().get(`/company/${id}/owner`).expect(200)).headers.etag).toBe(user.headers.etag);
@@ -305,14 +309,22 @@ export function conditionalRequestsSpec(): void {
       expect((await t.http().get(`/company/${id}`)).body.employees).toBe(3);
       const next = await t.http().patch(`/company/${id}`).set('If-None-Match', '"nope", "other-1"').send({ employees: 4 }).expect(200);
       await t.http().put(`/company/${id}`).set('If-None-Match', etag).send({ employees: 5 }).expect(200);
-      expectError(await t.http().put(`/company/${id}`).set('If-None-Match', next.headers.etag).set('If-Match', etag).send({ employees: 6 }), 412, 'MR_PRECONDITION_FAILED');
+      expectError(
+        await t.http().put(`/company/${id}`).set('If-None-Match', next.headers.etag).set('If-Match', etag).send({ employees: 6 }),
+        412,
+        'MR_PRECONDITION_FAILED',
+      );
       await t.http().delete(`/company/${id}`).set('If-None-Match', next.headers.etag).expect(200);
     });
 
     it('needs both conditions to hold when both are sent', async () => {
       const { id, etag } = await company();
       expectError(await t.http().put(`/company/${id}`).set('If-Match', etag).set('If-None-Match', etag).send({ employees: 9 }), 412, 'MR_PRECONDITION_FAILED');
-      expectError(await t.http().put(`/company/${id}`).set('If-Match', '"stale-1"').set('If-None-Match', '"other-1"').send({ employees: 9 }), 412, 'MR_PRECONDITION_FAILED');
+      expectError(
+        await t.http().put(`/company/${id}`).set('If-Match', '"stale-1"').set('If-None-Match', '"other-1"').send({ employees: 9 }),
+        412,
+        'MR_PRECONDITION_FAILED',
+      );
       await t.http().put(`/company/${id}`).set('If-Match', etag).set('If-None-Match', '"other-1"').send({ employees: 9 }).expect(200);
     });
 
@@ -361,8 +373,16 @@ export function conditionalRequestsSpec(): void {
       const created = await t.http().post('/album').send({ title: 'Trip' }).expect(201);
       const id = created.body._id;
       for (const header of ['*', created.headers.etag]) {
-        expectError(await t.http().put(`/album/${id}/cover`).set('If-None-Match', header).set('Content-Type', 'image/png').send(png), 412, 'MR_PRECONDITION_FAILED');
-        expectError(await t.http().post(`/album/${id}/pages`).set('If-None-Match', header).set('Content-Type', 'image/png').send(png), 412, 'MR_PRECONDITION_FAILED');
+        expectError(
+          await t.http().put(`/album/${id}/cover`).set('If-None-Match', header).set('Content-Type', 'image/png').send(png),
+          412,
+          'MR_PRECONDITION_FAILED',
+        );
+        expectError(
+          await t.http().post(`/album/${id}/pages`).set('If-None-Match', header).set('Content-Type', 'image/png').send(png),
+          412,
+          'MR_PRECONDITION_FAILED',
+        );
       }
       const unchanged = await t.http().get(`/album/${id}`).expect(200);
       expect(unchanged.body).toEqual({ _id: id, title: 'Trip' });
@@ -399,15 +419,32 @@ export function conditionalRequestsSpec(): void {
     });
 
     it('compares nested objects, arrays, dates and a hidden field the client never sees', async () => {
-      const created = await t.http().post('/note').send({ text: 'rich', style: { color: 'red', size: 2 }, tags: ['a', 'b'], at: '2026-01-02T03:04:05.000Z' }).expect(201);
+      const created = await t
+        .http()
+        .post('/note')
+        .send({ text: 'rich', style: { color: 'red', size: 2 }, tags: ['a', 'b'], at: '2026-01-02T03:04:05.000Z' })
+        .expect(201);
       const id = created.body._id;
       // A field the routes hide, written by other code: the tag (of what a client sees) does not change.
       await t.connection.collection('notes').updateOne({ _id: new Types.ObjectId(id) }, { $set: { secret: 's' } });
       const read = await t.http().get(`/note/${id}`).expect(200);
       expect(read.headers.etag).toBe(created.headers.etag);
-      const put = await t.http().put(`/note/${id}`).set('If-Match', read.headers.etag).send({ style: { size: 3 } }).expect(200);
+      const put = await t
+        .http()
+        .put(`/note/${id}`)
+        .set('If-Match', read.headers.etag)
+        .send({ style: { size: 3 } })
+        .expect(200);
       expect(put.body.style).toEqual({ color: 'red', size: 3 });
-      expectError(await t.http().put(`/note/${id}`).set('If-Match', read.headers.etag).send({ tags: ['stale'] }), 412, 'MR_PRECONDITION_FAILED');
+      expectError(
+        await t
+          .http()
+          .put(`/note/${id}`)
+          .set('If-Match', read.headers.etag)
+          .send({ tags: ['stale'] }),
+        412,
+        'MR_PRECONDITION_FAILED',
+      );
       expect((await t.connection.collection('notes').findOne({ _id: new Types.ObjectId(id) }))?.secret).toBe('s');
     });
   });
@@ -446,7 +483,15 @@ export function conditionalRequestsSpec(): void {
     it('without If-Match, 19 of the 20 increments are lost', async () => {
       const { id } = await company({ employees: 0 });
       const reads = await Promise.all(Array.from({ length: CLIENTS }, () => t.http().get(`/company/${id}`).expect(200)));
-      await Promise.all(reads.map((read) => t.http().put(`/company/${id}`).send({ employees: read.body.employees + 1 }).expect(200)));
+      await Promise.all(
+        reads.map((read) =>
+          t
+            .http()
+            .put(`/company/${id}`)
+            .send({ employees: read.body.employees + 1 })
+            .expect(200),
+        ),
+      );
       expect((await t.http().get(`/company/${id}`)).body.employees).toBe(1);
     });
 
@@ -457,7 +502,13 @@ export function conditionalRequestsSpec(): void {
       let pending = await Promise.all(Array.from({ length: CLIENTS }, () => t.http().get(`/company/${id}`).expect(200)));
       while (pending.length) {
         const writes = await Promise.all(
-          pending.map((read) => t.http().put(`/company/${id}`).set('If-Match', read.headers.etag).send({ employees: read.body.employees + 1 })),
+          pending.map((read) =>
+            t
+              .http()
+              .put(`/company/${id}`)
+              .set('If-Match', read.headers.etag)
+              .send({ employees: read.body.employees + 1 }),
+          ),
         );
         for (const write of writes) if (write.status !== 200) expectError(write, 412, 'MR_PRECONDITION_FAILED');
         refused += writes.filter((write) => write.status === 412).length;

@@ -57,7 +57,12 @@ export function companionsSpec(): void {
     });
 
     it('a refused write changes nothing (POST /kettle past the limit)', async () => {
-      for (let i = 0; i < 5; i++) await t.http().post('/kettle').send({ name: `k${i}` }).expect(201);
+      for (let i = 0; i < 5; i++)
+        await t
+          .http()
+          .post('/kettle')
+          .send({ name: `k${i}` })
+          .expect(201);
       expectTooManyRequests(await t.http().post('/kettle').send({ name: 'one too many' }));
       expect(await t.count('kettles')).toBe(5);
     });
@@ -67,7 +72,12 @@ export function companionsSpec(): void {
     const t = useThrottledApp('route');
 
     it('the 4th POST /teapot answers 429 and stores nothing; GET /teapots is not limited', async () => {
-      for (let i = 0; i < 3; i++) await t.http().post('/teapot').send({ name: `t${i}` }).expect(201);
+      for (let i = 0; i < 3; i++)
+        await t
+          .http()
+          .post('/teapot')
+          .send({ name: `t${i}` })
+          .expect(201);
       expectTooManyRequests(await t.http().post('/teapot').send({ name: 'one too many' }));
       expect(await t.count('teapots')).toBe(3);
       for (let i = 0; i < 6; i++) expect((await t.http().get('/teapots').expect(200)).body.result).toHaveLength(3);

@@ -43,7 +43,10 @@ export function readmeExamplesSpec(): void {
     return ts
       .getPreEmitDiagnostics(program)
       .filter((diagnostic) => diagnostic.file && paths.includes(diagnostic.file.fileName))
-      .map((diagnostic) => `${diagnostic.file!.fileName.slice(generated.length + 1)}: TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+      .map(
+        (diagnostic) =>
+          `${diagnostic.file!.fileName.slice(generated.length + 1)}: TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
+      );
   }
 
   const engine = useEngine();
@@ -64,9 +67,16 @@ export function readmeExamplesSpec(): void {
 
     it('creates a project with an array of sub-documents holding a reference, and checks each element as on create', async () => {
       const user = (await t.http().post('/user').send({ niceName: 'Ada' }).expect(201)).body._id;
-      const created = await t.http().post('/project').send({ name: 'Engine', milestones: [{ title: 'Design', lead: user }] }).expect(201);
+      const created = await t
+        .http()
+        .post('/project')
+        .send({ name: 'Engine', milestones: [{ title: 'Design', lead: user }] })
+        .expect(201);
       expect(created.body.milestones).toEqual([{ _id: expect.stringMatching(/^[0-9a-f]{24}$/), title: 'Design', lead: user }]);
-      const refused = await t.http().post('/project').send({ name: 'Engine', milestones: [{ due: '2026-01-01' }] });
+      const refused = await t
+        .http()
+        .post('/project')
+        .send({ name: 'Engine', milestones: [{ due: '2026-01-01' }] });
       expectError(refused, 400, 'MR_VALIDATION_FAILED');
       expect(refused.body.details).toEqual([{ path: 'milestones.0.title', message: 'title is required' }]);
     });

@@ -122,7 +122,11 @@ export function sampleAppSpec(): void {
     it('adds up every company and every employee (40 + 45 + 5), ignoring companies without a figure', async () => {
       await sample.connection.model('Company').deleteMany({});
       for (const employees of [40, 45, 5]) {
-        await sample.http().post('/company').send({ niceName: `Company of ${employees}`, employees }).expect(201);
+        await sample
+          .http()
+          .post('/company')
+          .send({ niceName: `Company of ${employees}`, employees })
+          .expect(201);
       }
       expect((await sample.http().get('/company/stats').expect(200)).body).toEqual({ companies: 3, employees: 90 });
       await sample.http().post('/company').send({ niceName: 'Not counted yet' }).expect(201);

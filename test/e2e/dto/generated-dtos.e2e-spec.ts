@@ -55,10 +55,19 @@ export function generatedDtosSpec(): void {
       expect(stored).toMatchObject({ pin: '1234', count: 3, releasedAt: new Date('2024-05-01T00:00:00.000Z') });
     });
 
-    it("leaves the rules of a string that Mongoose trims or lower-cases to Mongoose, which checks them after", async () => {
-      const created = (await t.http().post('/gadget').send({ ...valid(), fit: ' M ' }).expect(201)).body;
+    it('leaves the rules of a string that Mongoose trims or lower-cases to Mongoose, which checks them after', async () => {
+      const created = (
+        await t
+          .http()
+          .post('/gadget')
+          .send({ ...valid(), fit: ' M ' })
+          .expect(201)
+      ).body;
       expect(created.fit).toBe('m');
-      const refused = await t.http().post('/gadget').send({ ...valid(), fit: 'XL' });
+      const refused = await t
+        .http()
+        .post('/gadget')
+        .send({ ...valid(), fit: 'XL' });
       expectError(refused, 400, 'MR_VALIDATION_FAILED');
       expect(refused.body.details).toEqual([{ path: 'fit', message: expect.stringContaining('is not a valid enum value') }]);
     });
@@ -78,16 +87,50 @@ export function generatedDtosSpec(): void {
       ['a date', { releasedAt: 'someday' }, [{ path: 'releasedAt', message: 'releasedAt must be a valid ISO 8601 date string' }]],
       ['enum', { color: 'blue' }, [{ path: 'color', message: 'color must be one of the following values: red, green' }]],
       ['a reference', { maker: 'nope' }, [{ path: 'maker', message: 'maker must be a mongodb id' }]],
-      ['an array of references, per element', { partners: ['nope', '0123456789abcdef01234567', null] }, [{ path: 'partners.0', message: 'partners must be a mongodb id' }, { path: 'partners.2', message: 'partners must be a mongodb id' }]],
+      [
+        'an array of references, per element',
+        { partners: ['nope', '0123456789abcdef01234567', null] },
+        [
+          { path: 'partners.0', message: 'partners must be a mongodb id' },
+          { path: 'partners.2', message: 'partners must be a mongodb id' },
+        ],
+      ],
       ['an array of strings, per element', { tags: ['a', 3] }, [{ path: 'tags.1', message: 'tags must be a string' }]],
       ['an array where one is expected', { tags: 'a' }, [{ path: 'tags', message: 'tags must be an array' }]],
       ['a nested object: min', { size: { width: 0, unit: 'cm' } }, [{ path: 'size.width', message: 'width must not be less than 1' }]],
       ['a nested object: required', { size: { width: 2 } }, [{ path: 'size.unit', message: 'unit is required' }]],
       ['a nested object: enum', { size: { unit: 'mm' } }, [{ path: 'size.unit', message: 'unit must be one of the following values: cm, in' }]],
-      ['an array of sub-documents, with positions', { lines: [{ sku: 'ab', qty: 1 }, { sku: 'x', qty: 0 }] }, [{ path: 'lines.1.sku', message: 'sku must be longer than or equal to 2 characters' }, { path: 'lines.1.qty', message: 'qty must not be less than 1' }]],
-      ['several fields at once', { score: 500, color: 'blue' }, [{ path: 'score', message: 'score must not be greater than 100' }, { path: 'color', message: 'color must be one of the following values: red, green' }]],
+      [
+        'an array of sub-documents, with positions',
+        {
+          lines: [
+            { sku: 'ab', qty: 1 },
+            { sku: 'x', qty: 0 },
+          ],
+        },
+        [
+          { path: 'lines.1.sku', message: 'sku must be longer than or equal to 2 characters' },
+          { path: 'lines.1.qty', message: 'qty must not be less than 1' },
+        ],
+      ],
+      [
+        'several fields at once',
+        { score: 500, color: 'blue' },
+        [
+          { path: 'score', message: 'score must not be greater than 100' },
+          { path: 'color', message: 'color must be one of the following values: red, green' },
+        ],
+      ],
     ])('POST refuses %s: 400 MR_VALIDATION_FAILED, one detail per failed constraint, nothing stored', async (_case, change, details) => {
-      const response = await expectRefusedUnchanged(t.connection, () => t.http().post('/gadget').send({ ...valid(), ...change }), { status: 400, code: 'MR_VALIDATION_FAILED', details });
+      const response = await expectRefusedUnchanged(
+        t.connection,
+        () =>
+          t
+            .http()
+            .post('/gadget')
+            .send({ ...valid(), ...change }),
+        { status: 400, code: 'MR_VALIDATION_FAILED', details },
+      );
       expect(response.body.message).toBe(`Validation failed for ${[...new Set(details.map((detail) => detail.path))].join(', ')}`);
     });
 
@@ -100,7 +143,11 @@ export function generatedDtosSpec(): void {
       ['an unknown nested field', { size: { unit: 'cm', depth: 3 } }, "Unknown field 'size.depth'"],
       ['a __proto__ key', JSON.parse('{"__proto__": {"x": 1}}'), "Key '__proto__' is not allowed"],
     ])('POST refuses %s before any value rule: 400 MR_INVALID_BODY', async (_case, change, message) => {
-      const response = await t.http().post('/gadget').set('content-type', 'application/json').send(JSON.stringify({ ...valid(), ...change }));
+      const response = await t
+        .http()
+        .post('/gadget')
+        .set('content-type', 'application/json')
+        .send(JSON.stringify({ ...valid(), ...change }));
       if (testAdapter() === 'fastify' && Object.hasOwn(change, '__proto__')) {
         // Fastify's JSON parser refuses a __proto__ key itself, before any route (test/e2e/hostile-requests).
         expectError(response, 400, 'MR_INVALID_JSON');
@@ -117,7 +164,13 @@ export function generatedDtosSpec(): void {
       });
 
       it('take any subset of the fields, and merge nested objects', async () => {
-        const updated = (await t.http().patch(`/gadget/${gadget._id}`).send({ score: 7, size: { width: 9 } }).expect(200)).body;
+        const updated = (
+          await t
+            .http()
+            .patch(`/gadget/${gadget._id}`)
+            .send({ score: 7, size: { width: 9 } })
+            .expect(200)
+        ).body;
         expect(updated).toMatchObject({ name: 'Widget', score: 7, size: { width: 9, unit: 'cm' } });
       });
 
@@ -132,7 +185,11 @@ export function generatedDtosSpec(): void {
         ['an element of an array of sub-documents, checked whole', { lines: [{ sku: 'abc' }] }, [{ path: 'lines.0.qty', message: 'qty is required' }]],
         ['a value rule', { count: 'three' }, [{ path: 'count', message: 'count must be an integer number' }]],
       ])('refuse %s and change nothing', async (_case, body, details) => {
-        await expectRefusedUnchanged(t.connection, () => t.http().patch(`/gadget/${gadget._id}`).send(body), { status: 400, code: 'MR_VALIDATION_FAILED', details });
+        await expectRefusedUnchanged(t.connection, () => t.http().patch(`/gadget/${gadget._id}`).send(body), {
+          status: 400,
+          code: 'MR_VALIDATION_FAILED',
+          details,
+        });
       });
     });
 
@@ -154,7 +211,10 @@ export function generatedDtosSpec(): void {
         expect(renamed.body.details).toEqual([{ path: 'name', message: 'property name should not exist' }]);
         const long = await t.http().patch(`/contact/${contact._id}`).send({ phone: '0123456789012' });
         expect(long.body.details).toEqual([{ path: 'phone', message: 'phone must be shorter than or equal to 12 characters' }]);
-        expect((await t.http().patch(`/contact/${contact._id}`).send({ phone: '555-0100' }).expect(200)).body).toMatchObject({ name: 'Bob', phone: '555-0100' });
+        expect((await t.http().patch(`/contact/${contact._id}`).send({ phone: '555-0100' }).expect(200)).body).toMatchObject({
+          name: 'Bob',
+          phone: '555-0100',
+        });
       });
 
       it("the schema's validators still run on write", async () => {

@@ -32,7 +32,10 @@ export function errorContractSpec(): void {
     });
 
     it('an oversized body is a 413 MR_PAYLOAD_TOO_LARGE', async () => {
-      const response = await t.http().post('/company').send({ niceName: 'x'.repeat(200 * 1024) });
+      const response = await t
+        .http()
+        .post('/company')
+        .send({ niceName: 'x'.repeat(200 * 1024) });
       expectError(response, 413, 'MR_PAYLOAD_TOO_LARGE');
       expect(await t.connection.model('Company').countDocuments()).toBe(0);
     });
@@ -59,7 +62,10 @@ export function errorContractSpec(): void {
     });
 
     it('answers 405 under a global prefix too', async () => {
-      const prefixed = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter: true }), globalPrefix: 'api' });
+      const prefixed = await bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter: true }),
+        globalPrefix: 'api',
+      });
       try {
         const response = await prefixed.http().delete('/api/companies');
         expectError(response, 405, 'MR_METHOD_NOT_ALLOWED');
@@ -111,31 +117,34 @@ export function errorContractSpec(): void {
       }
     }
 
-    it.each([undefined, false])("globalErrorFilter: %s leaves the app's own routes to Nest, and keeps the shape on the generated routes", async (globalErrorFilter) => {
-      const t = await bootTestApp(engine, {
-        modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter }),
-        controllers: [CustomController],
-      });
-      try {
-        const custom = await t.http().get('/custom/fail');
-        expect(custom.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'custom failure' });
-        expectError(await t.http().get('/company/nope'), 400, 'MR_INVALID_ID');
-        expect((await t.http().get('/nope')).body).not.toHaveProperty('code');
-        // Malformed JSON fails before a route is chosen: Nest's answer on the app's own paths...
-        const malformed = await t.http().post('/custom/echo').set('Content-Type', 'application/json').send('{"niceName": ');
-        expect(malformed.status).toBe(400);
-        expect(malformed.body).not.toHaveProperty('code');
-        // ...and the one shape on the generated routes' paths, as their OpenAPI document says, 405s included.
-        expectError(await t.http().post('/company').set('Content-Type', 'application/json').send('{"niceName": '), 400, 'MR_INVALID_JSON');
-        const unserved = await t.http().delete('/companies');
-        expectError(unserved, 405, 'MR_METHOD_NOT_ALLOWED');
-        expect(unserved.headers.allow).toBe('GET, HEAD, POST');
-        // Custom code, without the library's filter: a malformed id is a 400, a missing document a 404, in the one shape.
-        expectError(await t.http().get('/custom/company/not-an-id'), 400, 'MR_INVALID_ID');
-        expectError(await t.http().get(`/custom/company/${MISSING_ID}`), 404, 'MR_NOT_FOUND');
-      } finally {
-        await t.close();
-      }
-    });
+    it.each([undefined, false])(
+      "globalErrorFilter: %s leaves the app's own routes to Nest, and keeps the shape on the generated routes",
+      async (globalErrorFilter) => {
+        const t = await bootTestApp(engine, {
+          modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company], globalErrorFilter }),
+          controllers: [CustomController],
+        });
+        try {
+          const custom = await t.http().get('/custom/fail');
+          expect(custom.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'custom failure' });
+          expectError(await t.http().get('/company/nope'), 400, 'MR_INVALID_ID');
+          expect((await t.http().get('/nope')).body).not.toHaveProperty('code');
+          // Malformed JSON fails before a route is chosen: Nest's answer on the app's own paths...
+          const malformed = await t.http().post('/custom/echo').set('Content-Type', 'application/json').send('{"niceName": ');
+          expect(malformed.status).toBe(400);
+          expect(malformed.body).not.toHaveProperty('code');
+          // ...and the one shape on the generated routes' paths, as their OpenAPI document says, 405s included.
+          expectError(await t.http().post('/company').set('Content-Type', 'application/json').send('{"niceName": '), 400, 'MR_INVALID_JSON');
+          const unserved = await t.http().delete('/companies');
+          expectError(unserved, 405, 'MR_METHOD_NOT_ALLOWED');
+          expect(unserved.headers.allow).toBe('GET, HEAD, POST');
+          // Custom code, without the library's filter: a malformed id is a 400, a missing document a 404, in the one shape.
+          expectError(await t.http().get('/custom/company/not-an-id'), 400, 'MR_INVALID_ID');
+          expectError(await t.http().get(`/custom/company/${MISSING_ID}`), 404, 'MR_NOT_FOUND');
+        } finally {
+          await t.close();
+        }
+      },
+    );
   });
 }

@@ -21,7 +21,14 @@ export function bulkRoutesSpec(): void {
   }
 
   /** Bulk changes of at most 3 documents. */
-  @GeneratedResource({ path: 'chore', plural: 'chores', routes: { updateMany: true, deleteMany: true }, hidden: ['internal'], search: { bulkMaxDocuments: 3 }, references: { keeper: { filter: true } } })
+  @GeneratedResource({
+    path: 'chore',
+    plural: 'chores',
+    routes: { updateMany: true, deleteMany: true },
+    hidden: ['internal'],
+    search: { bulkMaxDocuments: 3 },
+    references: { keeper: { filter: true } },
+  })
   @Schema()
   class Chore {
     @Prop({ required: true }) title!: string;
@@ -71,7 +78,11 @@ export function bulkRoutesSpec(): void {
 
   /** Stores chores of one batch, in `_id` order; answers their ids. */
   const chores = async (batch: string, values: ReadonlyArray<Record<string, unknown>>) =>
-    ((await t.connection.model('Chore').create(values.map((value, index) => ({ title: `${batch}-${index}`, batch, status: 'open', ...value })))) as Array<{ _id: Types.ObjectId }>).map(({ _id }) => String(_id));
+    (
+      (await t.connection.model('Chore').create(values.map((value, index) => ({ title: `${batch}-${index}`, batch, status: 'open', ...value })))) as Array<{
+        _id: Types.ObjectId;
+      }>
+    ).map(({ _id }) => String(_id));
   const stored = async (batch: string) => (await t.connection.model('Chore').find({ batch }).sort({ _id: 1 }).lean()) as Array<Record<string, unknown>>;
 
   it('is off until the resource turns it on: the path answers 405 for PATCH and DELETE, with its methods in Allow', async () => {
@@ -82,7 +93,7 @@ export function bulkRoutesSpec(): void {
     expect((await t.http().patch('/keepers?name=a').send({ team: 'b' })).headers.allow).toBe('DELETE, GET, HEAD, POST');
   });
 
-  it('is in the OpenAPI document: its conditions and dryRun as parameters (no paging), the report\'s schema, its errors; only where it is on', async () => {
+  it("is in the OpenAPI document: its conditions and dryRun as parameters (no paging), the report's schema, its errors; only where it is on", async () => {
     const document = createModelRoutesDocument(t.app, new DocumentBuilder().setTitle('bulk').build());
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
     const { patch, delete: remove } = document.paths['/chores'] as Record<string, any>;
@@ -100,7 +111,17 @@ export function bulkRoutesSpec(): void {
   it('PATCH merges the body into every match, each by its own write (version key, validators), in _id order; other documents are untouched', async () => {
     const ids = await chores('merge', [{ points: 1 }, { points: 2 }, { status: 'done' }]);
     const response = await t.http().patch('/chores?batch=merge&status=open').send({ points: 7, status: 'done' }).expect(200);
-    expect(response.body).toEqual({ dryRun: false, matched: 2, updated: 2, skipped: 0, refused: 0, items: [{ id: ids[0], result: 'updated' }, { id: ids[1], result: 'updated' }] });
+    expect(response.body).toEqual({
+      dryRun: false,
+      matched: 2,
+      updated: 2,
+      skipped: 0,
+      refused: 0,
+      items: [
+        { id: ids[0], result: 'updated' },
+        { id: ids[1], result: 'updated' },
+      ],
+    });
     expect((await stored('merge')).map(({ title, points, status, __v }) => ({ title, points, status, __v }))).toEqual([
       { title: 'merge-0', points: 7, status: 'done', __v: 1 },
       { title: 'merge-1', points: 7, status: 'done', __v: 1 },
@@ -108,23 +129,35 @@ export function bulkRoutesSpec(): void {
     ]);
   });
 
-  it('DELETE deletes every match; one that an onDelete: restrict reference keeps is refused with the single delete\'s error, the others are deleted', async () => {
-    const [kept, gone] = (await t.connection.model('Keeper').create([{ name: 'Ann', team: 'blue' }, { name: 'Bob', team: 'blue' }])) as Array<{ _id: Types.ObjectId }>;
-    await chores('restrict', [{ keeper: kept._id }]);
-    const response = await t.http().delete('/keepers?team=blue').expect(200);
-    expect(response.body).toEqual({
-      dryRun: false,
-      matched: 2,
-      deleted: 1,
-      skipped: 0,
-      refused: 1,
-      items: [
-        { id: String(kept._id), result: 'refused', code: 'MR_REFERENCED', message: expect.stringContaining('Chore'), details: [{ path: 'Chore.keeper', message: '1 Chore document references it' }] },
-        { id: String(gone._id), result: 'deleted' },
-      ],
-    });
-    expect(await t.connection.model('Keeper').find({ team: 'blue' }).lean()).toEqual([expect.objectContaining({ name: 'Ann' })]);
-  });
+  it(
+    "DELETE deletes every match; one that an onDelete: restrict reference keeps is refused with the single delete's error, the others are " + 'deleted',
+    async () => {
+      const [kept, gone] = (await t.connection.model('Keeper').create([
+        { name: 'Ann', team: 'blue' },
+        { name: 'Bob', team: 'blue' },
+      ])) as Array<{ _id: Types.ObjectId }>;
+      await chores('restrict', [{ keeper: kept._id }]);
+      const response = await t.http().delete('/keepers?team=blue').expect(200);
+      expect(response.body).toEqual({
+        dryRun: false,
+        matched: 2,
+        deleted: 1,
+        skipped: 0,
+        refused: 1,
+        items: [
+          {
+            id: String(kept._id),
+            result: 'refused',
+            code: 'MR_REFERENCED',
+            message: expect.stringContaining('Chore'),
+            details: [{ path: 'Chore.keeper', message: '1 Chore document references it' }],
+          },
+          { id: String(gone._id), result: 'deleted' },
+        ],
+      });
+      expect(await t.connection.model('Keeper').find({ team: 'blue' }).lean()).toEqual([expect.objectContaining({ name: 'Ann' })]);
+    },
+  );
 
   it('takes conditions across a reference declared filter: true (keeper.name=...), resolved as a search resolves them', async () => {
     const [cleo, dan] = (await t.connection.model('Keeper').create([{ name: 'Cleo' }, { name: 'Dan' }])) as Array<{ _id: Types.ObjectId }>;
@@ -147,17 +180,26 @@ export function bulkRoutesSpec(): void {
     }
   });
 
-  it('a filter that matches more than search.bulkMaxDocuments is refused whole with the count (400 MR_BULK_TOO_LARGE), nothing written, dry run or not', async () => {
-    await chores('broad', [{}, {}, {}, {}]);
-    for (const send of [
-      () => t.http().patch('/chores?batch=broad').send({ points: 3 }),
-      () => t.http().delete('/chores?batch=broad'),
-      () => t.http().delete('/chores?batch=broad&dryRun=true'),
-    ]) {
-      const response = await expectRefusedUnchanged(t.connection, send, { status: 400, code: 'MR_BULK_TOO_LARGE', details: [{ path: 'query', message: 'matches 4, at most 3' }] });
-      expect(response.body.message).toMatch(/^The filter matches 4 Chore documents; a bulk change touches at most 3 \(search.bulkMaxDocuments\): nothing was written/);
-    }
-  });
+  it(
+    'a filter that matches more than search.bulkMaxDocuments is refused whole with the count (400 MR_BULK_TOO_LARGE), nothing written, dry ' + 'run or not',
+    async () => {
+      await chores('broad', [{}, {}, {}, {}]);
+      for (const send of [
+        () => t.http().patch('/chores?batch=broad').send({ points: 3 }),
+        () => t.http().delete('/chores?batch=broad'),
+        () => t.http().delete('/chores?batch=broad&dryRun=true'),
+      ]) {
+        const response = await expectRefusedUnchanged(t.connection, send, {
+          status: 400,
+          code: 'MR_BULK_TOO_LARGE',
+          details: [{ path: 'query', message: 'matches 4, at most 3' }],
+        });
+        expect(response.body.message).toMatch(
+          /^The filter matches 4 Chore documents; a bulk change touches at most 3 \(search.bulkMaxDocuments\): nothing was written/,
+        );
+      }
+    },
+  );
 
   it('a document that another write moved out of the filter before its turn is skipped, not written', async () => {
     const docs = (await t.connection.model('Lap').create([1, 2, 3, 4, 5].map((n) => ({ batch: 'race', n })))) as Array<{ _id: Types.ObjectId }>;
@@ -216,21 +258,54 @@ export function bulkRoutesSpec(): void {
       ['no change', {}, 400, 'MR_INVALID_BODY'],
       ['an array', [{ points: 1 }], 400, 'MR_INVALID_BODY'],
     ])('body of PATCH: %s', async (_label, body, status, code) => {
-      await expectRefusedUnchanged(t.connection, () => t.http().patch('/chores?batch=hostile').send(body as object), { status, code });
+      await expectRefusedUnchanged(
+        t.connection,
+        () =>
+          t
+            .http()
+            .patch('/chores?batch=hostile')
+            .send(body as object),
+        { status, code },
+      );
     });
 
-    it('DELETE reads no body: a filter sent as a search body is no condition (400, nothing deleted); an empty JSON body is no 5xx (Fastify refuses it on every route)', async () => {
-      await expectRefusedUnchanged(t.connection, () => t.http().delete('/chores').send({ query: { batch: 'hostile' } }), { status: 400, code: 'MR_INVALID_QUERY', details: [expect.objectContaining({ path: 'query' })] });
-      const { response, before, after } = await observe(t.connection, () => t.http().delete('/chores?batch=hostile&dryRun=true').set('Content-Type', 'application/json').send(''));
-      // Fastify's JSON parser refuses an empty body with a JSON Content-Type before any route runs, the single DELETE's too.
-      expect([response.status, response.body.code, after.text === before.text]).toEqual(testAdapter() === 'fastify' ? [400, 'MR_INVALID_BODY', true] : [200, undefined, true]);
-      if (testAdapter() === 'fastify') expect(response.body.message).toBe('The request says its body is JSON (Content-Type: application/json) but has none: send a JSON object, or no Content-Type');
-    });
+    it(
+      'DELETE reads no body: a filter sent as a search body is no condition (400, nothing deleted); an empty JSON body is no 5xx (Fastify refuses it on ' +
+        'every route)',
+      async () => {
+        await expectRefusedUnchanged(
+          t.connection,
+          () =>
+            t
+              .http()
+              .delete('/chores')
+              .send({ query: { batch: 'hostile' } }),
+          { status: 400, code: 'MR_INVALID_QUERY', details: [expect.objectContaining({ path: 'query' })] },
+        );
+        const { response, before, after } = await observe(t.connection, () =>
+          t.http().delete('/chores?batch=hostile&dryRun=true').set('Content-Type', 'application/json').send(''),
+        );
+        // Fastify's JSON parser refuses an empty body with a JSON Content-Type before any route runs, the single DELETE's too.
+        expect([response.status, response.body.code, after.text === before.text]).toEqual(
+          testAdapter() === 'fastify' ? [400, 'MR_INVALID_BODY', true] : [200, undefined, true],
+        );
+        if (testAdapter() === 'fastify')
+          expect(response.body.message).toBe(
+            'The request says its body is JSON (Content-Type: application/json) but has none: send a JSON object, or no Content-Type',
+          );
+      },
+    );
 
     it('body of PATCH: not JSON (415), malformed JSON (400), truncated JSON (400)', async () => {
-      await expectRefusedUnchanged(t.connection, () => t.http().patch('/chores?batch=hostile').set('Content-Type', 'text/plain').send('points=1'), { status: 415, code: 'MR_UNSUPPORTED_MEDIA_TYPE' });
+      await expectRefusedUnchanged(t.connection, () => t.http().patch('/chores?batch=hostile').set('Content-Type', 'text/plain').send('points=1'), {
+        status: 415,
+        code: 'MR_UNSUPPORTED_MEDIA_TYPE',
+      });
       for (const text of ['{"points": 1,}', '{"points": ']) {
-        await expectRefusedUnchanged(t.connection, () => t.http().patch('/chores?batch=hostile').set('Content-Type', 'application/json').send(text), { status: 400, code: 'MR_INVALID_JSON' });
+        await expectRefusedUnchanged(t.connection, () => t.http().patch('/chores?batch=hostile').set('Content-Type', 'application/json').send(text), {
+          status: 400,
+          code: 'MR_INVALID_JSON',
+        });
       }
     });
   });

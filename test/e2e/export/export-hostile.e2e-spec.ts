@@ -78,21 +78,80 @@ export function exportHostileSpec(): void {
       ['format as an object', () => t.http().get('/ledgers/export?format[$ne]=csv'), 400, 'MR_INVALID_QUERY'],
       ['a hidden field in the filter', () => t.http().get('/ledgers/export?secret=s3cret'), 400, 'MR_INVALID_QUERY'],
       ['a hidden field in select', () => t.http().get('/ledgers/export?select=secret'), 400, 'MR_INVALID_QUERY'],
-      ['a regex on a hidden field', () => t.http().post('/ledgers/export').send({ query: { secret: { $regex: '^s' } } }), 400, 'MR_INVALID_QUERY'],
-      ['$where', () => t.http().post('/ledgers/export').send({ query: { $where: 'sleep(10000)' } }), 400, 'MR_INVALID_QUERY'],
-      ['$function in $expr', () => t.http().post('/ledgers/export').send({ query: { $expr: { $function: { body: 'x', args: [], lang: 'js' } } } }), 400, 'MR_INVALID_QUERY'],
+      [
+        'a regex on a hidden field',
+        () =>
+          t
+            .http()
+            .post('/ledgers/export')
+            .send({ query: { secret: { $regex: '^s' } } }),
+        400,
+        'MR_INVALID_QUERY',
+      ],
+      [
+        '$where',
+        () =>
+          t
+            .http()
+            .post('/ledgers/export')
+            .send({ query: { $where: 'sleep(10000)' } }),
+        400,
+        'MR_INVALID_QUERY',
+      ],
+      [
+        '$function in $expr',
+        () =>
+          t
+            .http()
+            .post('/ledgers/export')
+            .send({ query: { $expr: { $function: { body: 'x', args: [], lang: 'js' } } } }),
+        400,
+        'MR_INVALID_QUERY',
+      ],
       // Fastify's JSON parser refuses a `__proto__` key before the library sees it.
-      ['a __proto__ key', () => t.http().post('/ledgers/export').set('Content-Type', 'application/json').send('{"query":{"__proto__":{"n":1}}}'), 400, testAdapter() === 'fastify' ? 'MR_INVALID_JSON' : 'MR_INVALID_QUERY'],
+      [
+        'a __proto__ key',
+        () => t.http().post('/ledgers/export').set('Content-Type', 'application/json').send('{"query":{"__proto__":{"n":1}}}'),
+        400,
+        testAdapter() === 'fastify' ? 'MR_INVALID_JSON' : 'MR_INVALID_QUERY',
+      ],
       ['a truncated body', () => t.http().post('/ledgers/export').set('Content-Type', 'application/json').send('{"query":{"n":'), 400, 'MR_INVALID_JSON'],
       ['a body that is not JSON', () => t.http().post('/ledgers/export').set('Content-Type', 'text/csv').send('n\n1'), 415, 'MR_UNSUPPORTED_MEDIA_TYPE'],
-      ['an array body', () => t.http().post('/ledgers/export').send([{ n: 1 }]), 400, 'MR_INVALID_BODY'],
+      [
+        'an array body',
+        () =>
+          t
+            .http()
+            .post('/ledgers/export')
+            .send([{ n: 1 }]),
+        400,
+        'MR_INVALID_BODY',
+      ],
       ['an unknown body key', () => t.http().post('/ledgers/export').send({ format: 'csv' }), 400, 'MR_INVALID_QUERY'],
       ['a negative limit', () => t.http().get('/ledgers/export?limit=-1'), 400, 'MR_INVALID_QUERY'],
       ['a limit that is not a number', () => t.http().get('/ledgers/export?limit=1e9'), 400, 'MR_INVALID_QUERY'],
       ['a tampered cursor', () => t.http().get('/ledgers/export?sort=n&after=eyJ2IjoxLCJrIjpbMV19.AAAAAAAAAAAAAAAAAAAAAA'), 400, 'MR_INVALID_CURSOR'],
       ['a value the field cannot hold', () => t.http().get('/ledgers/export?n[gt]=many'), 400, 'MR_INVALID_VALUE'],
-      ['too deep a query', () => t.http().post('/ledgers/export').send({ query: JSON.parse(`${'{"$and":['.repeat(12)}{"n":1}${']}'.repeat(12)}`) }), 400, 'MR_INVALID_QUERY'],
-      ['a regex too long', () => t.http().post('/ledgers/export').send({ query: { text: { $regex: 'x'.repeat(300) } } }), 400, 'MR_INVALID_QUERY'],
+      [
+        'too deep a query',
+        () =>
+          t
+            .http()
+            .post('/ledgers/export')
+            .send({ query: JSON.parse(`${'{"$and":['.repeat(12)}{"n":1}${']}'.repeat(12)}`) }),
+        400,
+        'MR_INVALID_QUERY',
+      ],
+      [
+        'a regex too long',
+        () =>
+          t
+            .http()
+            .post('/ledgers/export')
+            .send({ query: { text: { $regex: 'x'.repeat(300) } } }),
+        400,
+        'MR_INVALID_QUERY',
+      ],
     ];
 
     it.each(rows)('%s', async (_name, send, status, code) => {
@@ -137,22 +196,30 @@ export function exportHostileSpec(): void {
       // 2,500 documents in pages of 500: the first page came with the find, four getMores would read the rest.
       expect(getMores).toBeLessThan(4);
       const next = await t.http().get('/ledgers/export?limit=2&select=n&sort=n').expect(200);
-      expect(next.text.trimEnd().split('\n').map((line) => line.split(',')[1])).toEqual(['n', '0', '1']);
+      expect(
+        next.text
+          .trimEnd()
+          .split('\n')
+          .map((line) => line.split(',')[1]),
+      ).toEqual(['n', '0', '1']);
     });
 
-    it('bounds the exports that stream at once (admission.exports): the next is a 503 with Retry-After, and the place comes back when the client leaves', async () => {
-      const first = await openExport('/ledgers/export');
-      try {
-        const refused = await t.http().get('/ledgers/export?limit=1');
-        expectError(refused, 503, 'MR_OVERLOADED');
-        expect(refused.headers['retry-after']).toBe('1');
-        // The other routes are not held by a streaming export.
-        await t.http().get('/ledgers?limit=1').expect(200);
-      } finally {
-        first.leave();
-      }
-      await untilCommands(() => commands.some((command) => command.name === 'killCursors'));
-      await t.http().get('/ledgers/export?limit=1').expect(200);
-    });
+    it(
+      'bounds the exports that stream at once (admission.exports): the next is a 503 with Retry-After, and the place comes back when the ' + 'client leaves',
+      async () => {
+        const first = await openExport('/ledgers/export');
+        try {
+          const refused = await t.http().get('/ledgers/export?limit=1');
+          expectError(refused, 503, 'MR_OVERLOADED');
+          expect(refused.headers['retry-after']).toBe('1');
+          // The other routes are not held by a streaming export.
+          await t.http().get('/ledgers?limit=1').expect(200);
+        } finally {
+          first.leave();
+        }
+        await untilCommands(() => commands.some((command) => command.name === 'killCursors'));
+        await t.http().get('/ledgers/export?limit=1').expect(200);
+      },
+    );
   });
 }

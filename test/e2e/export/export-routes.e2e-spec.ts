@@ -25,7 +25,13 @@ export function exportRoutesSpec(): void {
     @Prop() label?: string;
   }
 
-  @GeneratedResource({ path: 'shipment', plural: 'shipments', routes: { export: true, exportPost: true }, references: { carrier: { expand: true, reverseExport: true, reverseExportPost: true } }, hidden: ['internalNote'] })
+  @GeneratedResource({
+    path: 'shipment',
+    plural: 'shipments',
+    routes: { export: true, exportPost: true },
+    references: { carrier: { expand: true, reverseExport: true, reverseExportPost: true } },
+    hidden: ['internalNote'],
+  })
   @Schema({ timestamps: true })
   class Shipment {
     @Prop({ required: true }) code!: string;
@@ -63,7 +69,18 @@ export function exportRoutesSpec(): void {
     t = await createTestApp(engine, { resources: [Carrier, Shipment, Crate, Pallet] });
     carrier = (await t.connection.model('Carrier').create({ name: 'Fast', apiKey: 'secret' }))._id.toString();
     await t.connection.model('Shipment').insertMany([
-      { code: 'A1', note: '=HYPERLINK("http://evil","x")', internalNote: 'hidden', paid: true, weight: -2.5, address: { city: 'Lyon', zip: '69001' }, tags: ['x', 'y'], parcels: [{ weight: 1, label: 'p' }], carrier, shippedAt },
+      {
+        code: 'A1',
+        note: '=HYPERLINK("http://evil","x")',
+        internalNote: 'hidden',
+        paid: true,
+        weight: -2.5,
+        address: { city: 'Lyon', zip: '69001' },
+        tags: ['x', 'y'],
+        parcels: [{ weight: 1, label: 'p' }],
+        carrier,
+        shippedAt,
+      },
       { code: 'B2', note: '+cmd|calc', paid: false, weight: 3 },
       { code: 'C3', note: 'plain, with "quotes"\nand a line', tags: [] },
       { code: 'D4', note: '@SUM(1)' },
@@ -86,16 +103,39 @@ export function exportRoutesSpec(): void {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.text.charCodeAt(0)).toBe(0xfeff);
     const rows = csvOf(response.text);
-    expect(Object.keys(rows[0])).toEqual(['_id', 'code', 'note', 'paid', 'weight', 'address.city', 'address.zip', 'tags', 'parcels', 'carrier', 'shippedAt', 'waybill', 'createdAt', 'updatedAt']);
+    expect(Object.keys(rows[0])).toEqual([
+      '_id',
+      'code',
+      'note',
+      'paid',
+      'weight',
+      'address.city',
+      'address.zip',
+      'tags',
+      'parcels',
+      'carrier',
+      'shippedAt',
+      'waybill',
+      'createdAt',
+      'updatedAt',
+    ]);
     expect(rows.map((row) => row.code)).toEqual(['A1', 'B2', 'C3', 'D4', 'E5']);
-    expect(rows[0]).toMatchObject({ paid: 'true', weight: '-2.5', 'address.city': 'Lyon', tags: '["x","y"]', parcels: '[{"weight":1,"label":"p"}]', carrier, shippedAt: shippedAt.toISOString() });
+    expect(rows[0]).toMatchObject({
+      paid: 'true',
+      weight: '-2.5',
+      'address.city': 'Lyon',
+      tags: '["x","y"]',
+      parcels: '[{"weight":1,"label":"p"}]',
+      carrier,
+      shippedAt: shippedAt.toISOString(),
+    });
     expect(rows[1]).toMatchObject({ paid: 'false', 'address.city': '', tags: '[]' });
     expect(response.text).not.toContain('hidden');
   });
 
   it('neutralises text a spreadsheet would run as a formula (CSV), and keeps every other text as it was', async () => {
     const rows = csvOf((await t.http().get('/shipments/export?sort=code&select=code,note').expect(200)).text);
-    expect(rows.map((row) => row.note)).toEqual(["'=HYPERLINK(\"http://evil\",\"x\")", "'+cmd|calc", 'plain, with "quotes"\nand a line', "'@SUM(1)", "'-1+2"]);
+    expect(rows.map((row) => row.note)).toEqual(['\'=HYPERLINK("http://evil","x")', "'+cmd|calc", 'plain, with "quotes"\nand a line', "'@SUM(1)", "'-1+2"]);
     expect(Object.keys(rows[0])).toEqual(['_id', 'code', 'note']);
   });
 
@@ -104,7 +144,12 @@ export function exportRoutesSpec(): void {
     const ndjson = await t.http().get('/shipments/export?sort=-code&format=ndjson').expect(200);
     expect(ndjson.headers['content-type']).toBe('application/x-ndjson');
     expect(ndjson.headers['content-disposition']).toBe(`attachment; filename="shipments.ndjson"; filename*=UTF-8''shipments.ndjson`);
-    expect(ndjson.text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(search);
+    expect(
+      ndjson.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(search);
     const json = await t.http().get('/shipments/export?sort=-code').set('Accept', 'application/json').expect(200);
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(json.body).toEqual(search);
@@ -125,7 +170,23 @@ export function exportRoutesSpec(): void {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(response.body as never);
     const sheet = book.getWorksheet('Shipment')!;
-    expect(sheet.getRow(1).values).toEqual([undefined, '_id', 'code', 'note', 'paid', 'weight', 'address.city', 'address.zip', 'tags', 'parcels', 'carrier', 'shippedAt', 'waybill', 'createdAt', 'updatedAt']);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      '_id',
+      'code',
+      'note',
+      'paid',
+      'weight',
+      'address.city',
+      'address.zip',
+      'tags',
+      'parcels',
+      'carrier',
+      'shippedAt',
+      'waybill',
+      'createdAt',
+      'updatedAt',
+    ]);
     expect(sheet.rowCount).toBe(6);
     const first = sheet.getRow(2);
     expect(first.getCell(2).value).toBe('A1');
@@ -141,7 +202,14 @@ export function exportRoutesSpec(): void {
     expectError(await t.http().get('/shipments/export?internalNote=hidden'), 400, 'MR_INVALID_QUERY');
     expectError(await t.http().get('/shipments/export?sort=internalNote'), 400, 'MR_INVALID_QUERY');
     expectError(await t.http().get('/shipments/export?weight[gt]=heavy'), 400, 'MR_INVALID_VALUE');
-    expectError(await t.http().post('/shipments/export').send({ query: { $where: 'sleep(1000)' } }), 400, 'MR_INVALID_QUERY');
+    expectError(
+      await t
+        .http()
+        .post('/shipments/export')
+        .send({ query: { $where: 'sleep(1000)' } }),
+      400,
+      'MR_INVALID_QUERY',
+    );
     expectError(await t.http().post('/shipments/export').set('Content-Type', 'application/json').send('{"query":'), 400, 'MR_INVALID_JSON');
   });
 
@@ -162,7 +230,11 @@ export function exportRoutesSpec(): void {
       expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="shipments.json"/);
       expect(exported.body).toEqual(search);
       expect(exported.body.map((doc: { code: string }) => doc.code)).toEqual(['A1']);
-      const widened = await t.http().post(`/carrier/${carrier}/shipments/carrier/export?format=json`).send({ query: { $or: [{ carrier: other }, { code: { $exists: true } }] } }).expect(200);
+      const widened = await t
+        .http()
+        .post(`/carrier/${carrier}/shipments/carrier/export?format=json`)
+        .send({ query: { $or: [{ carrier: other }, { code: { $exists: true } }] } })
+        .expect(200);
       expect(widened.body.map((doc: { code: string }) => doc.code)).toEqual(['A1']);
       expectError(await t.http().get(`/carrier/${new Types.ObjectId()}/shipments/carrier/export`), 404, 'MR_NOT_FOUND');
       expectError(await t.http().get('/carrier/nope/shipments/carrier/export'), 400, 'MR_INVALID_ID');

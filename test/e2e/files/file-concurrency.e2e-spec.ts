@@ -70,40 +70,47 @@ export function fileConcurrencySpec(): void {
       120_000,
     );
 
-    it('an upload that loses the race on every attempt (another process keeps replacing the file) answers 409 MR_WRITE_CONFLICT with Retry-After, and keeps no file of its own', async () => {
-      const id = (await t.http().post('/label').send({ name: 'L' }).expect(201)).body._id as string;
-      const model = t.connection.model('Label') as Model<unknown>;
-      const collection = t.connection.db!.collection('labels');
-      const rivals: string[] = [];
-      // A writer the process does not know of (another instance of the app) stores a file in the
-      // field each time, just before this process writes it.
-      const original = model.findOneAndUpdate;
-      model.findOneAndUpdate = function (this: Model<unknown>, ...args: Parameters<Model<unknown>['findOneAndUpdate']>) {
-        const query = original.apply(this, args);
-        const exec = query.exec.bind(query);
-        query.exec = (async () => {
-          const rival = new Types.ObjectId();
-          rivals.push(String(rival));
-          await collection.updateOne({ _id: new Types.ObjectId(id) }, { $set: { logo: { _id: rival, name: 'rival.png', contentType: 'image/png', size: 1, uploadedAt: new Date() } } });
-          return exec();
-        }) as typeof query.exec;
-        return query;
-      } as typeof model.findOneAndUpdate;
-      try {
-        const response = await t.http().put(`/label/${id}/logo`).set('Content-Type', 'image/png').send(png);
-        expectError(response, 409, 'MR_WRITE_CONFLICT');
-        expect(response.headers['retry-after']).toBe('1');
-        expect(response.body.message).toContain('Label.logo');
-      } finally {
-        model.findOneAndUpdate = original;
-      }
-      expect(rivals.length).toBeGreaterThan(1);
-      expect(await stored()).toEqual({ files: 0, chunks: 0 });
-      // The rival's file is what the field holds: this upload changed nothing.
-      expect(String((await collection.findOne({ _id: new Types.ObjectId(id) }))!.logo._id)).toBe(rivals[rivals.length - 1]);
-      // With the rival gone, the same upload goes through.
-      await t.http().put(`/label/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
-      expect(await stored()).toEqual({ files: 1, chunks: 1 });
-    });
+    it(
+      'an upload that loses the race on every attempt (another process keeps replacing the file) answers 409 MR_WRITE_CONFLICT with Retry-After, and ' +
+        'keeps no file of its own',
+      async () => {
+        const id = (await t.http().post('/label').send({ name: 'L' }).expect(201)).body._id as string;
+        const model = t.connection.model('Label') as Model<unknown>;
+        const collection = t.connection.db!.collection('labels');
+        const rivals: string[] = [];
+        // A writer the process does not know of (another instance of the app) stores a file in the
+        // field each time, just before this process writes it.
+        const original = model.findOneAndUpdate;
+        model.findOneAndUpdate = function (this: Model<unknown>, ...args: Parameters<Model<unknown>['findOneAndUpdate']>) {
+          const query = original.apply(this, args);
+          const exec = query.exec.bind(query);
+          query.exec = (async () => {
+            const rival = new Types.ObjectId();
+            rivals.push(String(rival));
+            await collection.updateOne(
+              { _id: new Types.ObjectId(id) },
+              { $set: { logo: { _id: rival, name: 'rival.png', contentType: 'image/png', size: 1, uploadedAt: new Date() } } },
+            );
+            return exec();
+          }) as typeof query.exec;
+          return query;
+        } as typeof model.findOneAndUpdate;
+        try {
+          const response = await t.http().put(`/label/${id}/logo`).set('Content-Type', 'image/png').send(png);
+          expectError(response, 409, 'MR_WRITE_CONFLICT');
+          expect(response.headers['retry-after']).toBe('1');
+          expect(response.body.message).toContain('Label.logo');
+        } finally {
+          model.findOneAndUpdate = original;
+        }
+        expect(rivals.length).toBeGreaterThan(1);
+        expect(await stored()).toEqual({ files: 0, chunks: 0 });
+        // The rival's file is what the field holds: this upload changed nothing.
+        expect(String((await collection.findOne({ _id: new Types.ObjectId(id) }))!.logo._id)).toBe(rivals[rivals.length - 1]);
+        // With the rival gone, the same upload goes through.
+        await t.http().put(`/label/${id}/logo`).set('Content-Type', 'image/png').send(png).expect(200);
+        expect(await stored()).toEqual({ files: 1, chunks: 1 });
+      },
+    );
   });
 }

@@ -51,7 +51,10 @@ export function fileGallerySpec(): void {
       expect(await stored()).toEqual({ files: 3, chunks: 3 });
       const covers = (await t.http().get(`/album/${id}`).expect(200)).body.covers as FileRef[];
       expect(covers).toHaveLength(3);
-      await t.http().delete(`/album/${id}/covers/${String(covers[0]._id)}`).expect(200);
+      await t
+        .http()
+        .delete(`/album/${id}/covers/${String(covers[0]._id)}`)
+        .expect(200);
       expect((await add(id)).status).toBe(201);
     });
 
@@ -71,7 +74,10 @@ export function fileGallerySpec(): void {
       for (let n = 0; n < 30; n++) await add(id, 'pages').expect(201);
       expect(await stored()).toEqual({ files: 30, chunks: 30 });
       const commands: string[] = [];
-      const prototype = mongoose.mongo.Collection.prototype as unknown as Record<'find' | 'deleteMany' | 'deleteOne', (this: mongoose.mongo.Collection, ...args: unknown[]) => unknown>;
+      const prototype = mongoose.mongo.Collection.prototype as unknown as Record<
+        'find' | 'deleteMany' | 'deleteOne',
+        (this: mongoose.mongo.Collection, ...args: unknown[]) => unknown
+      >;
       const originals = { find: prototype.find, deleteMany: prototype.deleteMany, deleteOne: prototype.deleteOne };
       for (const name of ['find', 'deleteMany', 'deleteOne'] as const) {
         prototype[name] = function (this: mongoose.mongo.Collection, ...args: unknown[]) {

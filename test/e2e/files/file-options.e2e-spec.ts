@@ -66,11 +66,18 @@ export function fileOptionsSpec(): void {
       await t.http().put(`/poster/${id}/badge`).set('x-key', 'open').set('If-Match', etag).set('Content-Type', 'image/png').send(png).expect(200);
     });
 
-    it('decorators apply: the field\'s own, over forRoot({ files })\'s', async () => {
+    it("decorators apply: the field's own, over forRoot({ files })'s", async () => {
       const { id, etag } = await poster();
       const uploaded = await t.http().put(`/poster/${id}/icon`).set('If-Match', etag).set('Content-Type', 'image/svg+xml').send(SVG).expect(200);
       expect((await t.http().get(`/poster/${id}/icon`).expect(200)).headers['x-files']).toBe('yes');
-      await t.http().put(`/poster/${id}/badge`).set('x-key', 'open').set('If-Match', uploaded.headers.etag).set('Content-Type', 'image/png').send(png).expect(200);
+      await t
+        .http()
+        .put(`/poster/${id}/badge`)
+        .set('x-key', 'open')
+        .set('If-Match', uploaded.headers.etag)
+        .set('Content-Type', 'image/png')
+        .send(png)
+        .expect(200);
       const badge = await t.http().get(`/poster/${id}/badge`).expect(200);
       expect(badge.headers['x-served-by']).toBe('badge');
       expect(badge.headers['x-files']).toBeUndefined();
@@ -96,7 +103,14 @@ export function fileOptionsSpec(): void {
   describe('SVG', () => {
     it('is served as an attachment unless the field lists it inline', async () => {
       const { id, etag } = await poster();
-      const first = await t.http().put(`/poster/${id}/badge`).set('x-key', 'open').set('If-Match', etag).set('Content-Type', 'image/svg+xml').send(SVG).expect(200);
+      const first = await t
+        .http()
+        .put(`/poster/${id}/badge`)
+        .set('x-key', 'open')
+        .set('If-Match', etag)
+        .set('Content-Type', 'image/svg+xml')
+        .send(SVG)
+        .expect(200);
       expect(first.body.badge.contentType).toBe('image/svg+xml');
       const badge = await t.http().get(`/poster/${id}/badge`).expect(200);
       expect(badge.headers['content-disposition']).toMatch(/^attachment;/);
@@ -111,18 +125,24 @@ export function fileOptionsSpec(): void {
   describe('the orphan sweep: repository.removeOrphanFiles()', () => {
     it('deletes the files no document holds and chunks without a file, and keeps the others', async () => {
       const { id, etag } = await poster();
-      const kept = (await t.http().put(`/poster/${id}/badge`).set('x-key', 'open').set('If-Match', etag).set('Content-Type', 'image/png').send(png).expect(200)).body.badge;
+      const kept = (await t.http().put(`/poster/${id}/badge`).set('x-key', 'open').set('If-Match', etag).set('Content-Type', 'image/png').send(png).expect(200))
+        .body.badge;
       const bucket = new mongoose.mongo.GridFSBucket(t.connection.db!, { bucketName: 'posters_files' });
       // What a process stopped between storing a file and writing its document leaves:
       const unheld = bucket.openUploadStream('lost.png', { metadata: { resource: 'Poster', document: new mongoose.Types.ObjectId(id), field: 'badge' } });
       unheld.end(png);
       await new Promise((resolve) => unheld.once('finish', resolve));
       // ...and a process stopped mid-upload: chunks, no file.
-      await t.connection.db!.collection('posters_files.chunks').insertOne({ files_id: new mongoose.Types.ObjectId(), n: 0, data: new mongoose.mongo.Binary(Buffer.from('x')) });
+      await t.connection
+        .db!.collection('posters_files.chunks')
+        .insertOne({ files_id: new mongoose.Types.ObjectId(), n: 0, data: new mongoose.mongo.Binary(Buffer.from('x')) });
       const repository = t.app.get<ModelRepository>(getModelRepositoryToken('Poster'));
       expect(await repository.removeOrphanFiles({ olderThanMs: 60_000 })).toBe(0); // too young to be sure
       expect(await repository.removeOrphanFiles({ olderThanMs: -1000 })).toBe(2);
-      const left = await t.connection.db!.collection('posters_files.files').find({}, { projection: { _id: 1 } }).toArray();
+      const left = await t.connection
+        .db!.collection('posters_files.files')
+        .find({}, { projection: { _id: 1 } })
+        .toArray();
       expect(left.map((file) => String(file._id))).toContain(kept._id);
       expect(left.map((file) => String(file._id))).not.toContain(String(unheld.id));
       expect(await t.connection.db!.collection('posters_files.chunks').countDocuments({ files_id: { $nin: left.map((file) => file._id) } })).toBe(0);

@@ -63,7 +63,13 @@ export function filesSpec(): void {
     it('stores a raw PNG body and answers the document with its FileRef and a new ETag', async () => {
       const id = await create();
       const before = await t.http().get(`/brand/${id}`).expect(200);
-      const response = await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').set('Content-Disposition', 'attachment; filename="acme.png"').send(png).expect(200);
+      const response = await t
+        .http()
+        .put(`/brand/${id}/logo`)
+        .set('Content-Type', 'image/png')
+        .set('Content-Disposition', 'attachment; filename="acme.png"')
+        .send(png)
+        .expect(200);
       expect(response.body.logo).toEqual({
         _id: expect.stringMatching(/^[0-9a-f]{24}$/),
         name: 'acme.png',
@@ -80,7 +86,11 @@ export function filesSpec(): void {
 
     it('stores the first file part of a multipart body, its name sanitised', async () => {
       const id = await create();
-      const response = await t.http().put(`/brand/${id}/logo`).attach('file', jpeg, { filename: '..\\..\\etc/pass\u202ewd<>.jpg', contentType: 'image/jpeg' }).expect(200);
+      const response = await t
+        .http()
+        .put(`/brand/${id}/logo`)
+        .attach('file', jpeg, { filename: '..\\..\\etc/pass\u202ewd<>.jpg', contentType: 'image/jpeg' })
+        .expect(200);
       expect(response.body.logo).toMatchObject({ name: 'passwd.jpg', contentType: 'image/jpeg', size: jpeg.length });
     });
 
@@ -121,7 +131,11 @@ export function filesSpec(): void {
 
     it('refuses a malformed multipart body (a NUL in a part header): 400 MR_INVALID_FILE', async () => {
       const id = await create();
-      expectError(await t.http().put(`/brand/${id}/logo`).attach('file', jpeg, { filename: 'a\u0000b.jpg', contentType: 'image/jpeg' }), 400, 'MR_INVALID_FILE');
+      expectError(
+        await t.http().put(`/brand/${id}/logo`).attach('file', jpeg, { filename: 'a\u0000b.jpg', contentType: 'image/jpeg' }),
+        400,
+        'MR_INVALID_FILE',
+      );
       expect(await stored()).toEqual({ files: 0, chunks: 0 });
     });
 
@@ -149,7 +163,14 @@ export function filesSpec(): void {
 
     it('cannot be written through the JSON routes', async () => {
       const id = await create();
-      expectError(await t.http().put(`/brand/${id}`).send({ logo: { name: 'x' } }), 400, 'MR_INVALID_BODY');
+      expectError(
+        await t
+          .http()
+          .put(`/brand/${id}`)
+          .send({ logo: { name: 'x' } }),
+        400,
+        'MR_INVALID_BODY',
+      );
     });
   });
 
@@ -158,7 +179,13 @@ export function filesSpec(): void {
     let etag: string;
     beforeEach(async () => {
       id = await create();
-      await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').set('Content-Disposition', 'attachment; filename="Acme logo.png"').send(png).expect(200);
+      await t
+        .http()
+        .put(`/brand/${id}/logo`)
+        .set('Content-Type', 'image/png')
+        .set('Content-Disposition', 'attachment; filename="Acme logo.png"')
+        .send(png)
+        .expect(200);
       etag = `"${Buffer.from(sha256(png), 'hex').toString('base64url')}"`;
     });
 
@@ -226,7 +253,12 @@ export function filesSpec(): void {
       const url = added.headers.location;
       const whole = await asBuffer(t.http().get(url)).expect(200);
       expect(binary(whole).equals(body)).toBe(true);
-      for (const [start, end] of [[261_000, 522_300], [0, 261_119], [261_120, 261_120], [body.length - 10, body.length - 1]]) {
+      for (const [start, end] of [
+        [261_000, 522_300],
+        [0, 261_119],
+        [261_120, 261_120],
+        [body.length - 10, body.length - 1],
+      ]) {
         const part = await asBuffer(t.http().get(url).set('Range', `bytes=${start}-${end}`)).expect(206);
         expect(binary(part).equals(body.subarray(start, end + 1))).toBe(true);
       }
@@ -321,11 +353,20 @@ export function filesSpec(): void {
 
     it('refuses at upload an image of more than 25 megapixels by default (a 5001 × 5000 PNG header): 413 MR_IMAGE_TOO_LARGE', async () => {
       const id = await create();
-      const response = await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(pngHeaderOnly(5001, 5000, { bitDepth: 8, interlaced: false }));
+      const response = await t
+        .http()
+        .put(`/brand/${id}/logo`)
+        .set('Content-Type', 'image/png')
+        .send(pngHeaderOnly(5001, 5000, { bitDepth: 8, interlaced: false }));
       expectError(response, 413, 'MR_IMAGE_TOO_LARGE');
       expect(response.body.message).toBe('Brand.logo: the image is 5001 × 5000 pixels (25.01 megapixels); this field takes at most 25 megapixels (maxPixels)');
       expect(await stored()).toEqual({ files: 0, chunks: 0 });
-      await t.http().put(`/brand/${id}/logo`).set('Content-Type', 'image/png').send(pngHeaderOnly(5000, 5000, { bitDepth: 8, interlaced: false })).expect(200);
+      await t
+        .http()
+        .put(`/brand/${id}/logo`)
+        .set('Content-Type', 'image/png')
+        .send(pngHeaderOnly(5000, 5000, { bitDepth: 8, interlaced: false }))
+        .expect(200);
     });
 
     it('answers 415 for an image that cannot be decoded (a PNG signature, then garbage)', async () => {
@@ -374,7 +415,9 @@ export function filesSpec(): void {
         yield Buffer.alloc(100);
       }
       const owner = { resource: 'Brand', document: new mongoose.Types.ObjectId(), field: 'scans' };
-      await expect(repository.files!.upload(pieces(), { name: 'x.png' }, { ...scans, maxSize: chunk + 10 }, owner)).rejects.toMatchObject({ code: 'MR_PAYLOAD_TOO_LARGE' });
+      await expect(repository.files!.upload(pieces(), { name: 'x.png' }, { ...scans, maxSize: chunk + 10 }, owner)).rejects.toMatchObject({
+        code: 'MR_PAYLOAD_TOO_LARGE',
+      });
       expect(await stored()).toEqual({ files: 0, chunks: 0 });
     });
 
@@ -382,7 +425,13 @@ export function filesSpec(): void {
       const id = await create();
       // The client leaves once GridFS holds a chunk of its file.
       const written = pollUntil(stored, (counts) => counts.chunks > 0);
-      const result = await streamUpload(t.app, `/brand/${id}/scans`, { method: 'POST', head: png, total: 1024 * 1024, stopAfter: 512 * 1024, pauseAfter: { bytes: 512 * 1024, until: written } });
+      const result = await streamUpload(t.app, `/brand/${id}/scans`, {
+        method: 'POST',
+        head: png,
+        total: 1024 * 1024,
+        stopAfter: 512 * 1024,
+        pauseAfter: { bytes: 512 * 1024, until: written },
+      });
       expect((await written).chunks).toBeGreaterThan(0);
       expect(result.status).toBeUndefined();
       const after = await pollUntil(stored, (counts) => counts.chunks === 0 && counts.files === 0);
@@ -393,7 +442,12 @@ export function filesSpec(): void {
     it('deletes the stored file when the document is gone by the time it is written (404)', async () => {
       const id = await create();
       const release = deferred();
-      const streaming = streamUpload(t.app, `/brand/${id}/scans`, { method: 'POST', head: png, total: 640 * 1024, pauseAfter: { bytes: 512 * 1024, until: release.promise } });
+      const streaming = streamUpload(t.app, `/brand/${id}/scans`, {
+        method: 'POST',
+        head: png,
+        total: 640 * 1024,
+        pauseAfter: { bytes: 512 * 1024, until: release.promise },
+      });
       // The upload is under way (the document was found, a chunk stored) when the document is deleted.
       expect((await pollUntil(stored, (counts) => counts.chunks > 0)).chunks).toBeGreaterThan(0);
       await t.connection.db!.collection('brands').deleteOne({});

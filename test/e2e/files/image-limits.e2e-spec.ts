@@ -47,19 +47,23 @@ export function imageLimitsSpec(): void {
   const binary = asBytes;
 
   describe('the pixels of an uploaded image are bounded at upload', () => {
-    it('refuses a "pixel flood" PNG (100 megapixels, interlaced, 16-bit, 100 bytes) with a 413 MR_IMAGE_TOO_LARGE naming the bound; nothing is stored', async () => {
-      const id = await create();
-      const flood = pngHeaderOnly(10_000, 10_000);
-      expect(flood.length).toBeLessThan(200);
-      const before = await files();
-      const response = await put(id, 'poster', flood);
-      expectError(response, 413, 'MR_IMAGE_TOO_LARGE');
-      expect(response.body.message).toBe(
-        'Picture.poster: the image is 10000 × 10000 pixels (100 megapixels), interlaced, more than 8 bits per sample: it counts as 400 megapixels; this field takes at most 2 megapixels (maxPixels)',
-      );
-      expect(await files()).toBe(before);
-      expect((await t.http().get(`/picture/${id}`).expect(200)).body.poster).toBeUndefined();
-    });
+    it(
+      'refuses a "pixel flood" PNG (100 megapixels, interlaced, 16-bit, 100 bytes) with a 413 MR_IMAGE_TOO_LARGE naming the bound; nothing ' + 'is stored',
+      async () => {
+        const id = await create();
+        const flood = pngHeaderOnly(10_000, 10_000);
+        expect(flood.length).toBeLessThan(200);
+        const before = await files();
+        const response = await put(id, 'poster', flood);
+        expectError(response, 413, 'MR_IMAGE_TOO_LARGE');
+        expect(response.body.message).toBe(
+          'Picture.poster: the image is 10000 × 10000 pixels (100 megapixels), interlaced, more than 8 bits per sample: it counts as 400 megapixels; this ' +
+            'field takes at most 2 megapixels (maxPixels)',
+        );
+        expect(await files()).toBe(before);
+        expect((await t.http().get(`/picture/${id}`).expect(200)).body.poster).toBeUndefined();
+      },
+    );
 
     it('counts an interlaced 16-bit image four times: 800 × 800 plain is taken by a 1-megapixel field, the same interlaced at 16 bits is not', async () => {
       const id = await create();
@@ -69,10 +73,12 @@ export function imageLimitsSpec(): void {
       await put(id, 'image', plain).expect(200);
       const response = await put(id, 'image', deep);
       expectError(response, 413, 'MR_IMAGE_TOO_LARGE');
-      expect(response.body.message).toMatch(/800 × 800 pixels \(0\.64 megapixels\), interlaced, more than 8 bits per sample: it counts as 2\.56 megapixels; this field takes at most 1 megapixels/);
+      expect(response.body.message).toMatch(
+        /800 × 800 pixels \(0\.64 megapixels\), interlaced, more than 8 bits per sample: it counts as 2\.56 megapixels; this field takes at most 1 megapixels/,
+      );
     });
 
-    it('a field\'s own maxPixels wins over forRoot({ images: { maxPixels } }), and a field without variants takes any image', async () => {
+    it("a field's own maxPixels wins over forRoot({ images: { maxPixels } }), and a field without variants takes any image", async () => {
       const id = await create();
       const large = await makeImage('jpeg', { width: 1200, height: 1000 }); // 1.2 megapixels
       expectError(await put(id, 'image', large, 'image/jpeg'), 413, 'MR_IMAGE_TOO_LARGE');
@@ -80,19 +86,24 @@ export function imageLimitsSpec(): void {
       await put(id, 'original', pngHeaderOnly(10_000, 10_000)).expect(200);
     });
 
-    it('reads the header of a JPEG whose frame header comes after 520 KB of comments (past the first bytes kept on the way: read again from GridFS)', async () => {
-      const id = await create();
-      // One flat colour: a few kilobytes.
-      const jpeg = await sharp({ create: { width: 1100, height: 1000, channels: 3, background: '#808080' } }).jpeg().toBuffer();
-      // Eight comment segments (COM) of 65,000 bytes right after SOI, before the frame header.
-      const comment = Buffer.alloc(65_004, 0x20);
-      comment.writeUInt16BE(0xfffe, 0);
-      comment.writeUInt16BE(65_002, 2);
-      const padded = Buffer.concat([jpeg.subarray(0, 2), ...Array.from({ length: 8 }, () => comment), jpeg.subarray(2)]);
-      expect(padded.length).toBeGreaterThan(512 * 1024);
-      expect(padded.length).toBeLessThan(1024 * 1024);
-      expectError(await put(id, 'image', padded, 'image/jpeg'), 413, 'MR_IMAGE_TOO_LARGE');
-    });
+    it(
+      'reads the header of a JPEG whose frame header comes after 520 KB of comments (past the first bytes kept on the way: read again from ' + 'GridFS)',
+      async () => {
+        const id = await create();
+        // One flat colour: a few kilobytes.
+        const jpeg = await sharp({ create: { width: 1100, height: 1000, channels: 3, background: '#808080' } })
+          .jpeg()
+          .toBuffer();
+        // Eight comment segments (COM) of 65,000 bytes right after SOI, before the frame header.
+        const comment = Buffer.alloc(65_004, 0x20);
+        comment.writeUInt16BE(0xfffe, 0);
+        comment.writeUInt16BE(65_002, 2);
+        const padded = Buffer.concat([jpeg.subarray(0, 2), ...Array.from({ length: 8 }, () => comment), jpeg.subarray(2)]);
+        expect(padded.length).toBeGreaterThan(512 * 1024);
+        expect(padded.length).toBeLessThan(1024 * 1024);
+        expectError(await put(id, 'image', padded, 'image/jpeg'), 413, 'MR_IMAGE_TOO_LARGE');
+      },
+    );
   });
 
   describe('resizes run in a bounded queue', () => {
@@ -131,15 +142,18 @@ export function imageLimitsSpec(): void {
       const refused = await t.http().get(`/picture/${id}/image?w=30`);
       expectError(refused, 400, 'MR_INVALID_QUERY');
       expect(refused.body.details).toEqual([
-        { path: 'w', message: 'Picture.image: this file has its 2 variants (variants.maxPerFile), and no other is made: ask for one of w10-h-cover.png, w20-h-cover.png' },
+        {
+          path: 'w',
+          message: 'Picture.image: this file has its 2 variants (variants.maxPerFile), and no other is made: ask for one of w10-h-cover.png, w20-h-cover.png',
+        },
       ]);
       expect(await files()).toBe(before);
       expect((await dimensionsOf((await binary(t.http().get(`/picture/${id}/image?w=20`)).expect(200)).body as Buffer)).width).toBe(20);
     });
   });
 
-  describe('errors in the library\'s words', () => {
-    it('a JPEG cut short is stored (its header is whole), and its resize is a 415 with a fixed message, not the decoder\'s', async () => {
+  describe("errors in the library's words", () => {
+    it("a JPEG cut short is stored (its header is whole), and its resize is a 415 with a fixed message, not the decoder's", async () => {
       const id = await create();
       const jpeg = await makeImage('jpeg', { width: 400, height: 300 });
       await put(id, 'poster', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 'image/jpeg').expect(200);
@@ -150,7 +164,9 @@ export function imageLimitsSpec(): void {
 
     it('Content-Disposition: inline; filename="" names the file `file` (it was a 400 with Mongoose\'s words)', async () => {
       const id = await create();
-      const response = await put(id, 'original', await makeImage('png')).set('Content-Disposition', 'inline; filename=""').expect(200);
+      const response = await put(id, 'original', await makeImage('png'))
+        .set('Content-Disposition', 'inline; filename=""')
+        .expect(200);
       expect(response.body.original.name).toBe('file');
     });
   });

@@ -54,11 +54,15 @@ export function uploadCsrfSpec(): void {
     it.each([
       ['PUT', 'avatar'],
       ['POST', 'photos'],
-    ] as const)('refuses a cross-site form post to %s .../%s with the user\'s cookie: 403, nothing stored', async (method, field) => {
+    ] as const)("refuses a cross-site form post to %s .../%s with the user's cookie: 403, nothing stored", async (method, field) => {
       const id = await profile();
       const before = await stored();
       const request = method === 'PUT' ? t.http().put(`/profile/${id}/${field}`) : t.http().post(`/profile/${id}/${field}`);
-      const response = await request.set('Cookie', 'session=abc').set('Sec-Fetch-Site', 'cross-site').set('Origin', 'https://evil.example').attach('file', png, { filename: 'a.png', contentType: 'image/png' });
+      const response = await request
+        .set('Cookie', 'session=abc')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .set('Origin', 'https://evil.example')
+        .attach('file', png, { filename: 'a.png', contentType: 'image/png' });
       expectError(response, 403, 'MR_FORBIDDEN');
       expect(await stored()).toBe(before);
     });
@@ -70,7 +74,7 @@ export function uploadCsrfSpec(): void {
 
     it.each([
       ['a same-origin page (Sec-Fetch-Site: same-origin)', { Cookie: 'session=abc', 'Sec-Fetch-Site': 'same-origin' }],
-      ['an older browser\'s script with X-Requested-With', { Cookie: 'session=abc', 'X-Requested-With': 'XMLHttpRequest' }],
+      ["an older browser's script with X-Requested-With", { Cookie: 'session=abc', 'X-Requested-With': 'XMLHttpRequest' }],
       ['a client without cookies (curl, a server, a bearer token)', { Authorization: 'Bearer token' }],
     ])('takes the upload of %s', async (_label, headers) => {
       const id = await profile();

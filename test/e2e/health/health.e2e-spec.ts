@@ -78,7 +78,12 @@ export function healthSpec(): void {
       const contract = new OpenApiContract(document);
       contract.check('GET', '/health', 200, (await t.http().get('/health')).body);
       contract.check('GET', '/ready', 200, (await t.http().get('/ready')).body);
-      contract.check('GET', '/ready', 503, { statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database did not answer a ping within 1000 ms' });
+      contract.check('GET', '/ready', 503, {
+        statusCode: 503,
+        error: 'Service Unavailable',
+        code: 'MR_DATABASE_UNAVAILABLE',
+        message: 'The database did not answer a ping within 1000 ms',
+      });
     });
   });
 
@@ -90,29 +95,38 @@ export function healthSpec(): void {
     let t: TestApp | undefined;
     afterAll(() => t?.close());
 
-    itStopsTheEngine('GET /ready answers 503 MR_DATABASE_UNAVAILABLE within readyTimeoutMS, /health stays 200, and /ready recovers', async () => {
-      const readyTimeoutMS = 1000;
-      // The driver's own server selection waits 30 s (its default): the bound is the module's.
-      t = await bootWithHealth({ readyTimeoutMS }, { serverSelectionTimeoutMS: 30000 });
-      expectReady(await t.http().get('/ready'));
+    itStopsTheEngine(
+      'GET /ready answers 503 MR_DATABASE_UNAVAILABLE within readyTimeoutMS, /health stays 200, and /ready recovers',
+      async () => {
+        const readyTimeoutMS = 1000;
+        // The driver's own server selection waits 30 s (its default): the bound is the module's.
+        t = await bootWithHealth({ readyTimeoutMS }, { serverSelectionTimeoutMS: 30000 });
+        expectReady(await t.http().get('/ready'));
 
-      await engine.get().suspend!();
-      try {
-        for (let attempt = 0; attempt < 3; attempt++) {
-          const started = Date.now();
-          const response = await t.http().get('/ready');
-          const elapsed = Date.now() - started;
-          expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
-          expect(response.body.message).toMatch(/^The database (did not answer a ping|is not connected)/);
-          expect(elapsed).toBeLessThan(readyTimeoutMS + 2000);
-          const health = await t.http().get('/health');
-          expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { status: 'ok' } });
+        await engine.get().suspend!();
+        try {
+          for (let attempt = 0; attempt < 3; attempt++) {
+            const started = Date.now();
+            const response = await t.http().get('/ready');
+            const elapsed = Date.now() - started;
+            expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+            expect(response.body.message).toMatch(/^The database (did not answer a ping|is not connected)/);
+            expect(elapsed).toBeLessThan(readyTimeoutMS + 2000);
+            const health = await t.http().get('/health');
+            expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { status: 'ok' } });
+          }
+        } finally {
+          await engine.get().resume!();
         }
-      } finally {
-        await engine.get().resume!();
-      }
-      expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
-    }, 60000);
+        expectReady(
+          await pollUntil(
+            () => t!.http().get('/ready'),
+            (response) => response.status === 200,
+          ),
+        );
+      },
+      60000,
+    );
   });
 
   // The proxy forwards to the one host of an engine this process started; a MONGODB_URI may name
@@ -128,31 +142,43 @@ export function healthSpec(): void {
       await proxy?.close();
     });
 
-    itOnLocalEngine('GET /ready answers 503 after readyTimeoutMS, not after the driver\'s 30 s, and recovers', async () => {
-      const readyTimeoutMS = 1000;
-      proxy = await startStallingProxy(engine.get().uri);
-      const { uri } = proxy;
-      t = await bootTestApp(engine, {
-        modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
-        imports: ({ dbName }) => [MongooseModule.forRoot(uri, { dbName, serverSelectionTimeoutMS: 30000 }), ModelRoutesHealthModule.forRoot({ readyTimeoutMS })],
-        mongoose: false,
-      });
-      expectReady(await t.http().get('/ready'));
+    itOnLocalEngine(
+      "GET /ready answers 503 after readyTimeoutMS, not after the driver's 30 s, and recovers",
+      async () => {
+        const readyTimeoutMS = 1000;
+        proxy = await startStallingProxy(engine.get().uri);
+        const { uri } = proxy;
+        t = await bootTestApp(engine, {
+          modelRoutes: ModelRoutesModule.forRoot({ resources: [Entrepreneur, Company] }),
+          imports: ({ dbName }) => [
+            MongooseModule.forRoot(uri, { dbName, serverSelectionTimeoutMS: 30000 }),
+            ModelRoutesHealthModule.forRoot({ readyTimeoutMS }),
+          ],
+          mongoose: false,
+        });
+        expectReady(await t.http().get('/ready'));
 
-      proxy.stall();
-      for (let attempt = 0; attempt < 2; attempt++) {
-        const started = Date.now();
-        const response = await t.http().get('/ready');
-        const elapsed = Date.now() - started;
-        expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
-        expect(response.body.message).toBe('The database did not answer a ping within 1000 ms');
-        expect(elapsed).toBeLessThan(readyTimeoutMS + 2000);
-        await t.http().get('/health').expect(200);
-      }
+        proxy.stall();
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const started = Date.now();
+          const response = await t.http().get('/ready');
+          const elapsed = Date.now() - started;
+          expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+          expect(response.body.message).toBe('The database did not answer a ping within 1000 ms');
+          expect(elapsed).toBeLessThan(readyTimeoutMS + 2000);
+          await t.http().get('/health').expect(200);
+        }
 
-      proxy.resume();
-      expectReady(await pollUntil(() => t!.http().get('/ready'), (response) => response.status === 200));
-    }, 60000);
+        proxy.resume();
+        expectReady(
+          await pollUntil(
+            () => t!.http().get('/ready'),
+            (response) => response.status === 200,
+          ),
+        );
+      },
+      60000,
+    );
   });
 
   describe('forRootAsync: readyTimeoutMS computed, the paths given synchronously', () => {
@@ -195,29 +221,37 @@ export function healthSpec(): void {
       return response;
     }
 
-    itOnLocalEngine('useFactory with inject of a provider of an imported module: its readyTimeoutMS bounds the 503, and the document says so', async () => {
-      const response = await stalledReady(
-        ModelRoutesHealthModule.forRootAsync({
-          readyPath: 'status/ready',
-          imports: [ProbeConfigModule],
-          inject: [ProbeConfig],
-          useFactory: (config: ProbeConfig) => ({ readyTimeoutMS: config.readyTimeoutMS }),
-        }),
-        'status/ready',
-      );
-      expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
-      expect(response.body.message).toBe('The database did not answer a ping within 700 ms');
-      const document = createModelRoutesDocument(t!.app, new DocumentBuilder().build());
-      expect(document.paths['/status/ready']?.get?.responses['503']).toBeDefined();
-      expect(JSON.stringify(document.paths['/status/ready']?.get)).toContain('Answers within 700 ms');
-      expectNoRoute(await t!.http().get('/ready'));
-    }, 60000);
+    itOnLocalEngine(
+      'useFactory with inject of a provider of an imported module: its readyTimeoutMS bounds the 503, and the document says so',
+      async () => {
+        const response = await stalledReady(
+          ModelRoutesHealthModule.forRootAsync({
+            readyPath: 'status/ready',
+            imports: [ProbeConfigModule],
+            inject: [ProbeConfig],
+            useFactory: (config: ProbeConfig) => ({ readyTimeoutMS: config.readyTimeoutMS }),
+          }),
+          'status/ready',
+        );
+        expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+        expect(response.body.message).toBe('The database did not answer a ping within 700 ms');
+        const document = createModelRoutesDocument(t!.app, new DocumentBuilder().build());
+        expect(document.paths['/status/ready']?.get?.responses['503']).toBeDefined();
+        expect(JSON.stringify(document.paths['/status/ready']?.get)).toContain('Answers within 700 ms');
+        expectNoRoute(await t!.http().get('/ready'));
+      },
+      60000,
+    );
 
-    itOnLocalEngine('useClass: a class implementing createModelRoutesHealthSettings()', async () => {
-      const response = await stalledReady(ModelRoutesHealthModule.forRootAsync({ useClass: HealthSettingsFactory }));
-      expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
-      expect(response.body.message).toBe('The database did not answer a ping within 800 ms');
-    }, 60000);
+    itOnLocalEngine(
+      'useClass: a class implementing createModelRoutesHealthSettings()',
+      async () => {
+        const response = await stalledReady(ModelRoutesHealthModule.forRootAsync({ useClass: HealthSettingsFactory }));
+        expectError(response, 503, 'MR_DATABASE_UNAVAILABLE');
+        expect(response.body.message).toBe('The database did not answer a ping within 800 ms');
+      },
+      60000,
+    );
 
     it('a computed readyTimeoutMS it cannot use fails the boot with the error and message of forRoot()', async () => {
       const thrown = (() => {
@@ -263,7 +297,10 @@ export function healthSpec(): void {
     it('documents them under their paths', () => {
       const document = createModelRoutesDocument(t.app, new DocumentBuilder().build());
       expect(document.paths['/api/status/live']?.get?.operationId).toBe('statusLive');
-      expect(document.paths['/api/status/ready']?.get).toMatchObject({ operationId: 'statusReady', summary: "Readiness: the database of connection 'catalog' answers ping" });
+      expect(document.paths['/api/status/ready']?.get).toMatchObject({
+        operationId: 'statusReady',
+        summary: "Readiness: the database of connection 'catalog' answers ping",
+      });
     });
   });
 

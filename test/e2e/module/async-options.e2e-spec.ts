@@ -22,9 +22,12 @@ export function asyncOptionsSpec(): void {
   }
 
   async function seedGadgets(http: TestApp['http'], count: number): Promise<void> {
-    for (let rank = 1; rank <= count; rank++) await http().post('/gadget').send({ name: `g${rank}`, rank }).expect(201);
+    for (let rank = 1; rank <= count; rank++)
+      await http()
+        .post('/gadget')
+        .send({ name: `g${rank}`, rank })
+        .expect(201);
   }
-
 
   // ---- forRootAsync ------------------------------------------------------------------------------------
 
@@ -88,7 +91,11 @@ export function asyncOptionsSpec(): void {
         }),
       );
       const gadget = (await http().post('/gadget').send({ name: 'hub' }).expect(201)).body;
-      for (let i = 0; i < 5; i++) await http().post('/part').send({ name: `p${i}`, gadget: gadget._id }).expect(201);
+      for (let i = 0; i < 5; i++)
+        await http()
+          .post('/part')
+          .send({ name: `p${i}`, gadget: gadget._id })
+          .expect(201);
       const response = await http().get(`/gadget/${gadget._id}/parts/gadget?limit=50`).expect(200);
       expect(response.body.status).toMatchObject({ search_count: 3, match_count: 5, counted: 'exact', limit: 3 });
     });
@@ -124,7 +131,9 @@ export function asyncOptionsSpec(): void {
       expect((await http().get('/gadget/count').expect(200)).body).toEqual({ count: 2 });
       expectError(await http().delete(`/gadget/${String(gadget!._id)}`), 405, 'MR_METHOD_NOT_ALLOWED');
       expectNoRoute(await http().get(`/gadget/${String(gadget!._id)}/parts/gadget`));
-      await http().get(`/gadget/${String(gadget!._id)}`).expect(200);
+      await http()
+        .get(`/gadget/${String(gadget!._id)}`)
+        .expect(200);
       expect(await connection.model('Gadget').countDocuments()).toBe(2);
     });
 
@@ -135,7 +144,6 @@ export function asyncOptionsSpec(): void {
       await http().put(`/gadget/${created.body._id}`).set('If-Match', created.headers.etag).send({ rank: 2 }).expect(200);
     });
   });
-
 
   // ---- two apps from one registration ----------------------------------------------------------------
 
@@ -148,15 +156,25 @@ export function asyncOptionsSpec(): void {
 
   describe('two apps built from one forRootAsync registration, with different settings', () => {
     // One plan, so one set of controllers and handlers for both apps; each resolves its own settings.
-    const modelRoutes = ModelRoutesModule.forRootAsync({ resources: [Gadget], inject: [APP_SETTINGS], useFactory: (settings: ModelRoutesSettings) => settings });
+    const modelRoutes = ModelRoutesModule.forRootAsync({
+      resources: [Gadget],
+      inject: [APP_SETTINGS],
+      useFactory: (settings: ModelRoutesSettings) => settings,
+    });
 
     it('each answers and documents its own: limits, and If-Match required (428) in the second only', async () => {
       const first = await bootTestApp(engine, { modelRoutes, imports: [appSettings({ search: { maxLimit: 3 } })] });
       const second = await bootTestApp(engine, { modelRoutes, imports: [appSettings({ search: { maxLimit: 5 }, requireIfMatch: true })] });
-      for (const [{ app }, maxLimit, required] of [[first, 3, false], [second, 5, true]] as const) {
+      for (const [{ app }, maxLimit, required] of [
+        [first, 3, false],
+        [second, 5, true],
+      ] as const) {
         const document = createModelRoutesDocument(app, new DocumentBuilder().setTitle('gadgets').build());
         const search = document.paths['/gadgets']!.get!;
-        const limit = search.parameters!.find((parameter) => 'name' in parameter && parameter.name === 'limit') as { description?: string; schema?: { default?: number } };
+        const limit = search.parameters!.find((parameter) => 'name' in parameter && parameter.name === 'limit') as {
+          description?: string;
+          schema?: { default?: number };
+        };
         expect([limit.description, limit.schema?.default]).toEqual([`At most ${maxLimit}; larger values are clamped.`, Math.min(20, maxLimit)]);
         const body = (document.components!.schemas!.GadgetSearchDto as { properties: Record<string, { description?: string }> }).properties.limit.description;
         expect(body).toBe(`Default ${Math.min(20, maxLimit)}; at most ${maxLimit}, larger values are clamped.`);
@@ -165,7 +183,10 @@ export function asyncOptionsSpec(): void {
         expect([ifMatch.required, '428' in update.responses]).toEqual([required, required]);
       }
       // Through HTTP, each response checked against its own app's document.
-      for (const [{ http }, maxLimit, required] of [[first, 3, false], [second, 5, true]] as const) {
+      for (const [{ http }, maxLimit, required] of [
+        [first, 3, false],
+        [second, 5, true],
+      ] as const) {
         const created = await http().post('/gadget').send({ name: 'g', rank: 1 }).expect(201);
         expect((await http().put(`/gadget/${created.body._id}`).send({ rank: 2 })).status).toBe(required ? 428 : 200);
         expect((await http().get('/gadgets?limit=50').expect(200)).body.status.limit).toBe(maxLimit);

@@ -64,7 +64,10 @@ export function controllerInjectionSpec(): void {
     /** Read in the constructor: the repository handed to super() is there before any request. */
     readonly modelName: string;
 
-    constructor(@InjectModelRepository(Shop) repository: ModelRepository<Shop>, private readonly greeter: Greeter) {
+    constructor(
+      @InjectModelRepository(Shop) repository: ModelRepository<Shop>,
+      private readonly greeter: Greeter,
+    ) {
       super(repository);
       this.modelName = this.repository.model.modelName;
     }

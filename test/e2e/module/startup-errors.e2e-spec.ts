@@ -59,20 +59,27 @@ export function startupErrorsSpec(): void {
   });
 
   describe('a Decimal128 field', () => {
-    itOnFerretDb('MongoDB stores Decimal128', 'stops the start on FerretDB v1 with MR_CONFIG_UNSUPPORTED_TYPE, naming every such field at any depth', async () => {
-      const error = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Invoice] }) }).then(
-        () => undefined,
-        (caught: unknown) => caught,
-      );
-      expect((error as { code?: string } | undefined)?.code).toBe('MR_CONFIG_UNSUPPORTED_TYPE');
-      expect((error as Error).message).toContain('Invoice.total, Invoice.lines.price: Decimal128 cannot be stored by FerretDB v1');
-      expect((error as Error).message).toContain('as a string, or as an integer of its smallest unit');
-    });
+    itOnFerretDb(
+      'MongoDB stores Decimal128',
+      'stops the start on FerretDB v1 with MR_CONFIG_UNSUPPORTED_TYPE, naming every such field at any depth',
+      async () => {
+        const error = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Invoice] }) }).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect((error as { code?: string } | undefined)?.code).toBe('MR_CONFIG_UNSUPPORTED_TYPE');
+        expect((error as Error).message).toContain('Invoice.total, Invoice.lines.price: Decimal128 cannot be stored by FerretDB v1');
+        expect((error as Error).message).toContain('as a string, or as an integer of its smallest unit');
+      },
+    );
 
     itOnMongoDb('FerretDB v1 cannot store Decimal128', 'is stored and cast on MongoDB, in both spellings', async () => {
       const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Invoice] }) });
       expectError(await http().post('/invoice').send({ holder: 'x', total: 'twelve' }), 400, 'MR_VALIDATION_FAILED');
-      const created = await http().post('/invoice').send({ holder: 'x', total: '100.10', lines: [{ price: '0.10' }] }).expect(201);
+      const created = await http()
+        .post('/invoice')
+        .send({ holder: 'x', total: '100.10', lines: [{ price: '0.10' }] })
+        .expect(201);
       expect(created.body).toMatchObject({ holder: 'x' });
     });
   });

@@ -36,7 +36,10 @@ export function twoInstancesSpec(): void {
       await connection?.close();
     });
     connection = await mongoose.createConnection(uri, { dbName }).asPromise();
-    const started = await Promise.allSettled([startInstance(main, { MONGODB_URI: uri, DB_NAME: dbName }), startInstance(main, { MONGODB_URI: uri, DB_NAME: dbName })]);
+    const started = await Promise.allSettled([
+      startInstance(main, { MONGODB_URI: uri, DB_NAME: dbName }),
+      startInstance(main, { MONGODB_URI: uri, DB_NAME: dbName }),
+    ]);
     for (const result of started) if (result.status === 'fulfilled') instances.push(result.value);
     for (const result of started) if (result.status === 'rejected') throw result.reason;
     [a, b] = instances as [AppInstance, AppInstance];
@@ -58,7 +61,12 @@ export function twoInstancesSpec(): void {
       expect((await via(b).get(`/company/${created._id}`).expect(200)).body).toEqual(created);
       const search = (await via(b).get('/companies?niceName=Across').expect(200)).body;
       expect(search.result).toEqual([created]);
-      const post = (await via(b).post('/companies').send({ query: { employees: 3, niceName: 'Across' } }).expect(200)).body;
+      const post = (
+        await via(b)
+          .post('/companies')
+          .send({ query: { employees: 3, niceName: 'Across' } })
+          .expect(200)
+      ).body;
       expect(post.result).toEqual([created]);
     });
 
@@ -73,7 +81,11 @@ export function twoInstancesSpec(): void {
     it('20 concurrent creates of one unique value, split across both: one 201, nineteen 409 MR_DUPLICATE_KEY, one document', async () => {
       const email = `race-${Date.now()}@example.com`;
       const responses = await Promise.all(
-        Array.from({ length: 20 }, (_, index) => via(index % 2 ? b : a).post('/account').send({ email, credits: index })),
+        Array.from({ length: 20 }, (_, index) =>
+          via(index % 2 ? b : a)
+            .post('/account')
+            .send({ email, credits: index }),
+        ),
       );
       const statuses = responses.map((response) => response.status).sort();
       expect(statuses).toEqual([201, ...Array<number>(19).fill(409)]);
@@ -84,7 +96,13 @@ export function twoInstancesSpec(): void {
       expect(await connection.collection('accounts').countDocuments({ email })).toBe(1);
       // Both instances see the one that was stored.
       for (const instance of [a, b]) {
-        expect((await via(instance).get(`/accounts?email=${encodeURIComponent(email)}`).expect(200)).body.result).toEqual([winner]);
+        expect(
+          (
+            await via(instance)
+              .get(`/accounts?email=${encodeURIComponent(email)}`)
+              .expect(200)
+          ).body.result,
+        ).toEqual([winner]);
       }
     });
 

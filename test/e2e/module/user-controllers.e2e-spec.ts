@@ -223,7 +223,14 @@ export function userControllersSpec(): void {
     it('routes that are not overridden are still generated (PUT, DELETE, GET and POST /shops)', async () => {
       expect((await http().put(`/shop/${corner._id}`).send({ visits: 9 }).expect(200)).body.visits).toBe(9);
       expect((await http().get('/shops?city=Paris').expect(200)).body.status.match_count).toBe(2);
-      expect((await http().post('/shops').send({ query: { city: 'Lyon' } }).expect(200)).body.result).toHaveLength(1);
+      expect(
+        (
+          await http()
+            .post('/shops')
+            .send({ query: { city: 'Lyon' } })
+            .expect(200)
+        ).body.result,
+      ).toHaveLength(1);
       expect((await http().delete(`/shop/${corner._id}`).expect(200)).body._id).toBe(corner._id);
       expect(await connection.model('Shop').countDocuments()).toBe(2);
     });
@@ -268,8 +275,21 @@ export function userControllersSpec(): void {
 
     it('leaves the other generated routes of the resource in place', async () => {
       const doc = await connection.model('Kiosk').create({ name: 'south' });
-      expect((await http().get(`/kiosk/${String(doc._id)}`).expect(200)).body).toEqual({ _id: String(doc._id), name: 'south' });
-      expect((await http().put(`/kiosk/${String(doc._id)}`).send({ name: 'east' }).expect(200)).body.name).toBe('east');
+      expect(
+        (
+          await http()
+            .get(`/kiosk/${String(doc._id)}`)
+            .expect(200)
+        ).body,
+      ).toEqual({ _id: String(doc._id), name: 'south' });
+      expect(
+        (
+          await http()
+            .put(`/kiosk/${String(doc._id)}`)
+            .send({ name: 'east' })
+            .expect(200)
+        ).body.name,
+      ).toBe('east');
       expect((await http().get('/kiosks').expect(200)).body.status.match_count).toBe(1);
     });
   });

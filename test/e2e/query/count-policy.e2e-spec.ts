@@ -48,22 +48,69 @@ export function countPolicySpec(): void {
     });
 
     it('sends its count beside the page, as a hand-written search does, whatever the page shows', async () => {
-      expect((await t.http().get('/companies?limit=30').expect(200)).body.status).toEqual({ count: 25, search_count: 25, match_count: 25, counted: 'exact', limit: 30, skip: 0 });
-      expect((await t.http().get('/companies?limit=10&skip=20').expect(200)).body.status).toEqual({ count: 25, search_count: 5, match_count: 25, counted: 'exact', limit: 10, skip: 20 });
-      expect((await t.http().get('/companies?employees[gte]=20').expect(200)).body.status).toEqual({ count: 25, search_count: 5, match_count: 5, counted: 'exact', limit: 20, skip: 0 });
-      expect((await t.http().post('/companies').send({ query: { employees: { $lt: 3 } } }).expect(200)).body.status).toMatchObject({ match_count: 3, counted: 'exact' });
+      expect((await t.http().get('/companies?limit=30').expect(200)).body.status).toEqual({
+        count: 25,
+        search_count: 25,
+        match_count: 25,
+        counted: 'exact',
+        limit: 30,
+        skip: 0,
+      });
+      expect((await t.http().get('/companies?limit=10&skip=20').expect(200)).body.status).toEqual({
+        count: 25,
+        search_count: 5,
+        match_count: 25,
+        counted: 'exact',
+        limit: 10,
+        skip: 20,
+      });
+      expect((await t.http().get('/companies?employees[gte]=20').expect(200)).body.status).toEqual({
+        count: 25,
+        search_count: 5,
+        match_count: 5,
+        counted: 'exact',
+        limit: 20,
+        skip: 0,
+      });
+      expect(
+        (
+          await t
+            .http()
+            .post('/companies')
+            .send({ query: { employees: { $lt: 3 } } })
+            .expect(200)
+        ).body.status,
+      ).toMatchObject({ match_count: 3, counted: 'exact' });
       expect(countQueries).toEqual([0, 0, 0, 0]);
     });
 
     it('an estimate takes the number from a page that shows where the matches end, without a count query', async () => {
       const estimated = (path: string) => t.http().get(path).set('Prefer', 'count=estimated').expect(200);
-      expect((await estimated('/companies?employees[gte]=20')).body.status).toEqual({ count: 25, search_count: 5, match_count: 5, counted: 'exact', limit: 20, skip: 0 });
-      expect((await estimated('/companies?employees[gte]=5&limit=10&skip=15')).body.status).toMatchObject({ search_count: 5, match_count: 20, counted: 'exact' });
+      expect((await estimated('/companies?employees[gte]=20')).body.status).toEqual({
+        count: 25,
+        search_count: 5,
+        match_count: 5,
+        counted: 'exact',
+        limit: 20,
+        skip: 0,
+      });
+      expect((await estimated('/companies?employees[gte]=5&limit=10&skip=15')).body.status).toMatchObject({
+        search_count: 5,
+        match_count: 20,
+        counted: 'exact',
+      });
       expect(countQueries).toEqual([]);
     });
 
     it('counts a page past the end, which does not show how many came before it', async () => {
-      expect((await t.http().get('/companies?skip=40').expect(200)).body.status).toEqual({ count: 25, search_count: 0, match_count: 25, counted: 'exact', limit: 20, skip: 40 });
+      expect((await t.http().get('/companies?skip=40').expect(200)).body.status).toEqual({
+        count: 25,
+        search_count: 0,
+        match_count: 25,
+        counted: 'exact',
+        limit: 20,
+        skip: 40,
+      });
       expect(countQueries).toEqual([0]);
     });
   });
@@ -85,7 +132,10 @@ export function countPolicySpec(): void {
       expect(posted.headers['preference-applied']).toBe('count=none');
       expect(countQueries).toEqual([]);
       const lonely = (await t.http().post('/user').send({ niceName: 'Lonely' }).expect(201)).body._id;
-      expect((await t.http().get(`/user/${lonely}/companies/owner`).set('Prefer', 'count=none').expect(200)).body.status).toMatchObject({ search_count: 0, counted: 'none' });
+      expect((await t.http().get(`/user/${lonely}/companies/owner`).set('Prefer', 'count=none').expect(200)).body.status).toMatchObject({
+        search_count: 0,
+        counted: 'none',
+      });
       expectError(await t.http().get('/user/0123456789abcdef01234567/companies/owner').set('Prefer', 'count=none'), 404, 'MR_NOT_FOUND');
     });
   });
@@ -100,11 +150,21 @@ export function countPolicySpec(): void {
 
     it("counts a filtered search up to the resource's estimateLimit: exact below it, the bound past it", async () => {
       // Ticket: search: { count: 'estimated', estimateLimit: 5 }, 10 open and 2 closed.
-      expect((await t.http().get('/tickets?state=open&limit=2').expect(200)).body.status).toEqual({ count: 12, search_count: 2, match_count: 5, counted: 'estimated', limit: 2, skip: 0 });
+      expect((await t.http().get('/tickets?state=open&limit=2').expect(200)).body.status).toEqual({
+        count: 12,
+        search_count: 2,
+        match_count: 5,
+        counted: 'estimated',
+        limit: 2,
+        skip: 0,
+      });
       expect(countQueries).toEqual([6]);
       expect((await t.http().get('/tickets?state=open&limit=2&skip=6').expect(200)).body.status).toMatchObject({ match_count: 8, counted: 'estimated' });
       expect((await t.http().get('/tickets?state=closed&limit=1').expect(200)).body.status).toMatchObject({ match_count: 2, counted: 'exact' });
-      expect((await t.http().get('/tickets?state=open&limit=2').set('Prefer', 'count=exact').expect(200)).body.status).toMatchObject({ match_count: 10, counted: 'exact' });
+      expect((await t.http().get('/tickets?state=open&limit=2').set('Prefer', 'count=exact').expect(200)).body.status).toMatchObject({
+        match_count: 10,
+        counted: 'exact',
+      });
       expect(countQueries).toEqual([6, 6, 6, 0]);
     });
 

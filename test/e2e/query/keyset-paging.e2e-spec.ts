@@ -50,7 +50,10 @@ export function keysetPagingSpec(): void {
   });
   afterAll(() => t?.close());
 
-  type Envelope = { status: { next?: string; search_count: number; match_count: number; skip: number }; result: Array<{ title: string } & Record<string, unknown>> };
+  type Envelope = {
+    status: { next?: string; search_count: number; match_count: number; skip: number };
+    result: Array<{ title: string } & Record<string, unknown>>;
+  };
 
   /** Every page of a GET search, following `status.next` (at most 40 pages); the titles in order, and the pages' sizes. */
   async function walkGet(path: string, query: Record<string, string>): Promise<{ titles: string[]; sizes: number[]; matches: number[] }> {
@@ -59,7 +62,11 @@ export function keysetPagingSpec(): void {
     const matches: number[] = [];
     let after: string | undefined;
     for (let page = 0; page < 40; page++) {
-      const response = await t.http().get(path).query({ ...query, ...(after && { after }) }).expect(200);
+      const response = await t
+        .http()
+        .get(path)
+        .query({ ...query, ...(after && { after }) })
+        .expect(200);
       const body = response.body as Envelope;
       titles.push(...body.result.map((tome) => tome.title));
       sizes.push(body.status.search_count);
@@ -72,7 +79,11 @@ export function keysetPagingSpec(): void {
 
   /** The titles of one page holding every match, in the engine's own order. */
   async function allAtOnce(path: string, query: Record<string, string>): Promise<string[]> {
-    const response = await t.http().get(path).query({ ...query, limit: '100' }).expect(200);
+    const response = await t
+      .http()
+      .get(path)
+      .query({ ...query, limit: '100' })
+      .expect(200);
     expect((response.body as Envelope).status.next).toBeUndefined();
     return (response.body as Envelope).result.map((tome) => tome.title);
   }
@@ -115,7 +126,11 @@ export function keysetPagingSpec(): void {
       const titles: string[] = [];
       let after: string | undefined;
       for (let page = 0; page < 10; page++) {
-        const response = await t.http().post('/tomes').send({ sort: { pages: -1 }, select: ['title'], limit: 5, ...(after && { after }) }).expect(200);
+        const response = await t
+          .http()
+          .post('/tomes')
+          .send({ sort: { pages: -1 }, select: ['title'], limit: 5, ...(after && { after }) })
+          .expect(200);
         for (const tome of response.body.result) expect(Object.keys(tome).sort()).toEqual(['_id', 'title']);
         titles.push(...response.body.result.map((tome: { title: string }) => tome.title));
         after = response.body.status.next;
@@ -148,7 +163,11 @@ export function keysetPagingSpec(): void {
       const cy = await t.connection.model('Scribe').create({ name: 'Cy' });
       await t.connection.model('Tome').create({ title: 't06b', scribe: cy._id, shelf: 'other' });
       try {
-        const second = await t.http().get('/tomes').query({ ...query, after: first.body.status.next }).expect(200);
+        const second = await t
+          .http()
+          .get('/tomes')
+          .query({ ...query, after: first.body.status.next })
+          .expect(200);
         expect(second.body.result.map((tome: { title: string }) => tome.title)).toEqual(['t06b', 't07', 't09']);
       } finally {
         await t.connection.model('Tome').deleteOne({ title: 't06b' });
@@ -168,7 +187,11 @@ export function keysetPagingSpec(): void {
         expect(second.body.result.map((scribe: { name: string }) => scribe.name)).toEqual(['Bob']);
         expect(second.body.status).not.toHaveProperty('next');
         await Tomes.updateOne({ _id: tome._id }, { $pull: { helpers: ids.bob } });
-        expectError(await t.http().get(`/tome/${tome._id}/helpers`).query({ sort: 'name', limit: '1', after: first.body.status.next }), 400, 'MR_INVALID_CURSOR');
+        expectError(
+          await t.http().get(`/tome/${tome._id}/helpers`).query({ sort: 'name', limit: '1', after: first.body.status.next }),
+          400,
+          'MR_INVALID_CURSOR',
+        );
       } finally {
         await Tomes.deleteOne({ _id: tome._id });
       }
@@ -178,7 +201,9 @@ export function keysetPagingSpec(): void {
   describe('inserts and deletes between pages', () => {
     it('gives every document that stays exactly once, none twice, and those inserted after the cursor', async () => {
       const Tomes = t.connection.model('Tome');
-      await Tomes.insertMany(Array.from({ length: 12 }, (_, index) => ({ title: `c${String(index).padStart(2, '0')}`, pages: Math.floor(index / 3) * 10, shelf: 'churn' })));
+      await Tomes.insertMany(
+        Array.from({ length: 12 }, (_, index) => ({ title: `c${String(index).padStart(2, '0')}`, pages: Math.floor(index / 3) * 10, shelf: 'churn' })),
+      );
       const query = { shelf: 'churn', sort: '-pages,title', limit: '4' };
       const seen: string[] = [];
       const first = await t.http().get('/tomes').query(query).expect(200);
@@ -194,7 +219,11 @@ export function keysetPagingSpec(): void {
       ]);
       let after: string | undefined = first.body.status.next;
       for (let page = 0; after && page < 10; page++) {
-        const response = await t.http().get('/tomes').query({ ...query, after }).expect(200);
+        const response = await t
+          .http()
+          .get('/tomes')
+          .query({ ...query, after })
+          .expect(200);
         seen.push(...response.body.result.map((tome: { title: string }) => tome.title));
         after = response.body.status.next;
       }
@@ -218,7 +247,10 @@ export function keysetPagingSpec(): void {
       ['not a cursor', () => 'abc'],
       ['empty', () => ''],
     ])('%s: 400 MR_INVALID_CURSOR naming after', async (_name, tamper) => {
-      const response = await t.http().get('/tomes').query({ sort: 'pages', limit: '2', after: tamper(cursor) });
+      const response = await t
+        .http()
+        .get('/tomes')
+        .query({ sort: 'pages', limit: '2', after: tamper(cursor) });
       expectError(response, 400, 'MR_INVALID_CURSOR');
       expect(response.body.details).toEqual([{ path: 'after', message: expect.any(String) }]);
     });
@@ -234,7 +266,10 @@ export function keysetPagingSpec(): void {
       const url = typeof path === 'function' ? path() : path;
       // Scribes have no `pages`: their sort is refused first; the cursor is checked against a sort they have.
       const sent = url === '/scribes' ? { sort: 'name' } : query;
-      const response = await t.http().get(url).query({ ...sent, after: cursor });
+      const response = await t
+        .http()
+        .get(url)
+        .query({ ...sent, after: cursor });
       expectError(response, 400, 'MR_INVALID_CURSOR');
     });
 
@@ -255,16 +290,19 @@ export function keysetPagingSpec(): void {
       expectError(await t.http().post('/tomes').send({ sort: 'pages', skip: 2, after: cursor }), 400, 'MR_INVALID_QUERY');
     });
 
-    it('a forged cursor (the library’s key is public) whose values its fields cannot hold: 400 MR_INVALID_CURSOR; a well-formed one is only a position', async () => {
-      const binding = { resource: 'Tome', sort: { pages: 1 as const, _id: 1 as const }, filter: {} };
-      const forged = encodeCursor(['many', new Types.ObjectId()], binding, LIBRARY_CURSOR_KEY);
-      expectError(await t.http().get('/tomes').query({ sort: 'pages', after: forged }), 400, 'MR_INVALID_CURSOR');
-      // A well-formed forgery is only a position in the order: the page after it, of what the client may read.
-      const position = encodeCursor([200, new Types.ObjectId('ffffffffffffffffffffffff')], binding, LIBRARY_CURSOR_KEY);
-      const response = await t.http().get('/tomes').query({ sort: 'pages', after: position }).expect(200);
-      expect(response.body.result.map((tome: { pages: number }) => tome.pages)).toEqual([300, 640, 999]);
-      expect(response.body.result[0]).not.toHaveProperty('secret');
-    });
+    it(
+      'a forged cursor (the library’s key is public) whose values its fields cannot hold: 400 MR_INVALID_CURSOR; a well-formed one is only ' + 'a position',
+      async () => {
+        const binding = { resource: 'Tome', sort: { pages: 1 as const, _id: 1 as const }, filter: {} };
+        const forged = encodeCursor(['many', new Types.ObjectId()], binding, LIBRARY_CURSOR_KEY);
+        expectError(await t.http().get('/tomes').query({ sort: 'pages', after: forged }), 400, 'MR_INVALID_CURSOR');
+        // A well-formed forgery is only a position in the order: the page after it, of what the client may read.
+        const position = encodeCursor([200, new Types.ObjectId('ffffffffffffffffffffffff')], binding, LIBRARY_CURSOR_KEY);
+        const response = await t.http().get('/tomes').query({ sort: 'pages', after: position }).expect(200);
+        expect(response.body.result.map((tome: { pages: number }) => tome.pages)).toEqual([300, 640, 999]);
+        expect(response.body.result[0]).not.toHaveProperty('secret');
+      },
+    );
 
     it('with search.cursorSecret, a cursor made with the library’s key is refused', async () => {
       const own = await t.http().get('/scribes?sort=name&limit=1').expect(200);

@@ -105,7 +105,15 @@ export function searchRoutesSpec(): void {
   describe('enum fields', () => {
     it('filter on an allowed value', async () => {
       expect((await t.http().get('/accounts?plan=pro').expect(200)).body.status.match_count).toBe(1);
-      expect((await t.http().post('/accounts').send({ query: { plan: { $in: ['free'] } } }).expect(200)).body.status.match_count).toBe(0);
+      expect(
+        (
+          await t
+            .http()
+            .post('/accounts')
+            .send({ query: { plan: { $in: ['free'] } } })
+            .expect(200)
+        ).body.status.match_count,
+      ).toBe(0);
     });
 
     it.each([
@@ -132,7 +140,8 @@ export function searchRoutesSpec(): void {
     });
 
     it('filters with $regex and $options i (case-insensitive)', async () => {
-      const response = await t.http()
+      const response = await t
+        .http()
         .post('/companies')
         .send({ query: { niceName: { $regex: '^acme', $options: 'i' } }, sort: { niceName: 1 } })
         .expect(200);
@@ -141,7 +150,8 @@ export function searchRoutesSpec(): void {
     });
 
     it('combines operators: $or, $gte, $in, $exists', async () => {
-      const response = await t.http()
+      const response = await t
+        .http()
         .post('/companies')
         .send({
           query: { $or: [{ employees: { $gte: 200 } }, { location: { $in: ['Lyon'] } }], niceName: { $exists: true } },
@@ -152,12 +162,17 @@ export function searchRoutesSpec(): void {
     });
 
     it('casts values by the schema (numbers sent as strings)', async () => {
-      const response = await t.http().post('/companies').send({ query: { employees: { $lt: '10' } } }).expect(200);
+      const response = await t
+        .http()
+        .post('/companies')
+        .send({ query: { employees: { $lt: '10' } } })
+        .expect(200);
       expect(names(response.body)).toEqual(['acme labs']);
     });
 
     it('pages with limit, skip and sort, and selects fields', async () => {
-      const response = await t.http()
+      const response = await t
+        .http()
         .post('/companies')
         .send({ query: {}, sort: { employees: -1 }, limit: 2, skip: 2, select: ['niceName', 'employees'] })
         .expect(200);
@@ -192,18 +207,32 @@ export function searchRoutesSpec(): void {
     });
 
     it('answers 400 when a value cannot be cast', async () => {
-      expectError(await t.http().post('/companies').send({ query: { employees: { $gt: 'many' } } }), 400, 'MR_INVALID_VALUE');
+      expectError(
+        await t
+          .http()
+          .post('/companies')
+          .send({ query: { employees: { $gt: 'many' } } }),
+        400,
+        'MR_INVALID_VALUE',
+      );
     });
 
     it('cannot use a hidden field as an oracle', async () => {
-      const response = await t.http().post('/accounts').send({ query: { passwordHash: { $regex: '^hash' } } });
+      const response = await t
+        .http()
+        .post('/accounts')
+        .send({ query: { passwordHash: { $regex: '^hash' } } });
       expectError(response, 400, 'MR_INVALID_QUERY');
       expect(response.body.message).toBe("Unknown field 'passwordHash'");
     });
   });
 
   describe('$options x (extended regular expressions)', () => {
-    const search = () => t.http().post('/companies').send({ query: { niceName: { $regex: 'ac me', $options: 'ix' } } });
+    const search = () =>
+      t
+        .http()
+        .post('/companies')
+        .send({ query: { niceName: { $regex: 'ac me', $options: 'ix' } } });
 
     itOnMongoDb('FerretDB v1 does not implement the x flag', 'is accepted: whitespace in the pattern is ignored', async () => {
       const response = await search().expect(200);
@@ -220,7 +249,11 @@ export function searchRoutesSpec(): void {
       'MongoDB implements the x flag',
       'is a 200 with no result on an empty collection of FerretDB v1, which only meets the flag when it compares a document (CONTRIBUTING.md says so)',
       async () => {
-        const response = await t.http().post('/users').send({ query: { niceName: { $regex: 'ad a', $options: 'x' } } }).expect(200);
+        const response = await t
+          .http()
+          .post('/users')
+          .send({ query: { niceName: { $regex: 'ad a', $options: 'x' } } })
+          .expect(200);
         expect(response.body.status).toMatchObject({ search_count: 0, match_count: 0 });
       },
     );

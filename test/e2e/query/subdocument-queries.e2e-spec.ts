@@ -20,7 +20,16 @@ export function subdocumentQueriesSpec(): void {
       modelRoutes: ModelRoutesModule.forRoot({ resources: [Pet, Appointment], controllers: [AppointmentController] }),
     });
     await t.connection.model('Pet').create([
-      { microchip: 'rex', name: 'Rex', vaccinations: [{ name: 'rabies', date: new Date('2024-01-01') }, { name: 'lepto', date: new Date('2025-06-01') }], photo: { url: 'r.png', size: 3 }, tags: ['dog', 'old'] },
+      {
+        microchip: 'rex',
+        name: 'Rex',
+        vaccinations: [
+          { name: 'rabies', date: new Date('2024-01-01') },
+          { name: 'lepto', date: new Date('2025-06-01') },
+        ],
+        photo: { url: 'r.png', size: 3 },
+        tags: ['dog', 'old'],
+      },
       { microchip: 'tom', name: 'Tom', vaccinations: [{ name: 'typhus', date: new Date('2023-01-01') }], photo: { url: 't.png', size: 9 }, tags: ['cat'] },
     ]);
   });
@@ -28,15 +37,51 @@ export function subdocumentQueriesSpec(): void {
 
   describe('a value that cannot be cast below a sub-document is named by its full dotted path', () => {
     it.each([
-      ['GET ?vaccinations.date[gte]=notadate', () => t.http().get('/pets?vaccinations.date[gte]=notadate'), 'query.vaccinations.date.$gte', 'vaccinations.date'],
+      [
+        'GET ?vaccinations.date[gte]=notadate',
+        () => t.http().get('/pets?vaccinations.date[gte]=notadate'),
+        'query.vaccinations.date.$gte',
+        'vaccinations.date',
+      ],
       ['GET ?photo.size[gt]=big', () => t.http().get('/pets?photo.size[gt]=big'), 'query.photo.size.$gt', 'photo.size'],
       ['GET ?vaccinations.date=bad', () => t.http().get('/pets?vaccinations.date=bad'), 'query.vaccinations.date', 'vaccinations.date'],
-      ['POST under $or', () => t.http().post('/pets').send({ query: { $or: [{ name: 'Rex' }, { 'vaccinations.date': 'bad' }] } }), 'query.$or.1.vaccinations.date', 'vaccinations.date'],
-      ['POST $in', () => t.http().post('/pets').send({ query: { 'photo.size': { $in: [1, 'big'] } } }), 'query.photo.size.$in.1', 'photo.size'],
-      ['POST a position in the array', () => t.http().post('/pets').send({ query: { 'vaccinations.0.date': { $lt: 'bad' } } }), 'query.vaccinations.0.date.$lt', 'vaccinations.0.date'],
+      [
+        'POST under $or',
+        () =>
+          t
+            .http()
+            .post('/pets')
+            .send({ query: { $or: [{ name: 'Rex' }, { 'vaccinations.date': 'bad' }] } }),
+        'query.$or.1.vaccinations.date',
+        'vaccinations.date',
+      ],
+      [
+        'POST $in',
+        () =>
+          t
+            .http()
+            .post('/pets')
+            .send({ query: { 'photo.size': { $in: [1, 'big'] } } }),
+        'query.photo.size.$in.1',
+        'photo.size',
+      ],
+      [
+        'POST a position in the array',
+        () =>
+          t
+            .http()
+            .post('/pets')
+            .send({ query: { 'vaccinations.0.date': { $lt: 'bad' } } }),
+        'query.vaccinations.0.date.$lt',
+        'vaccinations.0.date',
+      ],
       [
         'POST inside $elemMatch',
-        () => t.http().post('/pets').send({ query: { vaccinations: { $elemMatch: { name: 'rabies', date: { $gte: 'bad' } } } } }),
+        () =>
+          t
+            .http()
+            .post('/pets')
+            .send({ query: { vaccinations: { $elemMatch: { name: 'rabies', date: { $gte: 'bad' } } } } }),
         'query.vaccinations.$elemMatch.date.$gte',
         'vaccinations.date',
       ],
@@ -48,7 +93,10 @@ export function subdocumentQueriesSpec(): void {
     });
 
     it('a top-level field keeps its own name beside a sub-field of the same name', async () => {
-      const response = await t.http().post('/pets').send({ query: { name: 'Rex', 'vaccinations.name': 'rabies', 'photo.size': 'big' } });
+      const response = await t
+        .http()
+        .post('/pets')
+        .send({ query: { name: 'Rex', 'vaccinations.name': 'rabies', 'photo.size': 'big' } });
       expectError(response, 400, 'MR_INVALID_VALUE');
       expect(response.body.details[0].path).toBe('query.photo.size');
     });
@@ -59,7 +107,12 @@ export function subdocumentQueriesSpec(): void {
     const ENGINE_WRONG: Array<[string, Record<string, unknown>, string, string[]]> = [
       ['a field condition on the elements', { vaccinations: { $elemMatch: { name: 'rabies' } } }, 'query.vaccinations.$elemMatch', ['rex']],
       ['an operator on a field of the elements', { vaccinations: { $elemMatch: { date: { $gte: '2025-01-01' } } } }, 'query.vaccinations.$elemMatch', ['rex']],
-      ['two fields of one element', { vaccinations: { $elemMatch: { name: 'typhus', date: { $lt: '2024-01-01' } } } }, 'query.vaccinations.$elemMatch', ['tom']],
+      [
+        'two fields of one element',
+        { vaccinations: { $elemMatch: { name: 'typhus', date: { $lt: '2024-01-01' } } } },
+        'query.vaccinations.$elemMatch',
+        ['tom'],
+      ],
       ['$or inside, under $or', { $or: [{ vaccinations: { $elemMatch: { $or: [{ name: 'lepto' }] } } }] }, 'query.$or.0.vaccinations.$elemMatch', ['rex']],
       ['$ne on the elements', { tags: { $elemMatch: { $ne: 'dog' } } }, 'query.tags.$elemMatch.$ne', ['rex', 'tom']],
       ['$not on the elements', { tags: { $elemMatch: { $not: { $eq: 'cat' } } } }, 'query.tags.$elemMatch.$not', ['rex']],
@@ -68,13 +121,17 @@ export function subdocumentQueriesSpec(): void {
       ['$all of $elemMatch', { tags: { $all: [{ $elemMatch: { $eq: 'dog' } }, { $elemMatch: { $eq: 'old' } }] } }, 'query.tags.$all.0', ['rex']],
     ];
 
-    itOnFerretDb('FerretDB v1 matches no document, or fails, with these forms', 'answers 400 MR_UNSUPPORTED_QUERY naming the place, for every form it gets wrong', async () => {
-      for (const [label, query, path] of ENGINE_WRONG) {
-        const response = await t.http().post('/pets').send({ query });
-        expectError(response, 400, 'MR_UNSUPPORTED_QUERY');
-        expect({ label, details: response.body.details }).toEqual({ label, details: [{ path, message: expect.stringContaining('FerretDB v1') }] });
-      }
-    });
+    itOnFerretDb(
+      'FerretDB v1 matches no document, or fails, with these forms',
+      'answers 400 MR_UNSUPPORTED_QUERY naming the place, for every form it gets wrong',
+      async () => {
+        for (const [label, query, path] of ENGINE_WRONG) {
+          const response = await t.http().post('/pets').send({ query });
+          expectError(response, 400, 'MR_UNSUPPORTED_QUERY');
+          expect({ label, details: response.body.details }).toEqual({ label, details: [{ path, message: expect.stringContaining('FerretDB v1') }] });
+        }
+      },
+    );
 
     itOnMongoDb('FerretDB v1 refuses these forms (see the test above)', 'answers every form with the documents it matches', async () => {
       for (const [label, query, , expected] of ENGINE_WRONG) {
@@ -112,7 +169,13 @@ export function subdocumentQueriesSpec(): void {
 
     it.each([
       ['the id field', { microchip: '', name: 'Kit' }, { microchip: null, name: 'Kit' }, 'microchip', 'microchip is required'],
-      ['a field of an element', { microchip: 'kat', name: 'Kat', vaccinations: [{ name: '' }] }, { microchip: 'kat', name: 'Kat', vaccinations: [{ name: null }] }, 'vaccinations.0.name', 'name is required'],
+      [
+        'a field of an element',
+        { microchip: 'kat', name: 'Kat', vaccinations: [{ name: '' }] },
+        { microchip: 'kat', name: 'Kat', vaccinations: [{ name: null }] },
+        'vaccinations.0.name',
+        'name is required',
+      ],
     ])('an empty string on a required field (%s) is answered in the same words, at the same path, as null', async (_label, empty, nulled, path, message) => {
       const byEmpty = await t.http().post('/pet').send(empty);
       const byNull = await t.http().post('/pet').send(nulled);

@@ -81,13 +81,19 @@ export function engineGinTwinsSpec(): void {
     const original = ferretIndex('companies', 'owner_1');
     const indexes = pgIndexes('companies');
     expect(indexes.get(original)).toMatch(/ USING btree \(\(\(_jsonb -> 'owner'::text\)\)\)$/);
-    expect(indexes.get(`${original}_mr_gin`)).toBe(`CREATE INDEX ${original}_mr_gin ON ${schema}.${tableOf('companies')} USING gin (((_jsonb -> 'owner'::text)) jsonb_path_ops) WITH (fastupdate=off)`);
+    expect(indexes.get(`${original}_mr_gin`)).toBe(
+      `CREATE INDEX ${original}_mr_gin ON ${schema}.${tableOf('companies')} USING gin (((_jsonb -> 'owner'::text)) jsonb_path_ops) WITH (fastupdate=off)`,
+    );
     // FerretDB lists the indexes of its metadata: the twin is not a MongoDB index.
     expect((await connection.model('Company').listIndexes()).map((index) => index.name).sort()).toEqual(['_id_', 'owner_1']);
 
     const ada = (await t.http().post('/user').send({ niceName: 'Ada' }).expect(201)).body;
     const bob = (await t.http().post('/user').send({ niceName: 'Bob' }).expect(201)).body;
-    for (const [niceName, owner] of [['Analytical', ada._id], ['Engines', ada._id], ['Bobcat', bob._id]]) {
+    for (const [niceName, owner] of [
+      ['Analytical', ada._id],
+      ['Engines', ada._id],
+      ['Bobcat', bob._id],
+    ]) {
       await t.http().post('/company').send({ niceName, owner }).expect(201);
     }
     const page = await t.http().get(`/user/${ada._id}/companies/owner?sort=niceName`).expect(200);
@@ -123,23 +129,33 @@ export function engineGinTwinsSpec(): void {
     expect(pgIndexes('companies').has(`${again}_mr_gin`)).toBe(true);
   });
 
-  it('an array of references gets a twin too; a compound index one twin with a column per top-level path; a nested path none; a dropped collection takes its twins', async () => {
-    expect(pgIndexes('teams').has(`${ferretIndex('teams', 'members_1')}_mr_gin`)).toBe(true);
+  it(
+    'an array of references gets a twin too; a compound index one twin with a column per top-level path; a nested path none; a dropped collection takes ' +
+      'its twins',
+    async () => {
+      expect(pgIndexes('teams').has(`${ferretIndex('teams', 'members_1')}_mr_gin`)).toBe(true);
 
-    const scratch = connection.db!.collection('scratch');
-    await scratch.insertOne({ a: 1, b: 'x', address: { city: 'Paris' } });
-    await scratch.createIndex({ a: 1, b: -1 });
-    await scratch.createIndex({ 'address.city': 1 });
-    await scratch.createIndex({ 'address.city': 1, a: 1 });
-    const indexes = pgIndexes('scratch');
-    const compound = ferretIndex('scratch', 'a_1_b_-1');
-    expect(indexes.get(`${compound}_mr_gin`)).toMatch(/USING gin \(\(\(_jsonb -> 'a'::text\)\) jsonb_path_ops, \(\(_jsonb -> 'b'::text\)\) jsonb_path_ops\) WITH \(fastupdate=off\)$/);
-    expect(indexes.has(`${ferretIndex('scratch', 'address.city_1')}_mr_gin`)).toBe(false);
-    expect(indexes.get(`${ferretIndex('scratch', 'address.city_1_a_1')}_mr_gin`)).toMatch(/USING gin \(\(\(_jsonb -> 'a'::text\)\) jsonb_path_ops\) WITH \(fastupdate=off\)$/);
-    expect(indexes.has(`${ferretIndex('scratch', '_id_')}_mr_gin`)).toBe(true);
-    expect([...indexes.keys()].filter((name) => name.endsWith('_mr_gin'))).toHaveLength(3);
+      const scratch = connection.db!.collection('scratch');
+      await scratch.insertOne({ a: 1, b: 'x', address: { city: 'Paris' } });
+      await scratch.createIndex({ a: 1, b: -1 });
+      await scratch.createIndex({ 'address.city': 1 });
+      await scratch.createIndex({ 'address.city': 1, a: 1 });
+      const indexes = pgIndexes('scratch');
+      const compound = ferretIndex('scratch', 'a_1_b_-1');
+      expect(indexes.get(`${compound}_mr_gin`)).toMatch(
+        /USING gin \(\(\(_jsonb -> 'a'::text\)\) jsonb_path_ops, \(\(_jsonb -> 'b'::text\)\) jsonb_path_ops\) WITH \(fastupdate=off\)$/,
+      );
+      expect(indexes.has(`${ferretIndex('scratch', 'address.city_1')}_mr_gin`)).toBe(false);
+      expect(indexes.get(`${ferretIndex('scratch', 'address.city_1_a_1')}_mr_gin`)).toMatch(
+        /USING gin \(\(\(_jsonb -> 'a'::text\)\) jsonb_path_ops\) WITH \(fastupdate=off\)$/,
+      );
+      expect(indexes.has(`${ferretIndex('scratch', '_id_')}_mr_gin`)).toBe(true);
+      expect([...indexes.keys()].filter((name) => name.endsWith('_mr_gin'))).toHaveLength(3);
 
-    await scratch.drop();
-    expect(sql(`SELECT count(*) FROM pg_indexes WHERE schemaname = '${schema}' AND indexname LIKE '%\\_mr\\_gin' AND tablename LIKE 'scratch%'`)).toEqual(['0']);
-  });
+      await scratch.drop();
+      expect(sql(`SELECT count(*) FROM pg_indexes WHERE schemaname = '${schema}' AND indexname LIKE '%\\_mr\\_gin' AND tablename LIKE 'scratch%'`)).toEqual([
+        '0',
+      ]);
+    },
+  );
 }

@@ -66,7 +66,12 @@ export function onDeleteSpec(): void {
   }
 
   /** Settles once a write of this process waits for another's lock: the held step is what it waits for. */
-  const someWriteWaits = () => pollUntil(async () => referenceLocksOfProcess.waiting, (waiting) => waiting > 0, 60_000);
+  const someWriteWaits = () =>
+    pollUntil(
+      async () => referenceLocksOfProcess.waiting,
+      (waiting) => waiting > 0,
+      60_000,
+    );
   const person = { resource: Person, schema: PersonSchema };
 
   /** The default: references dangle. */
@@ -163,7 +168,9 @@ export function onDeleteSpec(): void {
     it('answers 409 MR_REFERENCED counting the references of every field and model, and deletes nothing', async () => {
       const response = await t.http().delete(`/user/${ada}`);
       expectError(response, 409, 'MR_REFERENCED');
-      expect(response.body.message).toBe(`Person '${ada}' cannot be deleted: 3 documents still reference it (Venture.founder: 2, Board.members: 1); nothing was deleted`);
+      expect(response.body.message).toBe(
+        `Person '${ada}' cannot be deleted: 3 documents still reference it (Venture.founder: 2, Board.members: 1); nothing was deleted`,
+      );
       expect(response.body.details).toEqual([
         { path: 'Venture.founder', message: '2 Venture documents reference it' },
         { path: 'Board.members', message: '1 Board document references it' },
@@ -195,9 +202,16 @@ export function onDeleteSpec(): void {
       it('a create naming a person whose delete is under way waits for it, then answers 400 MR_REFERENCE_NOT_FOUND: nothing dangles', async () => {
         const cy = await post(t, '/user', { niceName: 'Cy' });
         const deletion = holdNext('delete');
-        const deleting = t.http().delete(`/user/${cy}`).then((response) => response);
+        const deleting = t
+          .http()
+          .delete(`/user/${cy}`)
+          .then((response) => response);
         await deletion.reached; // the references are counted: none
-        const creating = t.http().post('/venture').send({ name: 'Late', founder: cy }).then((response) => response);
+        const creating = t
+          .http()
+          .post('/venture')
+          .send({ name: 'Late', founder: cy })
+          .then((response) => response);
         await Promise.race([creating, someWriteWaits()]);
         deletion.release();
         const [deleted, created] = await Promise.all([deleting, creating]);
@@ -209,9 +223,16 @@ export function onDeleteSpec(): void {
       it('a delete of a person that a create under way names waits for it, then answers 409 MR_REFERENCED: nothing dangles', async () => {
         const cy = await post(t, '/user', { niceName: 'Cy' });
         const saving = holdNext('save');
-        const creating = t.http().post('/venture').send({ name: 'Early', founder: cy }).then((response) => response);
+        const creating = t
+          .http()
+          .post('/venture')
+          .send({ name: 'Early', founder: cy })
+          .then((response) => response);
         await saving.reached; // the founder is checked: it exists
-        const deleting = t.http().delete(`/user/${cy}`).then((response) => response);
+        const deleting = t
+          .http()
+          .delete(`/user/${cy}`)
+          .then((response) => response);
         await Promise.race([deleting, someWriteWaits()]);
         saving.release();
         const [created, deleted] = await Promise.all([creating, deleting]);
@@ -224,31 +245,47 @@ export function onDeleteSpec(): void {
       it('writes naming one person do not wait for each other: a second create goes through while the first is held', async () => {
         const cy = await post(t, '/user', { niceName: 'Cy' });
         const saving = holdNext('save');
-        const first = t.http().post('/venture').send({ name: 'First', founder: cy }).then((response) => response);
+        const first = t
+          .http()
+          .post('/venture')
+          .send({ name: 'First', founder: cy })
+          .then((response) => response);
         await saving.reached;
         const second = await t.http().post('/venture').send({ name: 'Second', founder: cy });
         saving.release();
         expect([(await first).status, second.status]).toEqual([201, 201]);
       });
 
-      it('a relationship add (POST /board/:board_id/members/:user_id) naming a person whose delete is under way waits, then answers 404: nothing dangles', async () => {
-        const cy = await post(t, '/user', { niceName: 'Cy' });
-        const deletion = holdNext('delete');
-        const deleting = t.http().delete(`/user/${cy}`).then((response) => response);
-        await deletion.reached;
-        const adding = t.http().post(`/board/${board}/members/${cy}`).then((response) => response);
-        await Promise.race([adding, someWriteWaits()]);
-        deletion.release();
-        const [deleted, added] = await Promise.all([deleting, adding]);
-        expect(deleted.status).toBe(200);
-        expectError(added, 404, 'MR_NOT_FOUND');
-        expect((await t.http().get(`/board/${board}`).expect(200)).body.members).not.toContain(cy);
-      });
+      it(
+        'a relationship add (POST /board/:board_id/members/:user_id) naming a person whose delete is under way waits, then answers 404: ' + 'nothing dangles',
+        async () => {
+          const cy = await post(t, '/user', { niceName: 'Cy' });
+          const deletion = holdNext('delete');
+          const deleting = t
+            .http()
+            .delete(`/user/${cy}`)
+            .then((response) => response);
+          await deletion.reached;
+          const adding = t
+            .http()
+            .post(`/board/${board}/members/${cy}`)
+            .then((response) => response);
+          await Promise.race([adding, someWriteWaits()]);
+          deletion.release();
+          const [deleted, added] = await Promise.all([deleting, adding]);
+          expect(deleted.status).toBe(200);
+          expectError(added, 404, 'MR_NOT_FOUND');
+          expect((await t.http().get(`/board/${board}`).expect(200)).body.members).not.toContain(cy);
+        },
+      );
     });
 
     it('applies to repository.delete() called by custom code', async () => {
       const users = t.app.get<ModelRepository>(getModelRepositoryToken(Person));
-      const refused = await users.delete(ada).then(() => undefined, (error: unknown) => error);
+      const refused = await users.delete(ada).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(refused).toBeInstanceOf(ModelRoutesException);
       expect((refused as ModelRoutesException).code).toBe('MR_REFERENCED');
       expect(await users.findOne(ada)).not.toBeNull();
@@ -271,7 +308,10 @@ export function onDeleteSpec(): void {
     it("nullify sets the field to null and changes the referencing document's version (ETag)", async () => {
       const project = await post(t, '/project', { name: 'Engine', lead: ada, members: [] });
       const other = await post(t, '/project', { name: 'Loom', lead: bob });
-      const { headers: { etag: before }, body: { updatedAt } } = await t.http().get(`/project/${project}`).expect(200);
+      const {
+        headers: { etag: before },
+        body: { updatedAt },
+      } = await t.http().get(`/project/${project}`).expect(200);
       const untouched = (await t.http().get(`/project/${other}`).expect(200)).headers.etag;
       await t.http().delete(`/user/${ada}`).expect(200);
       const after = await t.http().get(`/project/${project}`).expect(200);
@@ -401,7 +441,9 @@ export function onDeleteSpec(): void {
       class BadAudit {
         @Prop({ type: Types.ObjectId, ref: 'Person', onDelete: 'pull' }) actor?: Types.ObjectId;
       }
-      const error = await boot({ resources: [person] }, [MongooseModule.forFeature([{ name: BadAudit.name, schema: SchemaFactory.createForClass(BadAudit) }])]).then(
+      const error = await boot({ resources: [person] }, [
+        MongooseModule.forFeature([{ name: BadAudit.name, schema: SchemaFactory.createForClass(BadAudit) }]),
+      ]).then(
         () => undefined,
         (caught: unknown) => caught,
       );

@@ -31,9 +31,19 @@ export function referenceArraysSpec(): void {
     await Promise.all(Object.values(t.connection.models).map((model) => model.deleteMany({})));
     const user = async (niceName: string) => (await t.http().post('/user').send({ niceName }).expect(201)).body._id as string;
     [ada, bob, cy] = [await user('Ada'), await user('Bob'), await user('Cy')];
-    crew = (await t.http().post('/team').send({ name: 'Crew', members: [ada, bob] }).expect(201)).body._id;
+    crew = (
+      await t
+        .http()
+        .post('/team')
+        .send({ name: 'Crew', members: [ada, bob] })
+        .expect(201)
+    ).body._id;
     empty = (await t.http().post('/team').send({ name: 'Empty' }).expect(201)).body._id;
-    await t.http().post('/team').send({ name: 'Solo', members: [bob] }).expect(201);
+    await t
+      .http()
+      .post('/team')
+      .send({ name: 'Solo', members: [bob] })
+      .expect(201);
   });
 
   const names = (body: { result: Array<{ niceName?: string; name?: string }> }) => body.result.map((item) => item.niceName ?? item.name);
@@ -82,7 +92,11 @@ export function referenceArraysSpec(): void {
     });
 
     it('ANDs the body query with the membership', async () => {
-      const response = await t.http().post(`/user/${bob}/teams/members`).send({ query: { name: { $regex: '^s', $options: 'i' } } }).expect(200);
+      const response = await t
+        .http()
+        .post(`/user/${bob}/teams/members`)
+        .send({ query: { name: { $regex: '^s', $options: 'i' } } })
+        .expect(200);
       expect(names(response.body)).toEqual(['Solo']);
     });
   });

@@ -36,7 +36,7 @@ export function referenceCyclesSpec(): void {
     }
   }
 
-  describe("a self-reference declared { acyclic: { maxDepth: 3 } }", () => {
+  describe('a self-reference declared { acyclic: { maxDepth: 3 } }', () => {
     it('refuses a category as its own parent', async () => {
       await expectCycle(ids.other, { parent: ids.other }, new RegExp(`^parent would make a cycle: ${ids.other} → ${ids.other}$`));
     });

@@ -26,12 +26,22 @@ export function referenceIntegritySpec(): void {
     ada = (await t.http().post('/author').send({ name: 'Ada' }).expect(201)).body._id;
     news = (await t.http().post('/tag').send({ label: 'news' }).expect(201)).body._id;
     tips = (await t.http().post('/tag').send({ label: 'tips' }).expect(201)).body._id;
-    article = (await t.http().post('/article').send({ slug: 'hello-nest', title: 'Hello', author: ada, tags: [news] }).expect(201)).body;
+    article = (
+      await t
+        .http()
+        .post('/article')
+        .send({ slug: 'hello-nest', title: 'Hello', author: ada, tags: [news] })
+        .expect(201)
+    ).body;
   });
   afterAll(() => t?.close());
 
   async function expectRefused(send: () => PromiseLike<unknown>, path: string, id: string): Promise<void> {
-    await expectRefusedUnchanged(t.connection, send, { status: 400, code: 'MR_REFERENCE_NOT_FOUND', details: [{ path, message: expect.stringContaining(`'${id}'`) }] });
+    await expectRefusedUnchanged(t.connection, send, {
+      status: 400,
+      code: 'MR_REFERENCE_NOT_FOUND',
+      details: [{ path, message: expect.stringContaining(`'${id}'`) }],
+    });
   }
 
   describe('a written reference must name a document', () => {
@@ -42,19 +52,50 @@ export function referenceIntegritySpec(): void {
     });
 
     it('refuses an array element that names no document, naming its position', async () => {
-      await expectRefused(() => t.http().post('/article').send({ slug: 'ghost', title: 'Ghost', tags: [news, MISSING_ID] }), 'tags.1', MISSING_ID);
-      await expectRefused(() => t.http().put('/article/hello-nest').send({ tags: [MISSING_ID] }), 'tags.0', MISSING_ID);
+      await expectRefused(
+        () =>
+          t
+            .http()
+            .post('/article')
+            .send({ slug: 'ghost', title: 'Ghost', tags: [news, MISSING_ID] }),
+        'tags.1',
+        MISSING_ID,
+      );
+      await expectRefused(
+        () =>
+          t
+            .http()
+            .put('/article/hello-nest')
+            .send({ tags: [MISSING_ID] }),
+        'tags.0',
+        MISSING_ID,
+      );
     });
 
     it('refuses null inside an array of references, which would name nothing', async () => {
-      for (const send of [() => t.http().post('/article').send({ slug: 'nulls', title: 'N', tags: [null] }), () => t.http().put('/article/hello-nest').send({ tags: [news, null] })]) {
+      for (const send of [
+        () =>
+          t
+            .http()
+            .post('/article')
+            .send({ slug: 'nulls', title: 'N', tags: [null] }),
+        () =>
+          t
+            .http()
+            .put('/article/hello-nest')
+            .send({ tags: [news, null] }),
+      ]) {
         const response = await expectRefusedUnchanged(t.connection, send, { status: 400, code: 'MR_VALIDATION_FAILED' });
         expect(response.body.details[0].path).toMatch(/^tags\.\d$/);
       }
     });
 
     it('accepts existing references, and null to clear one', async () => {
-      const response = await t.http().patch('/article/hello-nest').send({ tags: [news, tips], author: ada }).expect(200);
+      const response = await t
+        .http()
+        .patch('/article/hello-nest')
+        .send({ tags: [news, tips], author: ada })
+        .expect(200);
       expect(response.body).toMatchObject({ author: ada, tags: [news, tips] });
       const cleared = await t.http().patch('/article/hello-nest').send({ author: null }).expect(200);
       expect(cleared.body).not.toHaveProperty('author');
@@ -76,7 +117,11 @@ export function referenceIntegritySpec(): void {
   describe('a dangling id in an array is reported', () => {
     it('lists it in status.missing of the forward route', async () => {
       const doomed = (await t.http().post('/tag').send({ label: 'doomed' }).expect(201)).body._id;
-      await t.http().post('/article').send({ slug: 'dangling', title: 'D', tags: [news, doomed] }).expect(201);
+      await t
+        .http()
+        .post('/article')
+        .send({ slug: 'dangling', title: 'D', tags: [news, doomed] })
+        .expect(201);
       await t.http().delete(`/tag/${doomed}`).expect(200);
       const response = await t.http().get('/article/dangling/tags').expect(200);
       expect(response.body.result.map((tag: { _id: string }) => tag._id)).toEqual([news]);

@@ -36,7 +36,10 @@ export function referenceRoutesSpec(): void {
 
   describe('GET /company/:company_id/owner', () => {
     it('returns the referenced Entrepreneur with _id, niceName and birth', async () => {
-      const response = await t.http().get(`/company/${await companyId('COBOL Inc')}/owner`).expect(200);
+      const response = await t
+        .http()
+        .get(`/company/${await companyId('COBOL Inc')}/owner`)
+        .expect(200);
       expect(response.body).toEqual({ _id: grace._id, niceName: 'Grace', birth: '1906-12-09T00:00:00.000Z' });
     });
 
@@ -70,11 +73,7 @@ export function referenceRoutesSpec(): void {
     it('returns the envelope of the companies whose owner is that user', async () => {
       const response = await t.http().get(`/user/${ada._id}/companies/owner?sort=niceName`).expect(200);
       expect(response.body.status).toEqual({ count: 5, search_count: 3, match_count: 3, counted: 'exact', limit: 20, skip: 0 });
-      expect(response.body.result.map((c: { niceName: string }) => c.niceName)).toEqual([
-        'Analytical Engines',
-        'Difference Ltd',
-        'analytical software',
-      ]);
+      expect(response.body.result.map((c: { niceName: string }) => c.niceName)).toEqual(['Analytical Engines', 'Difference Ltd', 'analytical software']);
       expect(response.body.result[0]).toEqual({
         _id: expect.any(String),
         niceName: 'Analytical Engines',
@@ -124,7 +123,8 @@ export function referenceRoutesSpec(): void {
 
   describe('POST /user/:user_id/companies/owner', () => {
     it('searches with $regex and $options i within the owner condition', async () => {
-      const response = await t.http()
+      const response = await t
+        .http()
         .post(`/user/${ada._id}/companies/owner`)
         .send({ query: { niceName: { $regex: '^analytical', $options: 'i' } }, sort: { employees: -1 } })
         .expect(200);
@@ -158,12 +158,19 @@ export function referenceRoutesSpec(): void {
     it('can never widen the owner condition: an owner condition of its own naming another user narrows to nothing', async () => {
       // Grace owns a company, so an empty answer means the two conditions were both applied.
       expect(await t.connection.model('Company').countDocuments({ owner: grace._id })).toBe(1);
-      const response = await t.http().post(`/user/${ada._id}/companies/owner`).send({ query: { owner: grace._id } }).expect(200);
+      const response = await t
+        .http()
+        .post(`/user/${ada._id}/companies/owner`)
+        .send({ query: { owner: grace._id } })
+        .expect(200);
       expect(response.body).toEqual({ status: { count: 5, search_count: 0, match_count: 0, counted: 'exact', limit: 20, skip: 0 }, result: [] });
     });
 
     it('answers 400 for a disallowed operator and for a malformed id', async () => {
-      const refused = await t.http().post(`/user/${ada._id}/companies/owner`).send({ query: { $where: 'true' } });
+      const refused = await t
+        .http()
+        .post(`/user/${ada._id}/companies/owner`)
+        .send({ query: { $where: 'true' } });
       expectError(refused, 400, 'MR_INVALID_QUERY');
       expect(refused.body.details[0].path).toBe('query.$where');
       expectError(await t.http().post('/user/123/companies/owner').send({ query: {} }), 400, 'MR_INVALID_ID');

@@ -70,7 +70,12 @@ export function registeredModelReferencesSpec(): void {
         imports: [ModelRoutesModule.forRoot({ resources: [Magazine] }), PublishersModule],
       });
       const publisher = await connection.model('Publisher').create({ name: 'Hachette', taxId: 'FR-456' });
-      const magazine = (await http().post('/magazine').send({ title: 'Elle', publisher: String(publisher._id) }).expect(201)).body;
+      const magazine = (
+        await http()
+          .post('/magazine')
+          .send({ title: 'Elle', publisher: String(publisher._id) })
+          .expect(201)
+      ).body;
       const response = await http().get(`/magazine/${magazine._id}/publisher`).expect(200);
       expect(response.body).toEqual({ _id: String(publisher._id), name: 'Hachette' });
     });
@@ -91,7 +96,12 @@ export function registeredModelReferencesSpec(): void {
         modelRoutes: ModelRoutesModule.forRootAsync({ resources: [Anthology], useFactory: async () => ({ search: { maxLimit: 2 } }) }),
       });
       const publishers = await connection.model('Publisher').create([{ name: 'A' }, { name: 'B' }, { name: 'C' }, { name: 'D' }]);
-      const anthology = (await http().post('/anthology').send({ title: 'Best of', publishers: publishers.map((doc: { _id: unknown }) => String(doc._id)) }).expect(201)).body;
+      const anthology = (
+        await http()
+          .post('/anthology')
+          .send({ title: 'Best of', publishers: publishers.map((doc: { _id: unknown }) => String(doc._id)) })
+          .expect(201)
+      ).body;
       const response = await http().get(`/anthology/${anthology._id}/publishers?limit=50`).expect(200);
       expect(response.body.status).toMatchObject({ search_count: 2, match_count: 4, counted: 'exact', limit: 2 });
       // And its default limit: a lower maximum lowers it.

@@ -40,7 +40,11 @@ export function subDocumentReferencesSpec(): void {
     const spellings = [
       ['type: [Vaccination], Types.ObjectId', (value: unknown) => ({ vaccinations: [{ name: 'rabies', vet: value }] }), 'vaccinations.0.vet'],
       ['[SchemaFactory.createForClass(Booster)], Schema.Types.ObjectId', (value: unknown) => ({ boosters: [{ name: 'b', vet: value }] }), 'boosters.0.vet'],
-      ['[SchemaFactory.createForClass(Booster)], Types.ObjectId', (value: unknown) => ({ boosters: [{ name: 'b', checkedBy: value }] }), 'boosters.0.checkedBy'],
+      [
+        '[SchemaFactory.createForClass(Booster)], Types.ObjectId',
+        (value: unknown) => ({ boosters: [{ name: 'b', checkedBy: value }] }),
+        'boosters.0.checkedBy',
+      ],
       ['type: Visit (one sub-document), Types.ObjectId', (value: unknown) => ({ lastVisit: { reason: 'cough', vet: value } }), 'lastVisit.vet'],
     ] as const;
 
@@ -71,10 +75,30 @@ export function subDocumentReferencesSpec(): void {
 
   describe('BSON-class spellings of other types', () => {
     it('casts mongoose.Types.Double and UUID inside a sub-document, refusing what they cannot hold', async () => {
-      await expectRefused(() => t.http().patch(`/pet/${pet}`).send({ vaccinations: [{ name: 'x', dose: 'twelve' }] }), 'MR_VALIDATION_FAILED', 'vaccinations.0.dose');
-      await expectRefused(() => t.http().patch(`/pet/${pet}`).send({ vaccinations: [{ name: 'x', batch: 'not-a-uuid' }] }), 'MR_VALIDATION_FAILED', 'vaccinations.0.batch');
+      await expectRefused(
+        () =>
+          t
+            .http()
+            .patch(`/pet/${pet}`)
+            .send({ vaccinations: [{ name: 'x', dose: 'twelve' }] }),
+        'MR_VALIDATION_FAILED',
+        'vaccinations.0.dose',
+      );
+      await expectRefused(
+        () =>
+          t
+            .http()
+            .patch(`/pet/${pet}`)
+            .send({ vaccinations: [{ name: 'x', batch: 'not-a-uuid' }] }),
+        'MR_VALIDATION_FAILED',
+        'vaccinations.0.batch',
+      );
       const uuid = '0b1d6c5e-8f2a-4c3b-9d4e-5f6a7b8c9d0e';
-      const stored = await t.http().patch(`/pet/${pet}`).send({ vaccinations: [{ name: 'x', dose: 1.5, batch: uuid }] }).expect(200);
+      const stored = await t
+        .http()
+        .patch(`/pet/${pet}`)
+        .send({ vaccinations: [{ name: 'x', dose: 1.5, batch: uuid }] })
+        .expect(200);
       expect(stored.body.vaccinations[0]).toMatchObject({ name: 'x', dose: 1.5, batch: uuid });
     });
 
@@ -88,33 +112,95 @@ export function subDocumentReferencesSpec(): void {
   describe('references inside sub-documents follow the top-level rules', () => {
     it('refuses an identifier of no document at any depth, naming its position, and changes nothing', async () => {
       const sends: Array<[() => PromiseLike<unknown>, string]> = [
-        [() => t.http().patch(`/pet/${pet}`).send({ vaccinations: [{ name: 'a', vet }, { name: 'b', vet: MISSING_ID }] }), 'vaccinations.1.vet'],
-        [() => t.http().post('/pet').send({ name: 'Tom', vaccinations: [{ name: 'a', vet: MISSING_ID }] }), 'vaccinations.0.vet'],
-        [() => t.http().put(`/pet/${pet}`).send({ boosters: [{ name: 'b', vet: MISSING_ID }] }), 'boosters.0.vet'],
-        [() => t.http().patch(`/pet/${pet}`).send({ lastVisit: { vet: MISSING_ID } }), 'lastVisit.vet'],
-        [() => t.http().patch(`/pet/${pet}`).send({ lastVisit: { nurses: ['rn-1', 'rn-404'] } }), 'lastVisit.nurses.1'],
+        [
+          () =>
+            t
+              .http()
+              .patch(`/pet/${pet}`)
+              .send({
+                vaccinations: [
+                  { name: 'a', vet },
+                  { name: 'b', vet: MISSING_ID },
+                ],
+              }),
+          'vaccinations.1.vet',
+        ],
+        [
+          () =>
+            t
+              .http()
+              .post('/pet')
+              .send({ name: 'Tom', vaccinations: [{ name: 'a', vet: MISSING_ID }] }),
+          'vaccinations.0.vet',
+        ],
+        [
+          () =>
+            t
+              .http()
+              .put(`/pet/${pet}`)
+              .send({ boosters: [{ name: 'b', vet: MISSING_ID }] }),
+          'boosters.0.vet',
+        ],
+        [
+          () =>
+            t
+              .http()
+              .patch(`/pet/${pet}`)
+              .send({ lastVisit: { vet: MISSING_ID } }),
+          'lastVisit.vet',
+        ],
+        [
+          () =>
+            t
+              .http()
+              .patch(`/pet/${pet}`)
+              .send({ lastVisit: { nurses: ['rn-1', 'rn-404'] } }),
+          'lastVisit.nurses.1',
+        ],
       ];
       for (const [send, path] of sends) await expectRefused(send, 'MR_REFERENCE_NOT_FOUND', path);
     });
 
     it('accepts the identifier of a resource identified by another field (a licence) and stores its _id', async () => {
       const nurse = (await t.http().get('/nurse/rn-1').expect(200)).body._id;
-      const stored = await t.http().patch(`/pet/${pet}`).send({ vaccinations: [{ name: 'a', nurse: 'rn-1' }], lastVisit: { nurses: ['rn-1'] } }).expect(200);
+      const stored = await t
+        .http()
+        .patch(`/pet/${pet}`)
+        .send({ vaccinations: [{ name: 'a', nurse: 'rn-1' }], lastVisit: { nurses: ['rn-1'] } })
+        .expect(200);
       expect(stored.body.vaccinations[0].nurse).toBe(nurse);
       expect(stored.body.lastVisit.nurses).toEqual([nurse]);
     });
 
     it('refuses null inside an array of references in a sub-document', async () => {
-      await expectRefused(() => t.http().patch(`/pet/${pet}`).send({ lastVisit: { nurses: [null] } }), 'MR_VALIDATION_FAILED', 'lastVisit.nurses.0');
+      await expectRefused(
+        () =>
+          t
+            .http()
+            .patch(`/pet/${pet}`)
+            .send({ lastVisit: { nurses: [null] } }),
+        'MR_VALIDATION_FAILED',
+        'lastVisit.nurses.0',
+      );
     });
 
     it("applies onDelete: 'restrict' in an array of sub-documents and 'nullify' in a sub-document", async () => {
       const other = (await t.http().post('/vet').send({ name: 'Dr No' }).expect(201)).body._id;
-      const cat = (await t.http().post('/pet').send({ name: 'Tom', boosters: [{ name: 'b', vet: other }] }).expect(201)).body._id;
+      const cat = (
+        await t
+          .http()
+          .post('/pet')
+          .send({ name: 'Tom', boosters: [{ name: 'b', vet: other }] })
+          .expect(201)
+      ).body._id;
       const refused = await t.http().delete(`/vet/${other}`);
       expectError(refused, 409, 'MR_REFERENCED');
       expect(refused.body.details).toEqual([expect.objectContaining({ path: 'Pet.boosters.vet' })]);
-      await t.http().patch(`/pet/${cat}`).send({ boosters: [], lastVisit: { reason: 'check', vet: other } }).expect(200);
+      await t
+        .http()
+        .patch(`/pet/${cat}`)
+        .send({ boosters: [], lastVisit: { reason: 'check', vet: other } })
+        .expect(200);
       await t.http().delete(`/vet/${other}`).expect(200);
       const read = await t.http().get(`/pet/${cat}`).expect(200);
       expect(read.body.lastVisit).toMatchObject({ reason: 'check', vet: null });

@@ -44,7 +44,14 @@ export function expandSpec(): void {
     @Prop({ required: true }) city!: string;
   }
 
-  @GeneratedResource({ references: { crew: { expand: true, expandReverse: 'bands' }, manager: { expand: true, reverseExport: true, reverseExportPost: true }, driver: { expand: false } }, routes: { export: true, exportPost: true } })
+  @GeneratedResource({
+    references: {
+      crew: { expand: true, expandReverse: 'bands' },
+      manager: { expand: true, reverseExport: true, reverseExportPost: true },
+      driver: { expand: false },
+    },
+    routes: { export: true, exportPost: true },
+  })
   @Schema()
   class Band {
     @Prop({ required: true }) name!: string;
@@ -102,9 +109,17 @@ export function expandSpec(): void {
 
     it('expands every document of a search page, GET and POST alike', async () => {
       const get = (await t.http().get('/companies?expand=owner&sort=niceName').expect(200)).body;
-      const post = (await t.http().post('/companies').send({ expand: ['owner'], sort: { niceName: 1 } }).expect(200)).body;
+      const post = (
+        await t
+          .http()
+          .post('/companies')
+          .send({ expand: ['owner'], sort: { niceName: 1 } })
+          .expect(200)
+      ).body;
       expect(post).toEqual(get);
-      expect(get.result.map((company: { owner?: { niceName?: string } | null }) => company.owner === undefined ? 'none' : (company.owner?.niceName ?? null))).toEqual(['Ada', 'Bob', 'none', null]);
+      expect(
+        get.result.map((company: { owner?: { niceName?: string } | null }) => (company.owner === undefined ? 'none' : (company.owner?.niceName ?? null))),
+      ).toEqual(['Ada', 'Bob', 'none', null]);
     });
 
     it('answers null for a reference whose document is gone, and leaves such identifiers out of an array, in the array order', async () => {
@@ -126,7 +141,12 @@ export function expandSpec(): void {
     it('expands two references in a row (manager.home), and keeps the field when select leaves it out', async () => {
       const { body } = await t.http().get(`/bands?expand=manager.home,crew&select=name`).expect(200);
       expect(body.result).toEqual([
-        { _id: band, name: 'Loud', manager: { _id: roadie, name: 'Ray', home: { _id: venue, city: 'Lisbon' } }, crew: [{ _id: roadie, name: 'Ray', home: venue }] },
+        {
+          _id: band,
+          name: 'Loud',
+          manager: { _id: roadie, name: 'Ray', home: { _id: venue, city: 'Lisbon' } },
+          crew: [{ _id: roadie, name: 'Ray', home: venue }],
+        },
       ]);
     });
   });
@@ -135,7 +155,12 @@ export function expandSpec(): void {
     /** Three more bands with Ray in their crew, and Sam in none. */
     let sam: string;
     beforeAll(async () => {
-      for (const name of ['Alpha', 'Omega', 'Zed']) await t.http().post('/band').send({ name, crew: [roadie] }).expect(201);
+      for (const name of ['Alpha', 'Omega', 'Zed'])
+        await t
+          .http()
+          .post('/band')
+          .send({ name, crew: [roadie] })
+          .expect(201);
       sam = (await t.connection.model('Roadie').create({ name: 'Sam' }))._id.toString();
     });
     afterAll(() => t.connection.model('Band').deleteMany({ name: { $in: ['Alpha', 'Omega', 'Zed'] } }));
@@ -145,7 +170,13 @@ export function expandSpec(): void {
       expect(body.bands.map((band: { name: string }) => band.name)).toEqual(['Loud', 'Alpha', 'Omega', 'Zed']);
       expect(body.bands[0]).toEqual((await t.http().get(`/band/${band}`).expect(200)).body);
       finds = [];
-      const page = (await t.http().post('/roadies').send({ query: { _id: { $in: [roadie, sam] } }, sort: { name: 1 }, expand: [{ path: 'bands', limit: 2, sort: '-name' }] }).expect(200)).body;
+      const page = (
+        await t
+          .http()
+          .post('/roadies')
+          .send({ query: { _id: { $in: [roadie, sam] } }, sort: { name: 1 }, expand: [{ path: 'bands', limit: 2, sort: '-name' }] })
+          .expect(200)
+      ).body;
       expect(page.result.map((one: { name: string; bands: Array<{ name: string }> }) => [one.name, one.bands.map((item) => item.name)])).toEqual([
         ['Ray', ['Zed', 'Omega']],
         ['Sam', []],
@@ -160,12 +191,24 @@ export function expandSpec(): void {
 
     it('refuses, naming the path and the bound, an answer that would read more documents than maxRelationIds; never cuts it', async () => {
       // Six bands for Ray, none for Sam: Sam's first twenty could be anywhere after the first five read.
-      for (const name of ['Echo', 'Foxtrot']) await t.http().post('/band').send({ name, crew: [roadie] }).expect(201);
-      const response = await t.http().post('/roadies').send({ query: { _id: { $in: [roadie, sam] } }, expand: ['bands'] });
+      for (const name of ['Echo', 'Foxtrot'])
+        await t
+          .http()
+          .post('/band')
+          .send({ name, crew: [roadie] })
+          .expect(201);
+      const response = await t
+        .http()
+        .post('/roadies')
+        .send({ query: { _id: { $in: [roadie, sam] } }, expand: ['bands'] });
       expectError(response, 400, 'MR_EXPAND_TOO_BROAD');
       expect(response.body.details).toEqual([{ path: 'expand.bands', message: 'reads more than 5 documents' }]);
       // A page each that the documents read fill: answered.
-      const { body } = await t.http().post('/roadies').send({ query: { _id: roadie }, expand: [{ path: 'bands', limit: 2 }] }).expect(200);
+      const { body } = await t
+        .http()
+        .post('/roadies')
+        .send({ query: { _id: roadie }, expand: [{ path: 'bands', limit: 2 }] })
+        .expect(200);
       expect(body.result[0].bands).toHaveLength(2);
       await t.connection.model('Band').deleteMany({ name: { $in: ['Echo', 'Foxtrot'] } });
     });
@@ -194,9 +237,17 @@ export function expandSpec(): void {
     const EXPANDING: Record<ExpandingAction, () => Promise<Response>> = {
       findOne: () => t.http().get(`/band/${band}?expand=manager`),
       search: () => t.http().get('/bands?expand=manager'),
-      searchPost: () => t.http().post('/bands').send({ expand: ['manager'] }),
+      searchPost: () =>
+        t
+          .http()
+          .post('/bands')
+          .send({ expand: ['manager'] }),
       export: () => t.http().get('/bands/export?format=json&expand=manager'),
-      exportPost: () => t.http().post('/bands/export?format=json').send({ expand: ['manager'] }),
+      exportPost: () =>
+        t
+          .http()
+          .post('/bands/export?format=json')
+          .send({ expand: ['manager'] }),
       find: () => t.http().get(`/band/${band}/manager?expand=bands.manager`),
       list: () => t.http().get(`/band/${band}/crew?expand=bands.manager`),
       reverse: () => t.http().get(`/roadie/${roadie}/bands/manager?expand=manager`),
@@ -216,7 +267,15 @@ export function expandSpec(): void {
 
     it("applies the target's serialization view of the request's groups", async () => {
       const agency = await t.connection.model('Agency').create({ name: 'Circus', budget: 9000, vault: 'vault-code' });
-      const agent = await t.connection.model('Agent').create({ codename: 'falcon', secret: 's3', realName: 'Jane', salary: 5, callsign: 'hawk', hideout: { city: 'Lisbon', door: 'blue' }, agency: agency._id });
+      const agent = await t.connection.model('Agent').create({
+        codename: 'falcon',
+        secret: 's3',
+        realName: 'Jane',
+        salary: 5,
+        callsign: 'hawk',
+        hideout: { city: 'Lisbon', door: 'blue' },
+        agency: agency._id,
+      });
       await t.connection.model('Agency').updateOne({ _id: agency._id }, { $set: { members: [agent._id] } });
       const plain = (await t.http().get(`/agent/${agent._id}?expand=agency`).expect(200)).body;
       expect(plain.agency).toEqual({ _id: String(agency._id), name: 'Circus', members: [String(agent._id)] });
@@ -248,7 +307,14 @@ export function expandSpec(): void {
 
     it('refuses expand on a route that does not read documents, and a malformed expand', async () => {
       expectError(await t.http().post('/company?expand=owner').send({ niceName: 'X' }), 400, 'MR_INVALID_QUERY');
-      expectError(await t.http().post('/companies').send({ expand: { owner: 1 } }), 400, 'MR_INVALID_QUERY');
+      expectError(
+        await t
+          .http()
+          .post('/companies')
+          .send({ expand: { owner: 1 } }),
+        400,
+        'MR_INVALID_QUERY',
+      );
       expectError(await t.http().post('/companies').send({ expand: [] }), 400, 'MR_INVALID_QUERY');
       expect(await t.connection.model('Company').countDocuments({ niceName: 'X' })).toBe(0);
     });
@@ -269,9 +335,19 @@ export function expandSpec(): void {
     it('documents expand with the paths a route may name, and expandable references as an identifier or the document', () => {
       const document = createModelRoutesDocument(t.app, new DocumentBuilder().build()) as any;
       const paths = ['manager', 'manager.home', 'manager.bands', 'crew', 'crew.home', 'crew.bands'];
-      const parameter = (path: string, method: string) => document.paths[path][method].parameters.find((candidate: { name: string }) => candidate.name === 'expand');
-      for (const [path, method] of [['/band/{band_id}', 'get'], ['/bands', 'get']]) {
-        expect(parameter(path, method)).toMatchObject({ in: 'query', required: false, style: 'form', explode: false, schema: { type: 'array', items: { enum: paths } } });
+      const parameter = (path: string, method: string) =>
+        document.paths[path][method].parameters.find((candidate: { name: string }) => candidate.name === 'expand');
+      for (const [path, method] of [
+        ['/band/{band_id}', 'get'],
+        ['/bands', 'get'],
+      ]) {
+        expect(parameter(path, method)).toMatchObject({
+          in: 'query',
+          required: false,
+          style: 'form',
+          explode: false,
+          schema: { type: 'array', items: { enum: paths } },
+        });
       }
       expect(parameter('/band/{band_id}/manager', 'get').schema.items.enum).toEqual(['home', 'bands', 'bands.manager', 'bands.crew']);
       expect(parameter('/band/{band_id}', 'put')).toBeUndefined();
@@ -284,26 +360,30 @@ export function expandSpec(): void {
       expect(parameter('/roadie/{roadie_id}', 'get').schema.items.enum).toEqual(['home', 'bands', 'bands.manager', 'bands.crew']);
     });
 
-    it('gives a generated client (openapi-typescript) types that take expand and read an expanded reference, and refuse a path not declared', async () => {
-      const types = await clientTypes(createModelRoutesDocument(t.app, new DocumentBuilder().build()) as never);
-      const client = [
-        "import type { components, paths } from './api';",
-        typed('one', queryType('/band/{band_id}'), { expand: ['manager', 'manager.home'] }),
-        typed('page', queryType('/bands'), { expand: ['crew.home'], limit: 5 }),
-        typed('search', bodyType('/bands', 'post'), { expand: ['manager'], query: { name: 'Loud' } }),
-        "declare const band: components['schemas']['Band'];",
-        'const manager = band.manager;',
-        "export const name: string | undefined = typeof manager === 'object' && manager !== null ? manager.name : undefined;",
-        'export const crew: string[] = (band.crew ?? []).map((member) => (typeof member === \'string\' ? member : member.name));',
-      ].join('\n');
-      expect(compile({ 'api.ts': types, 'client.ts': client })).toEqual([]);
-      const wrong = ["import type { paths } from './api';", typed('driver', queryType('/bands'), { expand: ['driver'] })].join('\n');
-      expect(compile({ 'api.ts': types, 'wrong.ts': wrong }).join('\n')).toMatch(/"driver"/);
-    }, COMPILE_TIMEOUT);
+    it(
+      'gives a generated client (openapi-typescript) types that take expand and read an expanded reference, and refuse a path not declared',
+      async () => {
+        const types = await clientTypes(createModelRoutesDocument(t.app, new DocumentBuilder().build()) as never);
+        const client = [
+          "import type { components, paths } from './api';",
+          typed('one', queryType('/band/{band_id}'), { expand: ['manager', 'manager.home'] }),
+          typed('page', queryType('/bands'), { expand: ['crew.home'], limit: 5 }),
+          typed('search', bodyType('/bands', 'post'), { expand: ['manager'], query: { name: 'Loud' } }),
+          "declare const band: components['schemas']['Band'];",
+          'const manager = band.manager;',
+          "export const name: string | undefined = typeof manager === 'object' && manager !== null ? manager.name : undefined;",
+          "export const crew: string[] = (band.crew ?? []).map((member) => (typeof member === 'string' ? member : member.name));",
+        ].join('\n');
+        expect(compile({ 'api.ts': types, 'client.ts': client })).toEqual([]);
+        const wrong = ["import type { paths } from './api';", typed('driver', queryType('/bands'), { expand: ['driver'] })].join('\n');
+        expect(compile({ 'api.ts': types, 'wrong.ts': wrong }).join('\n')).toMatch(/"driver"/);
+      },
+      COMPILE_TIMEOUT,
+    );
   });
 
   describe('entity tags', () => {
-    it("changes the ETag of an answer when an expanded document changes, and answers 304 while none does", async () => {
+    it('changes the ETag of an answer when an expanded document changes, and answers 304 while none does', async () => {
       const first = await t.http().get(`/company/${acme}?expand=owner`).expect(200);
       const plain = await t.http().get(`/company/${acme}`).expect(200);
       expect(first.headers.etag).toMatch(/^W\//);

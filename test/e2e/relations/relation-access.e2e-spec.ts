@@ -41,14 +41,18 @@ export function relationAccessSpec(): void {
 
   async function warningsOf(guarded: boolean): Promise<string[]> {
     const logger = new RecordingLogger();
-    const app = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: models(guarded), references: { reverse: false, reversePost: false } }), appOptions: { logger } });
+    const app = await bootTestApp(engine, {
+      modelRoutes: ModelRoutesModule.forRoot({ resources: models(guarded), references: { reverse: false, reversePost: false } }),
+      appOptions: { logger },
+    });
     await app.close();
     return logger.warnings;
   }
 
   it("warns at the start where an expandable reference answers documents without their own routes' guards, naming the routes and the guards", async () => {
     expect(await warningsOf(false)).toEqual([
-      "Loan.patron (expand) lets GET /loan/:loan_id, GET /loans, POST /loans answer Patron documents without the guards of GET /patron/:patron_id (StaffOnly): give those routes the same guards, or do not declare it (see docs/references.md#expanding-references).",
+      'Loan.patron (expand) lets GET /loan/:loan_id, GET /loans, POST /loans answer Patron documents without the guards of GET /patron/:patron_id ' +
+        '(StaffOnly): give those routes the same guards, or do not declare it (see docs/references.md#expanding-references).',
     ]);
   });
 

@@ -64,21 +64,46 @@ export function relationFiltersSpec(): void {
     );
     t.connection.getClient().on('commandStarted', (event) => commands.push(event));
     const create = async (model: string, values: Record<string, unknown>) => String((await t.connection.model(model).create(values))._id);
-    for (const [niceName, birth] of [['Ada', '1985-03-01'], ['Alan', '1995-06-23'], ['Bob', '1980-01-01'], ['Cy', '2000-12-31']]) {
+    for (const [niceName, birth] of [
+      ['Ada', '1985-03-01'],
+      ['Alan', '1995-06-23'],
+      ['Bob', '1980-01-01'],
+      ['Cy', '2000-12-31'],
+    ]) {
       ids[niceName] = await create('Entrepreneur', { niceName, birth });
     }
-    for (const [niceName, owner] of [['Acme', 'Ada'], ['Apex', 'Alan'], ['Bolt', 'Bob'], ['Core', 'Cy'], ['Free', undefined]] as const) {
+    for (const [niceName, owner] of [
+      ['Acme', 'Ada'],
+      ['Apex', 'Alan'],
+      ['Bolt', 'Bob'],
+      ['Core', 'Cy'],
+      ['Free', undefined],
+    ] as const) {
       await create('Company', { niceName, ...(owner && { owner: ids[owner] }) });
     }
-    for (const [name, members] of [['Crew', ['Ada', 'Bob']], ['Solo', ['Bob']], ['Kids', ['Alan', 'Cy']], ['Empty', []]] as const) {
+    for (const [name, members] of [
+      ['Crew', ['Ada', 'Bob']],
+      ['Solo', ['Bob']],
+      ['Kids', ['Alan', 'Cy']],
+      ['Empty', []],
+    ] as const) {
       await create('Team', { name, members: members.map((member) => ids[member]) });
     }
     ids.chess = await create('Guild', { name: 'Chess', vault: 'gold' });
     ids.go = await create('Guild', { name: 'Go', vault: 'silver' });
-    for (const [niceName, guild, salary] of [['Pia', 'chess', 100], ['Paz', 'go', 200], ['Pol', 'chess', 300]] as const) {
+    for (const [niceName, guild, salary] of [
+      ['Pia', 'chess', 100],
+      ['Paz', 'go', 200],
+      ['Pol', 'chess', 300],
+    ] as const) {
       ids[niceName] = await create('Patron', { niceName, guild: ids[guild], salary, secret: `${niceName}-secret` });
     }
-    for (const [name, owner] of [['V1', 'Pia'], ['V2', 'Paz'], ['V3', 'Pol']]) await create('Venture', { name, owner: ids[owner], boss: ids[owner] });
+    for (const [name, owner] of [
+      ['V1', 'Pia'],
+      ['V2', 'Paz'],
+      ['V3', 'Pol'],
+    ])
+      await create('Venture', { name, owner: ids[owner], boss: ids[owner] });
   });
   afterAll(() => t?.close());
 
@@ -92,7 +117,7 @@ export function relationFiltersSpec(): void {
       expect(response.body.status).toMatchObject({ match_count: 2, search_count: 2 });
     });
 
-    it("finds them through the query string: owner.niceName[regex]=^a (GET)", async () => {
+    it('finds them through the query string: owner.niceName[regex]=^a (GET)', async () => {
       const response = await t.http().get('/companies').query({ 'owner.niceName[regex]': '^a', 'owner.niceName[options]': 'i' }).expect(200);
       expect(names(response.body)).toEqual(['Acme', 'Apex']);
       expect(names((await t.http().get('/companies?owner.niceName=Bob').expect(200)).body)).toEqual(['Bolt']);
@@ -103,8 +128,12 @@ export function relationFiltersSpec(): void {
       expect(names(response.body)).toEqual(['Acme', 'Bolt']);
     });
 
-    it('combines with the search\'s own conditions, $or and sort', async () => {
-      const response = await t.http().post('/companies').send({ query: { $or: [{ 'owner.niceName': 'Cy' }, { niceName: 'Free' }] }, sort: '-niceName' }).expect(200);
+    it("combines with the search's own conditions, $or and sort", async () => {
+      const response = await t
+        .http()
+        .post('/companies')
+        .send({ query: { $or: [{ 'owner.niceName': 'Cy' }, { niceName: 'Free' }] }, sort: '-niceName' })
+        .expect(200);
       expect(response.body.result.map((company: { niceName: string }) => company.niceName)).toEqual(['Free', 'Core']);
       const both = await search('companies', { 'owner.birth': { $lt: '1990-01-01' }, 'owner.niceName': { $regex: '^B' } }).expect(200);
       expect(names(both.body)).toEqual(['Bolt']);
@@ -122,7 +151,7 @@ export function relationFiltersSpec(): void {
   });
 
   describe('arrays of references: some, none, every', () => {
-    it('members.niceName means some member (MongoDB\'s array semantics)', async () => {
+    it("members.niceName means some member (MongoDB's array semantics)", async () => {
       expect(names((await search('teams', { 'members.niceName': 'Ada' }).expect(200)).body)).toEqual(['Crew']);
       expect(names((await t.http().get('/teams?members.niceName=Bob').expect(200)).body)).toEqual(['Crew', 'Solo']);
     });
@@ -155,7 +184,11 @@ export function relationFiltersSpec(): void {
     });
 
     it("works on the reverse routes, ANDed with the route's own condition on the same reference", async () => {
-      const post = await t.http().post(`/user/${ids.Bob}/teams/members`).send({ query: { 'members.niceName': 'Ada' } }).expect(200);
+      const post = await t
+        .http()
+        .post(`/user/${ids.Bob}/teams/members`)
+        .send({ query: { 'members.niceName': 'Ada' } })
+        .expect(200);
       expect(names(post.body)).toEqual(['Crew']);
       const get = await t.http().get(`/user/${ids.Bob}/teams/members?members.birth[gt]=1990-01-01`).expect(200);
       expect(names(get.body)).toEqual([]);
@@ -184,7 +217,7 @@ export function relationFiltersSpec(): void {
 
     it.each([
       ['a select: false field', 'secret'],
-      ['a field outside the request\'s groups', 'salary'],
+      ["a field outside the request's groups", 'salary'],
       ['a hidden field two hops away', 'guild.vault'],
     ])('refuses %s as an unknown field, with the words of a field that does not exist', async (_label, field) => {
       const hidden = await refusalOf({ [`owner.${field}`]: { $regex: '^P' } }, field);
@@ -206,7 +239,13 @@ export function relationFiltersSpec(): void {
     });
 
     it('refuses to sort by a referenced field', async () => {
-      for (const response of [await t.http().get('/companies?sort=owner.niceName'), await t.http().post('/companies').send({ sort: { 'owner.birth': -1 } })]) {
+      for (const response of [
+        await t.http().get('/companies?sort=owner.niceName'),
+        await t
+          .http()
+          .post('/companies')
+          .send({ sort: { 'owner.birth': -1 } }),
+      ]) {
         expectError(response, 400, 'MR_INVALID_QUERY');
         expect(response.body.message).toMatch(/^Sorting by a referenced field \('owner\.(niceName|birth)'\) is not supported$/);
       }
@@ -237,7 +276,7 @@ export function relationFiltersSpec(): void {
       expect(names((await search('ventures', { 'owner.guild.name': 'Chess' }).expect(200)).body)).toEqual(['V1', 'V3']);
     });
 
-    it('answers a value the target schema cannot cast with MR_INVALID_VALUE at the client\'s path', async () => {
+    it("answers a value the target schema cannot cast with MR_INVALID_VALUE at the client's path", async () => {
       const response = await search('companies', { 'owner.birth': { $lt: 'not a date' } });
       expectError(response, 400, 'MR_INVALID_VALUE');
       expect(response.body.details).toEqual([{ path: 'query.owner.birth.$lt', message: expect.stringContaining('"not a date" cannot be converted to date') }]);
@@ -256,11 +295,19 @@ export function relationFiltersSpec(): void {
       const owners = t.connection.model('Entrepreneur').collection.collectionName;
       const finds = () => commands.filter((event) => event.commandName === 'find' && event.command.find === owners).length;
       commands.length = 0;
-      const one = await t.http().post('/companies').send({ query: { 'owner.birth': { $lt: '2001-01-01' } }, limit }).expect(200);
+      const one = await t
+        .http()
+        .post('/companies')
+        .send({ query: { 'owner.birth': { $lt: '2001-01-01' } }, limit })
+        .expect(200);
       expect(one.body.result).toHaveLength(Math.min(limit, 4));
       expect(finds()).toBe(1);
       commands.length = 0;
-      await t.http().post('/teams').send({ query: { $or: [{ 'members.niceName': 'Ada' }, { members: { $every: { birth: { $lt: '1990-01-01' } } } }] }, limit }).expect(200);
+      await t
+        .http()
+        .post('/teams')
+        .send({ query: { $or: [{ 'members.niceName': 'Ada' }, { members: { $every: { birth: { $lt: '1990-01-01' } } } }] }, limit })
+        .expect(200);
       expect(finds()).toBe(2);
       commands.length = 0;
       await t.http().get('/companies').query({ niceName: 'Acme', limit }).expect(200);

@@ -21,7 +21,15 @@ export function collectionCountSpec(): void {
     // Before the collection exists.
     expect(await status('?employees[gte]=10')).toMatchObject({ count: 0, match_count: 0 });
     const ids: string[] = [];
-    for (const employees of [5, 10, 20]) ids.push((await http().post('/company').send({ niceName: `c${employees}`, employees }).expect(201)).body._id);
+    for (const employees of [5, 10, 20])
+      ids.push(
+        (
+          await http()
+            .post('/company')
+            .send({ niceName: `c${employees}`, employees })
+            .expect(201)
+        ).body._id,
+      );
     expect(await status('?employees[gte]=10')).toMatchObject({ count: 3, match_count: 2 });
     expect(await status('')).toMatchObject({ count: 3, match_count: 3 });
     await http().delete(`/company/${ids[2]}`).expect(200);

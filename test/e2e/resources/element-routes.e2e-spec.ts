@@ -46,16 +46,30 @@ export function elementRoutesSpec(): void {
   });
   beforeEach(async () => {
     await t.connection.model('Pet').deleteMany({});
-    pet = (await t.http().post('/pet').send({ name: 'Rex', vaccinations: [{ name: 'Rabies', dose: 1 }] }).expect(201)).body._id;
+    pet = (
+      await t
+        .http()
+        .post('/pet')
+        .send({ name: 'Rex', vaccinations: [{ name: 'Rabies', dose: 1 }] })
+        .expect(201)
+    ).body._id;
   });
 
-  const stored = async () => (await t.connection.model('Pet').findById(pet).select('+vaccinations.lotCode').lean()) as unknown as { vaccinations: Array<Record<string, unknown>>; __v: number };
+  const stored = async () =>
+    (await t.connection.model('Pet').findById(pet).select('+vaccinations.lotCode').lean()) as unknown as {
+      vaccinations: Array<Record<string, unknown>>;
+      __v: number;
+    };
   const firstId = async () => String((await stored()).vaccinations[0]._id);
 
   describe('POST /pet/:pet_id/vaccinations', () => {
     it('appends one element, answers 201 with the pet, the new element in Location, and a new ETag', async () => {
       const before = await t.http().get(`/pet/${pet}`).expect(200);
-      const response = await t.http().post(`/pet/${pet}/vaccinations`).send({ name: 'Lepto', date: '2026-01-02T00:00:00.000Z', place: { clinic: 'North' } }).expect(201);
+      const response = await t
+        .http()
+        .post(`/pet/${pet}/vaccinations`)
+        .send({ name: 'Lepto', date: '2026-01-02T00:00:00.000Z', place: { clinic: 'North' } })
+        .expect(201);
       expect(response.body.vaccinations.map((item: { name: string }) => item.name)).toEqual(['Rabies', 'Lepto']);
       const added = response.body.vaccinations[1];
       expect(added).toEqual({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Lepto', date: '2026-01-02T00:00:00.000Z', place: { clinic: 'North' } });
@@ -111,7 +125,14 @@ export function elementRoutesSpec(): void {
     });
 
     it('stops at maxElements with a 409 MR_ARRAY_FULL naming the field, whatever the flood', async () => {
-      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => t.http().post(`/pet/${pet}/vaccinations`).send({ name: `V${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          t
+            .http()
+            .post(`/pet/${pet}/vaccinations`)
+            .send({ name: `V${i}` }),
+        ),
+      );
       const statuses = results.map((response) => response.status).sort();
       expect(statuses.filter((status) => status === 201)).toHaveLength(4);
       for (const response of results.filter((candidate) => candidate.status !== 201)) {
@@ -161,10 +182,21 @@ export function elementRoutesSpec(): void {
 
   describe('PATCH /pet/:pet_id/vaccinations/:element_id', () => {
     it('changes only the fields sent, merging nested objects; null removes one; hidden and readonly values are kept', async () => {
-      await t.connection.model('Pet').updateOne({ _id: pet }, { $set: { 'vaccinations.0.lotCode': 'L-1', 'vaccinations.0.signedBy': 'Dr Who', 'vaccinations.0.place': { clinic: 'N', room: '1' } } });
+      await t.connection
+        .model('Pet')
+        .updateOne(
+          { _id: pet },
+          { $set: { 'vaccinations.0.lotCode': 'L-1', 'vaccinations.0.signedBy': 'Dr Who', 'vaccinations.0.place': { clinic: 'N', room: '1' } } },
+        );
       const id = await firstId();
-      const response = await t.http().patch(`/pet/${pet}/vaccinations/${id}`).send({ dose: 2, place: { room: '2' }, date: '2026-03-04T00:00:00.000Z' }).expect(200);
-      expect(response.body.vaccinations).toEqual([{ _id: id, name: 'Rabies', dose: 2, signedBy: 'Dr Who', place: { clinic: 'N', room: '2' }, date: '2026-03-04T00:00:00.000Z' }]);
+      const response = await t
+        .http()
+        .patch(`/pet/${pet}/vaccinations/${id}`)
+        .send({ dose: 2, place: { room: '2' }, date: '2026-03-04T00:00:00.000Z' })
+        .expect(200);
+      expect(response.body.vaccinations).toEqual([
+        { _id: id, name: 'Rabies', dose: 2, signedBy: 'Dr Who', place: { clinic: 'N', room: '2' }, date: '2026-03-04T00:00:00.000Z' },
+      ]);
       const cleared = await t.http().patch(`/pet/${pet}/vaccinations/${id}`).send({ dose: null }).expect(200);
       expect(cleared.body.vaccinations[0].dose).toBeUndefined();
       expect((await stored()).vaccinations[0]).toMatchObject({ lotCode: 'L-1', signedBy: 'Dr Who', name: 'Rabies' });
@@ -217,7 +249,11 @@ export function elementRoutesSpec(): void {
       await Promise.all([
         t.http().patch(`/pet/${pet}/vaccinations/${a}`).send({ dose: 2 }).expect(200),
         t.http().patch(`/pet/${pet}/vaccinations/${b}`).send({ dose: 3 }).expect(200),
-        t.http().patch(`/pet/${pet}/vaccinations/${a}`).send({ place: { clinic: 'S' } }).expect(200),
+        t
+          .http()
+          .patch(`/pet/${pet}/vaccinations/${a}`)
+          .send({ place: { clinic: 'S' } })
+          .expect(200),
         t.http().post(`/pet/${pet}/vaccinations`).send({ name: 'Flu' }).expect(201),
         t.http().delete(`/pet/${pet}/vaccinations/${c}`).expect(200),
       ]);
@@ -253,12 +289,19 @@ export function elementRoutesSpec(): void {
     it('refuses two elements with one _id (the element routes would see one), naming the second, and writes nothing', async () => {
       const before = (await t.http().get(`/pet/${pet}`).expect(200)).body;
       const [first] = before.vaccinations;
-      const response = await t.http().patch(`/pet/${pet}`).send({ vaccinations: [{ _id: first._id, name: 'A' }, { name: 'B' }, { _id: first._id, name: 'C' }] });
+      const response = await t
+        .http()
+        .patch(`/pet/${pet}`)
+        .send({ vaccinations: [{ _id: first._id, name: 'A' }, { name: 'B' }, { _id: first._id, name: 'C' }] });
       expectError(response, 400, 'MR_VALIDATION_FAILED');
       expect(response.body.details).toEqual([{ path: 'vaccinations.2._id', message: 'repeats the _id of element 0: each element has its own' }]);
       expect((await t.http().get(`/pet/${pet}`).expect(200)).body).toEqual(before);
       // Each element sent back with its own _id (the array as read) is a write like any other.
-      await t.http().patch(`/pet/${pet}`).send({ vaccinations: before.vaccinations.map(({ _id, name }: { _id: string; name: string }) => ({ _id, name })) }).expect(200);
+      await t
+        .http()
+        .patch(`/pet/${pet}`)
+        .send({ vaccinations: before.vaccinations.map(({ _id, name }: { _id: string; name: string }) => ({ _id, name })) })
+        .expect(200);
     });
   });
 
@@ -284,7 +327,13 @@ export function elementRoutesSpec(): void {
       }
       const app = await createTestApp(engine, { resources: [Cat] });
       try {
-        const cat = (await app.http().post('/cat').send({ vaccinations: [{ name: 'A' }] }).expect(201)).body;
+        const cat = (
+          await app
+            .http()
+            .post('/cat')
+            .send({ vaccinations: [{ name: 'A' }] })
+            .expect(201)
+        ).body;
         const id = cat.vaccinations[0]._id;
         await app.http().get(`/cat/${cat._id}/vaccinations/${id}`).expect(200);
         expect((await app.http().delete(`/cat/${cat._id}/vaccinations/${id}`)).status).toBe(405);
@@ -314,9 +363,16 @@ export function elementRoutesSpec(): void {
       expect(Object.keys(list)).toEqual(['post']);
       expect(Object.keys(one).sort()).toEqual(['delete', 'get', 'patch']);
       expect([list.post, one.get, one.patch, one.delete].map((operation) => operation.operationId)).toEqual([
-        'pet_vaccinations_addElement', 'pet_vaccinations_findElement', 'pet_vaccinations_patchElement', 'pet_vaccinations_deleteElement',
+        'pet_vaccinations_addElement',
+        'pet_vaccinations_findElement',
+        'pet_vaccinations_patchElement',
+        'pet_vaccinations_deleteElement',
       ]);
-      expect(one.get.parameters.find((parameter: { name: string }) => parameter.name === 'element_id')).toMatchObject({ in: 'path', required: true, schema: { pattern: '^[0-9a-fA-F]{24}$' } });
+      expect(one.get.parameters.find((parameter: { name: string }) => parameter.name === 'element_id')).toMatchObject({
+        in: 'path',
+        required: true,
+        schema: { pattern: '^[0-9a-fA-F]{24}$' },
+      });
       expect(list.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PetVaccinationsElementDto' });
       expect(one.patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PetVaccinationsElementPatchDto' });
       const add = document.components.schemas.PetVaccinationsElementDto;
@@ -350,7 +406,10 @@ export function elementRoutesSpec(): void {
       expectError(await t.http().patch(`/pet/${pet}/vaccinations/${id}`).send(huge), 413, 'MR_PAYLOAD_TOO_LARGE');
       let deep: Record<string, unknown> = {};
       for (let i = 0; i < 60; i++) deep = { place: deep };
-      const nested = await t.http().post(`/pet/${pet}/vaccinations`).send({ name: 'x', ...deep });
+      const nested = await t
+        .http()
+        .post(`/pet/${pet}/vaccinations`)
+        .send({ name: 'x', ...deep });
       expect(nested.status).toBe(400);
       expectError(await t.http().post(`/pet/${pet}/vaccinations`).set('Content-Type', 'text/plain').send('name=x'), 415, 'MR_UNSUPPORTED_MEDIA_TYPE');
       expect((await stored()).vaccinations).toHaveLength(1);
@@ -375,7 +434,8 @@ export function elementRoutesSpec(): void {
         const method = pick(['post', 'patch', 'get', 'delete'] as const);
         const url = method === 'post' ? `/pet/${pick([pet, pet, 'nope'])}/vaccinations` : `/pet/${pet}/vaccinations/${element}`;
         const response = method === 'get' || method === 'delete' ? await t.http()[method](url) : await t.http()[method](url).send(body);
-        const what = `round ${round} (seed ${SEED}): ${method.toUpperCase()} ${url} ${JSON.stringify(body)} → ${response.status} ${JSON.stringify(response.body)}`;
+        const what =
+          `round ${round} (seed ${SEED}): ${method.toUpperCase()} ${url} ${JSON.stringify(body)} → ${response.status} ` + `${JSON.stringify(response.body)}`;
         expect({ what, server: response.status >= 500 }).toEqual({ what, server: false });
         if (response.status >= 400) {
           expect(response.body.code).toMatch(/^MR_/);

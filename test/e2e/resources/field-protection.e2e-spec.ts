@@ -50,7 +50,14 @@ export function fieldProtectionSpec(): void {
       ['GET one', () => t.http().get(`/member/${member._id}`)],
       ['GET search', () => t.http().get('/members')],
       ['POST search', () => t.http().post('/members').send({})],
-      ['POST search with select', () => t.http().post('/members').send({ select: ['name', 'address'] })],
+      [
+        'POST search with select',
+        () =>
+          t
+            .http()
+            .post('/members')
+            .send({ select: ['name', 'address'] }),
+      ],
       ['PUT', () => t.http().put(`/member/${member._id}`).send({ name: 'Ada L.' })],
       ['forward reference', () => t.http().get(`/post/${post._id}/author`)],
       ['reverse reference GET', () => t.http().get(`/member/${member._id}/posts/author`)],
@@ -97,7 +104,10 @@ export function fieldProtectionSpec(): void {
     });
 
     it('on the reverse route too', async () => {
-      const response = await t.http().post(`/member/${member._id}/posts/author`).send({ query: { moderationScore: 7 } });
+      const response = await t
+        .http()
+        .post(`/member/${member._id}/posts/author`)
+        .send({ query: { moderationScore: 7 } });
       expectError(response, 400, 'MR_INVALID_QUERY');
     });
   });
@@ -114,7 +124,10 @@ export function fieldProtectionSpec(): void {
     });
 
     it('refuses unknown nested fields, naming the full path', async () => {
-      const response = await t.http().put(`/member/${member._id}`).send({ address: { city: 'Paris', isAdmin: true } });
+      const response = await t
+        .http()
+        .put(`/member/${member._id}`)
+        .send({ address: { city: 'Paris', isAdmin: true } });
       expectError(response, 400, 'MR_INVALID_BODY');
       expect(response.body.details).toEqual([{ path: 'address.isAdmin', message: "Unknown field 'address.isAdmin'" }]);
       const stored = await t.connection.db!.collection('members').findOne({ _id: new (await import('mongoose')).Types.ObjectId(member._id) });
@@ -122,7 +135,11 @@ export function fieldProtectionSpec(): void {
     });
 
     it('merges a nested object and keeps its hidden sub-field, which the client cannot see', async () => {
-      const response = await t.http().put(`/member/${member._id}`).send({ address: { city: 'Paris' } }).expect(200);
+      const response = await t
+        .http()
+        .put(`/member/${member._id}`)
+        .send({ address: { city: 'Paris' } })
+        .expect(200);
       expect(response.body.address).toEqual({ city: 'Paris' });
       const stored = await t.connection.db!.collection('members').findOne({ name: { $in: ['Ada', 'Ada L.'] } });
       expect(stored?.address).toEqual({ city: 'Paris', zip: 'zip-999' });
@@ -147,14 +164,21 @@ export function fieldProtectionSpec(): void {
 
   describe('per-resource search options', () => {
     it('refuses $regex where the resource turns it off', async () => {
-      const response = await t.http().post('/members').send({ query: { name: { $regex: '^A' } } });
+      const response = await t
+        .http()
+        .post('/members')
+        .send({ query: { name: { $regex: '^A' } } });
       expectError(response, 400, 'MR_INVALID_QUERY');
       expect(response.body.message).toBe('$regex is disabled for this resource');
       expectError(await t.http().get('/members?name[regex]=^A'), 400, 'MR_INVALID_QUERY');
     });
 
     it('keeps $regex for the other resources', async () => {
-      await t.http().post('/posts').send({ query: { title: { $regex: '^N' } } }).expect(200);
+      await t
+        .http()
+        .post('/posts')
+        .send({ query: { title: { $regex: '^N' } } })
+        .expect(200);
     });
 
     it("clamps to the resource's own maxLimit", async () => {

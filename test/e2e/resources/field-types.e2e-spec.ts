@@ -40,19 +40,37 @@ export function fieldTypesSpec(): void {
     it("answers a value of the wrong type at its key's path, on create, replace and merge", async () => {
       const id = (await t.http().post('/specimen').send({ name: 'Flint' }).expect(201)).body._id;
       for (const send of [
-        () => t.http().post('/specimen').send({ name: 'x', measures: { daily: 'lots' } }),
-        () => t.http().put(`/specimen/${id}`).send({ name: 'x', measures: { daily: 'lots' } }),
-        () => t.http().patch(`/specimen/${id}`).send({ measures: { daily: 'lots' } }),
+        () =>
+          t
+            .http()
+            .post('/specimen')
+            .send({ name: 'x', measures: { daily: 'lots' } }),
+        () =>
+          t
+            .http()
+            .put(`/specimen/${id}`)
+            .send({ name: 'x', measures: { daily: 'lots' } }),
+        () =>
+          t
+            .http()
+            .patch(`/specimen/${id}`)
+            .send({ measures: { daily: 'lots' } }),
       ]) {
         const response = await send();
         expectError(response, 400, 'MR_VALIDATION_FAILED');
         expect(response.body.details).toEqual([{ path: 'measures.daily', message: 'measures must be a number' }]);
       }
-      const both = await t.http().post('/specimen').send({ name: 'x', measures: { weekly: 3, daily: '5' }, labels: { en: 5 } });
+      const both = await t
+        .http()
+        .post('/specimen')
+        .send({ name: 'x', measures: { weekly: 3, daily: '5' }, labels: { en: 5 } });
       expect(both.body.details.map((detail: { path: string }) => detail.path)).toEqual(['measures.daily', 'labels.en']);
       expect((await t.http().get(`/specimen/${id}`).expect(200)).body).not.toHaveProperty('measures.daily');
       // An array is not a Map, whatever its elements.
-      const array = await t.http().post('/specimen').send({ name: 'x', measures: [1] });
+      const array = await t
+        .http()
+        .post('/specimen')
+        .send({ name: 'x', measures: [1] });
       expectError(array, 400, 'MR_VALIDATION_FAILED');
       expect(array.body.details).toEqual([{ path: 'measures', message: 'measures must be an object' }]);
     });
@@ -60,8 +78,16 @@ export function fieldTypesSpec(): void {
     it('tells every refused value of a body at once: a nested object of the wrong shape hides no other field', async () => {
       const id = (await t.http().post('/specimen').send({ name: 'Flint' }).expect(201)).body._id;
       for (const send of [
-        () => t.http().post('/specimen').send({ name: 'x', weight: 'heavy', location: 'Lyon', dimensions: [{ axis: 'x' }, 'y'], fragile: 'yes' }),
-        () => t.http().put(`/specimen/${id}`).send({ name: 'x', weight: 'heavy', location: 'Lyon', dimensions: [{ axis: 'x' }, 'y'], fragile: 'yes' }),
+        () =>
+          t
+            .http()
+            .post('/specimen')
+            .send({ name: 'x', weight: 'heavy', location: 'Lyon', dimensions: [{ axis: 'x' }, 'y'], fragile: 'yes' }),
+        () =>
+          t
+            .http()
+            .put(`/specimen/${id}`)
+            .send({ name: 'x', weight: 'heavy', location: 'Lyon', dimensions: [{ axis: 'x' }, 'y'], fragile: 'yes' }),
       ]) {
         const response = await send();
         expectError(response, 400, 'MR_VALIDATION_FAILED');
@@ -71,16 +97,32 @@ export function fieldTypesSpec(): void {
       }
       // One value alone keeps its one detail and its message.
       const alone = await t.http().patch(`/specimen/${id}`).send({ location: 'Lyon' });
-      expect(alone.body).toMatchObject({ code: 'MR_VALIDATION_FAILED', message: 'Validation failed for location: must be an object', details: [{ path: 'location', message: 'must be an object' }] });
+      expect(alone.body).toMatchObject({
+        code: 'MR_VALIDATION_FAILED',
+        message: 'Validation failed for location: must be an object',
+        details: [{ path: 'location', message: 'must be an object' }],
+      });
       expect((await t.http().get(`/specimen/${id}`).expect(200)).body).toEqual(expect.objectContaining({ name: 'Flint' }));
     });
 
     it("answers the value Mongoose cannot cast at its key's path, behind a DTO of the user's", async () => {
-      const create = await t.http().post('/wallet').send({ holder: 'Ada', limits: { weekly: 10, daily: 'lots' } });
+      const create = await t
+        .http()
+        .post('/wallet')
+        .send({ holder: 'Ada', limits: { weekly: 10, daily: 'lots' } });
       expectError(create, 400, 'MR_VALIDATION_FAILED');
       expect(create.body.details).toEqual([{ path: 'limits.daily', message: 'Value "lots" cannot be converted to Number' }]);
-      const id = (await t.http().post('/wallet').send({ holder: 'Ada', limits: { weekly: 10 } }).expect(201)).body._id;
-      for (const [method, body] of [['patch', { limits: { daily: 'lots' } }], ['put', { holder: 'Ada', limits: { weekly: 10, daily: 'lots' } }]] as const) {
+      const id = (
+        await t
+          .http()
+          .post('/wallet')
+          .send({ holder: 'Ada', limits: { weekly: 10 } })
+          .expect(201)
+      ).body._id;
+      for (const [method, body] of [
+        ['patch', { limits: { daily: 'lots' } }],
+        ['put', { holder: 'Ada', limits: { weekly: 10, daily: 'lots' } }],
+      ] as const) {
         const response = await t.http()[method](`/wallet/${id}`).send(body);
         expectError(response, 400, 'MR_VALIDATION_FAILED');
         expect(response.body.details).toEqual([{ path: 'limits.daily', message: 'cannot be converted to Number' }]);
@@ -88,7 +130,13 @@ export function fieldTypesSpec(): void {
     });
 
     it('answers a created document with its Maps, as every other route does', async () => {
-      const created = (await t.http().post('/specimen').send({ name: 'Jade', measures: { daily: 5 }, labels: { en: 'jade' } }).expect(201)).body;
+      const created = (
+        await t
+          .http()
+          .post('/specimen')
+          .send({ name: 'Jade', measures: { daily: 5 }, labels: { en: 'jade' } })
+          .expect(201)
+      ).body;
       expect(created).toMatchObject({ measures: { daily: 5 }, labels: { en: 'jade' } });
       expect((await t.http().get(`/specimen/${created._id}`).expect(200)).body).toMatchObject({ measures: { daily: 5 }, labels: { en: 'jade' } });
     });
@@ -103,8 +151,25 @@ export function fieldTypesSpec(): void {
 
   describe('enum arrays', () => {
     it('refuses each element outside the enum, at its index, on create and merge', async () => {
-      const id = (await t.http().post('/specimen').send({ name: 'Opal', tags: ['rare'] }).expect(201)).body._id;
-      for (const send of [() => t.http().post('/specimen').send({ name: 'x', tags: ['rare', 'vip'] }), () => t.http().patch(`/specimen/${id}`).send({ tags: ['shiny', 'vip'] })]) {
+      const id = (
+        await t
+          .http()
+          .post('/specimen')
+          .send({ name: 'Opal', tags: ['rare'] })
+          .expect(201)
+      ).body._id;
+      for (const send of [
+        () =>
+          t
+            .http()
+            .post('/specimen')
+            .send({ name: 'x', tags: ['rare', 'vip'] }),
+        () =>
+          t
+            .http()
+            .patch(`/specimen/${id}`)
+            .send({ tags: ['shiny', 'vip'] }),
+      ]) {
         const response = await send();
         expectError(response, 400, 'MR_VALIDATION_FAILED');
         expect(response.body.details).toEqual([{ path: 'tags.1', message: 'tags must be one of the following values: rare, heavy, shiny' }]);
@@ -131,7 +196,13 @@ export function fieldTypesSpec(): void {
       const answers = [
         (await t.http().get(`/person/${created._id}`).expect(200)).body,
         (await t.http().get('/people').query({ first: 'Ada' }).expect(200)).body.result[0],
-        (await t.http().post('/people').send({ query: { first: 'Ada' } }).expect(200)).body.result[0],
+        (
+          await t
+            .http()
+            .post('/people')
+            .send({ query: { first: 'Ada' } })
+            .expect(200)
+        ).body.result[0],
         (await t.http().patch(`/person/${created._id}`).send({ last: 'King' }).expect(200)).body,
         (await t.http().put(`/person/${created._id}`).send({ first: 'Ada', last: 'Byron' }).expect(200)).body,
       ];
@@ -157,7 +228,11 @@ export function fieldTypesSpec(): void {
       for (const send of [
         () => t.http().get('/people').query({ fullName: 'Ada' }),
         () => t.http().get('/people').query({ sort: 'fullName' }),
-        () => t.http().post('/people').send({ select: ['fullName'] }),
+        () =>
+          t
+            .http()
+            .post('/people')
+            .send({ select: ['fullName'] }),
         () => t.http().post('/person').send({ first: 'x', fullName: 'y' }),
       ]) {
         expect((await send()).status).toBe(400);
@@ -275,38 +350,69 @@ export const createdAt: string | null | undefined = doc.createdAt;
         READS,
       ].join('\n');
 
-    it('compiles, strict, a create, an update and a search of every field type, and every field read back', () => {
-      expect(compile({ 'api.ts': types, 'client.ts': client() })).toEqual([]);
-    }, COMPILE_TIMEOUT);
+    it(
+      'compiles, strict, a create, an update and a search of every field type, and every field read back',
+      () => {
+        expect(compile({ 'api.ts': types, 'client.ts': client() })).toEqual([]);
+      },
+      COMPILE_TIMEOUT,
+    );
 
-    it('refuses, at compile time, values of the wrong type in an enum array and in a Map', () => {
-      const wrong = [
-        "import type { paths } from './api';",
-        typed('enumArray', bodyType('/specimen', 'post'), { name: 'x', tags: ['vip'] }),
-        typed('mapValue', bodyType('/specimen', 'post'), { name: 'x', measures: { daily: 'lots' } }),
-        typed('searchValue', queryType('/specimens'), { tags: 'vip' }),
-      ].join('\n');
-      const diagnostics = compile({ 'api.ts': types, 'wrong.ts': wrong });
-      expect(diagnostics.map((diagnostic) => /wrong\.ts:(\d+)/.exec(diagnostic)?.[1])).toEqual(['2', '3', '4']);
-    }, COMPILE_TIMEOUT);
+    it(
+      'refuses, at compile time, values of the wrong type in an enum array and in a Map',
+      () => {
+        const wrong = [
+          "import type { paths } from './api';",
+          typed('enumArray', bodyType('/specimen', 'post'), { name: 'x', tags: ['vip'] }),
+          typed('mapValue', bodyType('/specimen', 'post'), { name: 'x', measures: { daily: 'lots' } }),
+          typed('searchValue', queryType('/specimens'), { tags: 'vip' }),
+        ].join('\n');
+        const diagnostics = compile({ 'api.ts': types, 'wrong.ts': wrong });
+        expect(diagnostics.map((diagnostic) => /wrong\.ts:(\d+)/.exec(diagnostic)?.[1])).toEqual(['2', '3', '4']);
+      },
+      COMPILE_TIMEOUT,
+    );
 
     it('sends the same bodies and searches to the app, which stores and finds them', async () => {
       const created = (await t.http().post('/specimen').send(create()).expect(201)).body;
       expect(created).toMatchObject(create());
       await t.http().put(`/specimen/${created._id}/scan`).attach('file', Buffer.from('scan'), { filename: 'scan.txt', contentType: 'text/plain' }).expect(200);
-      await t.http().post(`/specimen/${created._id}/photos`).attach('file', Buffer.from('photo'), { filename: 'photo.txt', contentType: 'text/plain' }).expect(201);
+      await t
+        .http()
+        .post(`/specimen/${created._id}/photos`)
+        .attach('file', Buffer.from('photo'), { filename: 'photo.txt', contentType: 'text/plain' })
+        .expect(201);
       // A second document, so that each search must select.
-      const other = (await t.http().post('/specimen').send({ name: 'Quartz', category: 'mineral', tags: ['heavy'] }).expect(201)).body._id;
-      const finds = (search: object, ids: string[]) => expect({ search, found: ids.includes(created._id), other: ids.includes(other) }).toEqual({ search, found: true, other: false });
+      const other = (
+        await t
+          .http()
+          .post('/specimen')
+          .send({ name: 'Quartz', category: 'mineral', tags: ['heavy'] })
+          .expect(201)
+      ).body._id;
+      const finds = (search: object, ids: string[]) =>
+        expect({ search, found: ids.includes(created._id), other: ids.includes(other) }).toEqual({ search, found: true, other: false });
       for (const search of searches()) {
         const found = (await t.http().get('/specimens').query(search).expect(200)).body;
-        finds(search, found.result.map((item: { _id: string }) => item._id));
+        finds(
+          search,
+          found.result.map((item: { _id: string }) => item._id),
+        );
       }
       for (const search of searchBodies()) {
         const found = (await t.http().post('/specimens').send(search).expect(200)).body;
-        finds(search, found.result.map((item: { _id: string }) => item._id));
+        finds(
+          search,
+          found.result.map((item: { _id: string }) => item._id),
+        );
       }
-      const patched = (await t.http().patch(`/specimen/${created._id}`).send({ tags: ['heavy'], measures: { daily: 6 } }).expect(200)).body;
+      const patched = (
+        await t
+          .http()
+          .patch(`/specimen/${created._id}`)
+          .send({ tags: ['heavy'], measures: { daily: 6 } })
+          .expect(200)
+      ).body;
       expect(patched).toMatchObject({ tags: ['heavy'], measures: { daily: 6 } });
     });
   });
@@ -314,25 +420,29 @@ export const createdAt: string | null | undefined = doc.createdAt;
   describe('a client generated from the sample app', () => {
     const document = JSON.parse(readFileSync(new URL('../../openapi/sample-app.openapi.json', import.meta.url), 'utf8')) as OpenAPIObject;
 
-    it('compiles, strict, a create and a search of each of its resources', async () => {
-      const types = await clientTypes(document);
-      const id = '6b0229b1c62bd98e28d0e9b2';
-      const client = [
-        "import type { components, paths } from './api';",
-        typed('user', bodyType('/user', 'post'), { niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z' }),
-        typed('company', bodyType('/company', 'post'), { niceName: 'Acme', owner: id, employees: 3, location: 'London' }),
-        typed('book', bodyType('/book', 'post'), { slug: 'the-engine', title: 'The Engine', author: id }),
-        typed('users', queryType('/users'), { niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z', sort: '-birth', limit: 5 }),
-        typed('companies', queryType('/companies'), { niceName: 'Acme', owner: id, employees: 3, location: 'London' }),
-        typed('books', queryType('/books'), { slug: 'the-engine', title: 'The Engine', author: id }),
-        typed('companiesPost', bodyType('/companies', 'post'), { query: { employees: { $gte: 3 } }, limit: 5 }),
-        "declare const doc: components['schemas']['Company'];",
-        'export const logo: string | undefined = doc.logo?.contentType;',
-        // The sample's owner is expandable (issue 25): an identifier, or the Entrepreneur itself with ?expand=owner.
-        "export const owner: string | components['schemas']['Entrepreneur'] | null | undefined = doc.owner;",
-        "export const ownerName: string | undefined = typeof doc.owner === 'object' && doc.owner ? doc.owner.niceName : undefined;",
-      ].join('\n');
-      expect(compile({ 'api.ts': types, 'client.ts': client })).toEqual([]);
-    }, COMPILE_TIMEOUT);
+    it(
+      'compiles, strict, a create and a search of each of its resources',
+      async () => {
+        const types = await clientTypes(document);
+        const id = '6b0229b1c62bd98e28d0e9b2';
+        const client = [
+          "import type { components, paths } from './api';",
+          typed('user', bodyType('/user', 'post'), { niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z' }),
+          typed('company', bodyType('/company', 'post'), { niceName: 'Acme', owner: id, employees: 3, location: 'London' }),
+          typed('book', bodyType('/book', 'post'), { slug: 'the-engine', title: 'The Engine', author: id }),
+          typed('users', queryType('/users'), { niceName: 'Ada', birth: '1815-12-10T00:00:00.000Z', sort: '-birth', limit: 5 }),
+          typed('companies', queryType('/companies'), { niceName: 'Acme', owner: id, employees: 3, location: 'London' }),
+          typed('books', queryType('/books'), { slug: 'the-engine', title: 'The Engine', author: id }),
+          typed('companiesPost', bodyType('/companies', 'post'), { query: { employees: { $gte: 3 } }, limit: 5 }),
+          "declare const doc: components['schemas']['Company'];",
+          'export const logo: string | undefined = doc.logo?.contentType;',
+          // The sample's owner is expandable (issue 25): an identifier, or the Entrepreneur itself with ?expand=owner.
+          "export const owner: string | components['schemas']['Entrepreneur'] | null | undefined = doc.owner;",
+          "export const ownerName: string | undefined = typeof doc.owner === 'object' && doc.owner ? doc.owner.niceName : undefined;",
+        ].join('\n');
+        expect(compile({ 'api.ts': types, 'client.ts': client })).toEqual([]);
+      },
+      COMPILE_TIMEOUT,
+    );
   });
 }

@@ -90,7 +90,12 @@ export function methodsAndMediaSpec(): void {
     });
 
     it('POST /companies with a body and no content type', async () => {
-      const response = await t.http().post('/companies').serialize((value: unknown) => value as string).send('{"query":{}}').unset('content-type');
+      const response = await t
+        .http()
+        .post('/companies')
+        .serialize((value: unknown) => value as string)
+        .send('{"query":{}}')
+        .unset('content-type');
       expectError(response, 415, 'MR_UNSUPPORTED_MEDIA_TYPE');
     });
 
@@ -100,7 +105,10 @@ export function methodsAndMediaSpec(): void {
       ['patch', () => `/company/${company}`],
       ['post', () => `/user/${'0'.repeat(24)}/companies/owner`],
     ])('%s %p with text/plain, changing nothing', async (method, path) => {
-      await expectRefusedUnchanged(t.connection, () => t.http()[method](path()).set('content-type', 'text/plain').send('niceName=x'), { status: 415, code: 'MR_UNSUPPORTED_MEDIA_TYPE' });
+      await expectRefusedUnchanged(t.connection, () => t.http()[method](path()).set('content-type', 'text/plain').send('niceName=x'), {
+        status: 415,
+        code: 'MR_UNSUPPORTED_MEDIA_TYPE',
+      });
     });
 
     it('a POST search without a body is a search of everything', async () => {
@@ -120,7 +128,10 @@ export function methodsAndMediaSpec(): void {
 
   describe('one vocabulary of errors, whoever refuses the request', () => {
     it('a global ValidationPipe refusal is MR_VALIDATION_FAILED, one detail per constraint, at the dotted path', async () => {
-      const response = await t.http().post('/company/transfers').send({ employees: 0, address: { city: 5 }, extra: true });
+      const response = await t
+        .http()
+        .post('/company/transfers')
+        .send({ employees: 0, address: { city: 5 }, extra: true });
       expectError(response, 400, 'MR_VALIDATION_FAILED');
       expect(response.body.details).toEqual(
         expect.arrayContaining([
@@ -139,10 +150,28 @@ export function methodsAndMediaSpec(): void {
     it.each<[string, () => PromiseLike<Parameters<typeof expectError>[0]>, string, string]>([
       ['a body value that cannot be cast', () => t.http().post('/company').send({ niceName: 'X', employees: 'many' }), 'MR_VALIDATION_FAILED', 'employees'],
       ['a required field left out', () => t.http().post('/company').send({ employees: 1 }), 'MR_VALIDATION_FAILED', 'niceName'],
-      ['a search value that cannot be cast (POST)', () => t.http().post('/companies').send({ query: { $or: [{ employees: { $gte: 'many' } }] } }), 'MR_INVALID_VALUE', 'query.$or.0.employees.$gte'],
+      [
+        'a search value that cannot be cast (POST)',
+        () =>
+          t
+            .http()
+            .post('/companies')
+            .send({ query: { $or: [{ employees: { $gte: 'many' } }] } }),
+        'MR_INVALID_VALUE',
+        'query.$or.0.employees.$gte',
+      ],
       ['a search value that cannot be cast (GET)', () => t.http().get('/companies?employees[gte]=many'), 'MR_INVALID_VALUE', 'query.employees.$gte'],
       ['an unknown field in a search (GET)', () => t.http().get('/companies?nope=1'), 'MR_INVALID_QUERY', 'query.nope'],
-      ['an unknown field in a search (POST)', () => t.http().post('/companies').send({ query: { nope: 1 } }), 'MR_INVALID_QUERY', 'query.nope'],
+      [
+        'an unknown field in a search (POST)',
+        () =>
+          t
+            .http()
+            .post('/companies')
+            .send({ query: { nope: 1 } }),
+        'MR_INVALID_QUERY',
+        'query.nope',
+      ],
       ['an unknown field in a body', () => t.http().post('/company').send({ niceName: 'X', nope: 1 }), 'MR_INVALID_BODY', 'nope'],
     ])('%s: one code, and the path of the value in the request', async (_label, send, code, path) => {
       const response = await send();

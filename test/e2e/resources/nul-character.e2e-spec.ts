@@ -35,7 +35,14 @@ export function nulCharacterSpec(): void {
       ['a field', 'post', '/company', { niceName: `a${NUL}b` }, 'MR_VALIDATION_FAILED', 'niceName'],
       ['a nested object', 'post', '/account', { email: 'a@b.c', profile: { displayName: `x${NUL}` } }, 'MR_VALIDATION_FAILED', 'profile.displayName'],
       ['an array of strings', 'patch', '/pet/rex', { tags: ['dog', `c${NUL}t`] }, 'MR_VALIDATION_FAILED', 'tags.1'],
-      ['an array of sub-documents', 'put', '/pet/rex', { name: 'Rex', vaccinations: [{ name: 'ok' }, { name: `${NUL}` }] }, 'MR_VALIDATION_FAILED', 'vaccinations.1.name'],
+      [
+        'an array of sub-documents',
+        'put',
+        '/pet/rex',
+        { name: 'Rex', vaccinations: [{ name: 'ok' }, { name: `${NUL}` }] },
+        'MR_VALIDATION_FAILED',
+        'vaccinations.1.name',
+      ],
       ['a free-form value, deep', 'patch', '/pet/rex', { notes: { deep: [{ text: `${NUL}` }] } }, 'MR_VALIDATION_FAILED', 'notes.deep.0.text'],
       ['a free-form key', 'patch', '/pet/rex', { notes: { [`k${NUL}`]: 1 } }, 'MR_INVALID_BODY', `notes.k${NUL}`],
       ['a key of the body', 'post', '/company', { [`nice${NUL}Name`]: 'x' }, 'MR_INVALID_BODY', `nice${NUL}Name`],
@@ -72,13 +79,22 @@ export function nulCharacterSpec(): void {
     });
 
     it('in a key or a value below a free-form field', async () => {
-      const value = await t.http().post('/pets').send({ query: { 'notes.k': `v${NUL}` } });
+      const value = await t
+        .http()
+        .post('/pets')
+        .send({ query: { 'notes.k': `v${NUL}` } });
       expectError(value, 400, 'MR_INVALID_VALUE');
       expect(value.body.details[0].path).toBe('query.notes.k');
-      const key = await t.http().post('/pets').send({ query: { notes: { [`k${NUL}`]: 'v' } } });
+      const key = await t
+        .http()
+        .post('/pets')
+        .send({ query: { notes: { [`k${NUL}`]: 'v' } } });
       expectError(key, 400, 'MR_INVALID_QUERY');
       expect(key.body.details[0].path).toBe(`query.notes.k${NUL}`);
-      const field = await t.http().post('/pets').send({ query: { [`notes.k${NUL}`]: 'v' } });
+      const field = await t
+        .http()
+        .post('/pets')
+        .send({ query: { [`notes.k${NUL}`]: 'v' } });
       expectError(field, 400, 'MR_INVALID_QUERY');
     });
 
@@ -90,7 +106,14 @@ export function nulCharacterSpec(): void {
 
     it('in sort and select: an unknown field', async () => {
       expectError(await t.http().get('/companies?sort=nice%00Name'), 400, 'MR_INVALID_QUERY');
-      expectError(await t.http().post('/companies').send({ select: [`niceName${NUL}`] }), 400, 'MR_INVALID_QUERY');
+      expectError(
+        await t
+          .http()
+          .post('/companies')
+          .send({ select: [`niceName${NUL}`] }),
+        400,
+        'MR_INVALID_QUERY',
+      );
     });
   });
 
@@ -104,7 +127,10 @@ export function nulCharacterSpec(): void {
       ['get', '/book/a%00b/reviews/book', 'slug'],
       ['get', '/company/a%00b', '_id'],
     ])('%s %s', async (method, path, field) => {
-      const response = await t.http()[method](path).send(method === 'get' || method === 'delete' ? undefined : { title: 'x' });
+      const response = await t
+        .http()
+        [method](path)
+        .send(method === 'get' || method === 'delete' ? undefined : { title: 'x' });
       expectError(response, 400, 'MR_INVALID_ID');
       expect(response.body.details[0].path).toBe(field);
     });

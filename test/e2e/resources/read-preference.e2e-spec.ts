@@ -44,7 +44,8 @@ export function readPreferenceSpec(): void {
    */
   const operations: string[] = [];
   const record = ({ collectionName, method, params }: { collectionName: string; method: string; params: unknown[] }) => {
-    const options = [...params].reverse().find((param) => param !== null && typeof param === 'object' && 'readPreference' in param) as { readPreference?: string | { mode?: string } } | undefined;
+    const options = [...params].reverse().find((param) => param !== null && typeof param === 'object' && 'readPreference' in param) as
+      { readPreference?: string | { mode?: string } } | undefined;
     const mode = typeof options?.readPreference === 'string' ? options.readPreference : options?.readPreference?.mode;
     operations.push(`${collectionName}.${method}:${mode ?? 'default'}`);
   };
@@ -77,7 +78,11 @@ export function readPreferenceSpec(): void {
   });
 
   it('each route its own: the POST search reads from the nearest member', async () => {
-    await t.http().post('/shops').send({ query: { name: 'Corner' }, limit: 1 }).expect(200);
+    await t
+      .http()
+      .post('/shops')
+      .send({ query: { name: 'Corner' }, limit: 1 })
+      .expect(200);
     expect(seen.sort()).toEqual(['countDocuments:nearest', 'find:nearest']);
   });
 
@@ -112,7 +117,9 @@ export function readPreferenceSpec(): void {
 
     it('the page after a cursor (keyset)', async () => {
       const first = (await t.http().get('/shops?sort=name&limit=1').expect(200)).body;
-      const sent = await operationsOf(async () => expect((await t.http().get(`/shops?sort=name&limit=1&after=${first.status.next}`).expect(200)).body.result[0].name).toBe('Kiosk'));
+      const sent = await operationsOf(async () =>
+        expect((await t.http().get(`/shops?sort=name&limit=1&after=${first.status.next}`).expect(200)).body.result[0].name).toBe('Kiosk'),
+      );
       expect(sent).toContain('shops.find:secondaryPreferred');
       expect(sent.filter((operation) => !operation.endsWith(':secondaryPreferred'))).toEqual([]);
     });
@@ -128,7 +135,9 @@ export function readPreferenceSpec(): void {
     });
 
     it('the query of a condition across a reference', async () => {
-      const sent = await operationsOf(async () => expect((await t.http().get('/shops?owner.niceName=Ada&limit=1').expect(200)).body.status.match_count).toBe(2));
+      const sent = await operationsOf(async () =>
+        expect((await t.http().get('/shops?owner.niceName=Ada&limit=1').expect(200)).body.status.match_count).toBe(2),
+      );
       expect(sent).toEqual(expect.arrayContaining(['entrepreneurs.find:secondaryPreferred', 'shops.find:secondaryPreferred']));
       expect(sent.filter((operation) => !operation.endsWith(':secondaryPreferred'))).toEqual([]);
     });

@@ -70,14 +70,24 @@ export function resourceRoutesSpec(): void {
     });
 
     it.each(['_id', '__v', 'createdAt', 'updatedAt'])('refuses a client-written %s', async (field) => {
-      const response = await t.http().post('/account').send({ email: 'a@example.com', [field]: field === '_id' ? MISSING_ID : 1 });
+      const response = await t
+        .http()
+        .post('/account')
+        .send({ email: 'a@example.com', [field]: field === '_id' ? MISSING_ID : 1 });
       expectError(response, 400, 'MR_INVALID_BODY');
       expect(response.body.details[0].path).toBe(field);
       expect(await t.connection.model('Account').countDocuments()).toBe(0);
     });
 
     it('refuses a body that is not an object', async () => {
-      expectError(await t.http().post('/company').send([{ niceName: 'Acme' }]), 400, 'MR_INVALID_BODY');
+      expectError(
+        await t
+          .http()
+          .post('/company')
+          .send([{ niceName: 'Acme' }]),
+        400,
+        'MR_INVALID_BODY',
+      );
     });
 
     it('answers 409 on a duplicate unique key', async () => {

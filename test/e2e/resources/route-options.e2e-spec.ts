@@ -108,7 +108,11 @@ export function routeOptionsSpec(): void {
       });
 
       it('the interceptor of `searchPost` adds its header to POST /notes', async () => {
-        const response = await t.http().post('/notes').send({ query: { title: 'first' } }).expect(200);
+        const response = await t
+          .http()
+          .post('/notes')
+          .send({ query: { title: 'first' } })
+          .expect(200);
         expect(response.headers['x-stamp']).toBe('stamped');
         expect(response.body.result).toHaveLength(1);
       });
@@ -155,11 +159,14 @@ export function routeOptionsSpec(): void {
         expectError(await t.http().get(`/note/${note._id}/reviewer`), 403, 'MR_FORBIDDEN');
       });
 
-      it.each(['get', 'post'] as const)('reviewer: { reverse / reversePost: { decorators } } sets X-Reverse on %s /writer/:writer_id/notes/reviewer', async (method) => {
-        const response = await t.http()[method](`/writer/${writer._id}/notes/reviewer`).expect(200);
-        expect(response.headers['x-reverse']).toBe('1');
-        expect(response.body.status.match_count).toBe(1);
-      });
+      it.each(['get', 'post'] as const)(
+        'reviewer: { reverse / reversePost: { decorators } } sets X-Reverse on %s /writer/:writer_id/notes/reviewer',
+        async (method) => {
+          const response = await t.http()[method](`/writer/${writer._id}/notes/reviewer`).expect(200);
+          expect(response.headers['x-reverse']).toBe('1');
+          expect(response.body.status.match_count).toBe(1);
+        },
+      );
     });
   });
 

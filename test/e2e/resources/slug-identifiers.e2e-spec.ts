@@ -89,7 +89,11 @@ export function slugIdentifiersSpec(): void {
       let reviews: Array<{ _id: string; text: string; book: string }>;
       beforeEach(async () => {
         reviews = [];
-        for (const [text, book] of [['great', dune._id], ['long', dune._id], ['witty', emma._id]]) {
+        for (const [text, book] of [
+          ['great', dune._id],
+          ['long', dune._id],
+          ['witty', emma._id],
+        ]) {
           reviews.push((await t.http().post('/review').send({ text, book }).expect(201)).body);
         }
       });
@@ -109,7 +113,11 @@ export function slugIdentifiersSpec(): void {
       });
 
       it('POST /book/<slug>/reviews/book ANDs the query with the book', async () => {
-        const response = await t.http().post('/book/dune/reviews/book').send({ query: { text: { $in: ['long', 'witty'] } } }).expect(200);
+        const response = await t
+          .http()
+          .post('/book/dune/reviews/book')
+          .send({ query: { text: { $in: ['long', 'witty'] } } })
+          .expect(200);
         expect(response.body.result.map((review: { text: string }) => review.text)).toEqual(['long']);
       });
 
@@ -120,7 +128,10 @@ export function slugIdentifiersSpec(): void {
       });
 
       it('POST /book/<unknown slug>/reviews/book answers 404, whatever the query', async () => {
-        const response = await t.http().post('/book/nope/reviews/book').send({ query: { $or: [{ book: { $exists: true } }, { text: 'great' }] } });
+        const response = await t
+          .http()
+          .post('/book/nope/reviews/book')
+          .send({ query: { $or: [{ book: { $exists: true } }, { text: 'great' }] } });
         expectError(response, 404, 'MR_NOT_FOUND');
       });
 

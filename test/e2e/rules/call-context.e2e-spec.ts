@@ -98,14 +98,14 @@ export function callContextSpec(): void {
   });
   afterAll(() => t?.close());
 
-  it('runs a hook of a generated route (no override) as its request\'s work: the repositories it calls apply the request\'s scope', async () => {
+  it("runs a hook of a generated route (no override) as its request's work: the repositories it calls apply the request's scope", async () => {
     const north = await t.http().post('/invoice').set('x-tenant', 'north').send({ total: 10 }).expect(201);
     expect(north.body).toMatchObject({ tenant: 'north', seen: ['n1', 'n2'] });
     const south = await t.http().post('/invoice').set('x-tenant', 'south').send({ total: 20 }).expect(201);
     expect(south.body).toMatchObject({ tenant: 'south', seen: ['s1'] });
   });
 
-  it('runs an event listener as the request\'s work too', async () => {
+  it("runs an event listener as the request's work too", async () => {
     const listener = t.app.get(InvoiceListener, { strict: false });
     listener.heard.length = 0;
     await t.http().post('/invoice').set('x-tenant', 'south').send({ total: 30 }).expect(201);
@@ -122,9 +122,10 @@ export function callContextSpec(): void {
     await t.http().get(`/receipt/${receipt._id}`).set('x-tenant', 'south').expect(404);
   });
 
-  it('scopes a repository handed a request\'s context explicitly, and leaves one without a context unscoped', async () => {
+  it("scopes a repository handed a request's context explicitly, and leaves one without a context unscoped", async () => {
     const ledgers = t.app.get<ModelRepository<Ledger>>(getModelRepositoryToken(Ledger));
-    const labels = async (repository: ModelRepository<Ledger>) => (await repository.search({ filter: {}, limit: 50, skip: 0 })).result.map((ledger) => ledger.label).sort();
+    const labels = async (repository: ModelRepository<Ledger>) =>
+      (await repository.search({ filter: {}, limit: 50, skip: 0 })).result.map((ledger) => ledger.label).sort();
     expect(await labels(ledgers.in({ request: { headers: { 'x-tenant': 'south' } } }))).toEqual(['s1']);
     expect(await labels(ledgers)).toEqual(['n1', 'n2', 's1']);
     // A request whose scope reaches nothing, handed explicitly: nothing.

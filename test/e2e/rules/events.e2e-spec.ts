@@ -2,7 +2,15 @@ import { ForbiddenException, Injectable } from '@nestjs/common';
 import { EventEmitter2, EventEmitterModule, OnEvent } from '@nestjs/event-emitter';
 import { Prop, Schema } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
-import { GeneratedResource, ModelRoutesModule, getModelRepositoryToken, type BeforeWriteContext, type ModelRepository, type ResourceHooks, type WriteEvent } from '../../../src/index.js';
+import {
+  GeneratedResource,
+  ModelRoutesModule,
+  getModelRepositoryToken,
+  type BeforeWriteContext,
+  type ModelRepository,
+  type ResourceHooks,
+  type WriteEvent,
+} from '../../../src/index.js';
 import { bootTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 
@@ -75,12 +83,18 @@ export function eventsSpec(): void {
     await t.http().patch(`/ship/${created._id}`).send({ port: 'Bedford' }).expect(200);
     await t.http().delete(`/ship/${created._id}`).expect(200);
     expect(events()).toEqual([
-      ['ship.updated', { resource: 'Ship', operation: 'update', id: created._id, document: expect.objectContaining({ name: 'Pequod', port: 'Bedford' }), changed: ['port'] }],
+      [
+        'ship.updated',
+        { resource: 'Ship', operation: 'update', id: created._id, document: expect.objectContaining({ name: 'Pequod', port: 'Bedford' }), changed: ['port'] },
+      ],
       ['ship.deleted', { resource: 'Ship', operation: 'delete', id: created._id, document: expect.objectContaining({ name: 'Pequod' }) }],
     ]);
     const again = (await t.http().post('/ship').send({ name: 'Rachel' }).expect(201)).body;
     const [[name, event]] = events();
-    expect([name, event]).toEqual(['ship.created', { resource: 'Ship', operation: 'create', id: again._id, document: expect.objectContaining({ _id: expect.anything(), name: 'Rachel' }) }]);
+    expect([name, event]).toEqual([
+      'ship.created',
+      { resource: 'Ship', operation: 'create', id: again._id, document: expect.objectContaining({ _id: expect.anything(), name: 'Rachel' }) },
+    ]);
     expect(JSON.stringify(event)).not.toContain('cargo');
   });
 

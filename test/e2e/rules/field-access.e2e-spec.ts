@@ -84,7 +84,12 @@ export function fieldAccessSpec(): void {
   }
 
   /** The answer about `field` is, word for word with its name replaced, the answer about a field that does not exist. */
-  async function expectAnswerOfUnknownField(send: (field: string) => Promise<Response>, field: string, status = 400, code = 'MR_INVALID_QUERY'): Promise<Response> {
+  async function expectAnswerOfUnknownField(
+    send: (field: string) => Promise<Response>,
+    field: string,
+    status = 400,
+    code = 'MR_INVALID_QUERY',
+  ): Promise<Response> {
     const [hidden, unknown] = [await send(field), await send('noSuchField')];
     expectError(hidden, status, code);
     expect(JSON.parse(JSON.stringify(hidden.body).replaceAll(field, 'noSuchField'))).toEqual(unknown.body);
@@ -112,7 +117,8 @@ export function fieldAccessSpec(): void {
         expect(docs(plain.body).find((doc) => doc.name === 'Alice')).toMatchObject({ name: 'Alice', title: expect.any(String) });
         expectNoSalary(plain.body);
         await t.connection.model('Employee').updateOne({ _id: alice }, { $set: { title: 'Dev' } }, { upsert: false });
-        if (_label === 'the answer of a DELETE') await t.connection.model('Employee').create({ _id: alice, name: 'Alice', title: 'Dev', salary: 9000, reviews: [{ note: 'excellent' }] });
+        if (_label === 'the answer of a DELETE')
+          await t.connection.model('Employee').create({ _id: alice, name: 'Alice', title: 'Dev', salary: 9000, reviews: [{ note: 'excellent' }] });
         const hr = await send(true);
         expect(hr.status).toBe(200);
         expect(docs(hr.body).find((doc) => doc.name === 'Alice')).toMatchObject({ salary: 9000, reviews: [{ note: 'excellent' }] });
@@ -127,16 +133,79 @@ export function fieldAccessSpec(): void {
         ['GET sort', (field) => t.http().get(`/employees?sort=-${field}`)],
         ['GET select', (field) => t.http().get(`/employees?select=name,${field}`)],
         ['GET count (Prefer: count=exact)', (field) => t.http().get(`/employees?${field}[gte]=5000`).set('Prefer', 'count=exact')],
-        ['POST $gt', (field) => t.http().post('/employees').send({ query: { [field]: { $gt: 5000 } } })],
-        ['POST $regex', (field) => t.http().post('/employees').send({ query: { [field]: { $regex: '^9' } } })],
-        ['POST $exists', (field) => t.http().post('/employees').send({ query: { [field]: { $exists: true } } })],
-        ['POST $or', (field) => t.http().post('/employees').send({ query: { $or: [{ name: 'x' }, { [field]: 9000 }] } })],
-        ['POST $not', (field) => t.http().post('/employees').send({ query: { [field]: { $not: { $lt: 5000 } } } })],
-        ['POST sort', (field) => t.http().post('/employees').send({ sort: { [field]: 1 } })],
-        ['POST select', (field) => t.http().post('/employees').send({ select: ['name', field] })],
-        ['a dotted path into the array', (field) => t.http().post('/employees').send({ query: { [`${field === 'salary' ? 'reviews' : field}.note`]: 'excellent' } })],
+        [
+          'POST $gt',
+          (field) =>
+            t
+              .http()
+              .post('/employees')
+              .send({ query: { [field]: { $gt: 5000 } } }),
+        ],
+        [
+          'POST $regex',
+          (field) =>
+            t
+              .http()
+              .post('/employees')
+              .send({ query: { [field]: { $regex: '^9' } } }),
+        ],
+        [
+          'POST $exists',
+          (field) =>
+            t
+              .http()
+              .post('/employees')
+              .send({ query: { [field]: { $exists: true } } }),
+        ],
+        [
+          'POST $or',
+          (field) =>
+            t
+              .http()
+              .post('/employees')
+              .send({ query: { $or: [{ name: 'x' }, { [field]: 9000 }] } }),
+        ],
+        [
+          'POST $not',
+          (field) =>
+            t
+              .http()
+              .post('/employees')
+              .send({ query: { [field]: { $not: { $lt: 5000 } } } }),
+        ],
+        [
+          'POST sort',
+          (field) =>
+            t
+              .http()
+              .post('/employees')
+              .send({ sort: { [field]: 1 } }),
+        ],
+        [
+          'POST select',
+          (field) =>
+            t
+              .http()
+              .post('/employees')
+              .send({ select: ['name', field] }),
+        ],
+        [
+          'a dotted path into the array',
+          (field) =>
+            t
+              .http()
+              .post('/employees')
+              .send({ query: { [`${field === 'salary' ? 'reviews' : field}.note`]: 'excellent' } }),
+        ],
         ['export filter', (field) => t.http().get(`/employees/export?${field}[gt]=5000`)],
-        ['export select', (field) => t.http().post('/employees/export').send({ select: ['name', field] })],
+        [
+          'export select',
+          (field) =>
+            t
+              .http()
+              .post('/employees/export')
+              .send({ select: ['name', field] }),
+        ],
         ['bulk DELETE filter', (field) => t.http().delete(`/employees?${field}[gt]=5000`)],
         ['bulk PATCH filter', (field) => t.http().patch(`/employees?${field}[gt]=5000`).send({ title: 'Rich' })],
       ];
@@ -156,13 +225,23 @@ export function fieldAccessSpec(): void {
       it('with hr, the same conditions, sort and select work', async () => {
         const range = await t.http().get('/employees?salary[gt]=5000&select=name,salary').set(HR).expect(200);
         expect(range.body.result).toEqual([{ _id: alice, name: 'Alice', salary: 9000 }]);
-        const sorted = await t.http().post('/employees').set(HR).send({ sort: { salary: 1 }, select: ['name'] }).expect(200);
+        const sorted = await t
+          .http()
+          .post('/employees')
+          .set(HR)
+          .send({ sort: { salary: 1 }, select: ['name'] })
+          .expect(200);
         expect(sorted.body.result.map((doc: Doc) => doc.name)).toEqual(['Bob', 'Alice']);
-        const regex = await t.http().post('/employees').set(HR).send({ query: { 'reviews.note': { $regex: '^exc' } } }).expect(200);
+        const regex = await t
+          .http()
+          .post('/employees')
+          .set(HR)
+          .send({ query: { 'reviews.note': { $regex: '^exc' } } })
+          .expect(200);
         expect(regex.body.result.map((doc: Doc) => doc.name)).toEqual(['Alice']);
       });
 
-      it('without hr, a sort names no hidden order: the answer is the unknown field\'s, not an order by salary', async () => {
+      it("without hr, a sort names no hidden order: the answer is the unknown field's, not an order by salary", async () => {
         // The order of a permitted sort is the same for both: salary plays no part in it.
         const [plain, hr] = await Promise.all([false, true].map((h) => t.http().get('/employees?sort=name').set(as(h)).expect(200)));
         expect(plain.body.result.map((doc: Doc) => doc.name)).toEqual(hr.body.result.map((doc: Doc) => doc.name));
@@ -174,7 +253,12 @@ export function fieldAccessSpec(): void {
       it('an expanded lead has no salary without hr (GET one and POST search); with hr it has', async () => {
         for (const send of [
           (hr: boolean) => t.http().get(`/team/${team}?expand=lead`).set(as(hr)),
-          (hr: boolean) => t.http().post('/teams').set(as(hr)).send({ expand: ['lead'] }),
+          (hr: boolean) =>
+            t
+              .http()
+              .post('/teams')
+              .set(as(hr))
+              .send({ expand: ['lead'] }),
         ]) {
           const plain = await send(false);
           expect(plain.status).toBe(200);
@@ -186,11 +270,28 @@ export function fieldAccessSpec(): void {
       });
 
       it("a filter across the reference on the lead's salary is the answer an unknown field of the lead gets; with hr it filters", async () => {
-        await expectAnswerOfUnknownField((field) => t.http().post('/teams').send({ query: { [`lead.${field}`]: { $gt: 5000 } } }), 'salary');
+        await expectAnswerOfUnknownField(
+          (field) =>
+            t
+              .http()
+              .post('/teams')
+              .send({ query: { [`lead.${field}`]: { $gt: 5000 } } }),
+          'salary',
+        );
         await expectAnswerOfUnknownField((field) => t.http().get(`/teams?lead.${field}[regex]=^9`), 'salary');
-        const hr = await t.http().post('/teams').set(HR).send({ query: { 'lead.salary': { $gt: 5000 } } }).expect(200);
+        const hr = await t
+          .http()
+          .post('/teams')
+          .set(HR)
+          .send({ query: { 'lead.salary': { $gt: 5000 } } })
+          .expect(200);
         expect(hr.body.result.map((doc: Doc) => doc.name)).toEqual(['Core']);
-        const none = await t.http().post('/teams').set(HR).send({ query: { 'lead.salary': { $gt: 10000 } } }).expect(200);
+        const none = await t
+          .http()
+          .post('/teams')
+          .set(HR)
+          .send({ query: { 'lead.salary': { $gt: 10000 } } })
+          .expect(200);
         expect(none.body.result).toEqual([]);
       });
     });
@@ -206,24 +307,81 @@ export function fieldAccessSpec(): void {
       });
 
       it('POST export, with a select of permitted fields only', async () => {
-        const plain = await t.http().post('/employees/export?format=json').send({ select: ['name'] }).buffer(true).parse(text).expect(200);
-        expect(JSON.parse(plain.body)).toEqual([{ _id: alice, name: 'Alice' }, { _id: bob, name: 'Bob' }].sort((a, b) => (a._id < b._id ? -1 : 1)));
+        const plain = await t
+          .http()
+          .post('/employees/export?format=json')
+          .send({ select: ['name'] })
+          .buffer(true)
+          .parse(text)
+          .expect(200);
+        expect(JSON.parse(plain.body)).toEqual(
+          [
+            { _id: alice, name: 'Alice' },
+            { _id: bob, name: 'Bob' },
+          ].sort((a, b) => (a._id < b._id ? -1 : 1)),
+        );
       });
     });
 
     describe('write: a field the request does not see is refused as a field that does not exist, and nothing is written', () => {
       const WRITES: Array<[string, (field: string) => Promise<Response>]> = [
-        ['create', (field) => t.http().post('/employee').send({ name: 'Carol', [field]: 5 })],
-        ['PUT', (field) => t.http().put(`/employee/${alice}`).send({ [field]: 1 })],
-        ['PATCH', (field) => t.http().patch(`/employee/${alice}`).send({ title: 'Lead', [field]: 1 })],
-        ['PATCH of the array of sub-documents', (field) => t.http().patch(`/employee/${alice}`).send({ [field === 'salary' ? 'reviews' : field]: [] })],
-        ['PATCH with null (clearing it)', (field) => t.http().patch(`/employee/${bob}`).send({ [field]: null })],
-        ['bulk PATCH body', (field) => t.http().patch('/employees?title=Dev').send({ [field]: 1 })],
+        [
+          'create',
+          (field) =>
+            t
+              .http()
+              .post('/employee')
+              .send({ name: 'Carol', [field]: 5 }),
+        ],
+        [
+          'PUT',
+          (field) =>
+            t
+              .http()
+              .put(`/employee/${alice}`)
+              .send({ [field]: 1 }),
+        ],
+        [
+          'PATCH',
+          (field) =>
+            t
+              .http()
+              .patch(`/employee/${alice}`)
+              .send({ title: 'Lead', [field]: 1 }),
+        ],
+        [
+          'PATCH of the array of sub-documents',
+          (field) =>
+            t
+              .http()
+              .patch(`/employee/${alice}`)
+              .send({ [field === 'salary' ? 'reviews' : field]: [] }),
+        ],
+        [
+          'PATCH with null (clearing it)',
+          (field) =>
+            t
+              .http()
+              .patch(`/employee/${bob}`)
+              .send({ [field]: null }),
+        ],
+        [
+          'bulk PATCH body',
+          (field) =>
+            t
+              .http()
+              .patch('/employees?title=Dev')
+              .send({ [field]: 1 }),
+        ],
       ];
 
       it.each(WRITES)('%s', async (label, send) => {
         const field = label === 'PATCH of the array of sub-documents' ? 'reviews' : 'salary';
-        const response = await expectRefusedUnchanged(t.connection, () => send('salary'), { status: 400, code: 'MR_INVALID_BODY', details: [{ path: field, message: `Unknown field '${field}'` }] });
+        const response = await expectRefusedUnchanged(t.connection, () => send('salary'), {
+          status: 400,
+          code: 'MR_INVALID_BODY',
+          details: [{ path: field, message: `Unknown field '${field}'` }],
+        });
         const unknown = await send('noSuchField');
         expect(JSON.parse(JSON.stringify(response.body).replaceAll(field, 'noSuchField'))).toEqual(unknown.body);
       });
@@ -232,7 +390,12 @@ export function fieldAccessSpec(): void {
         const created = await t.http().post('/employee').set(HR).send({ name: 'Carol', salary: 5 }).expect(201);
         expect(created.body.salary).toBe(5);
         await t.http().put(`/employee/${alice}`).set(HR).send({ salary: 9100 }).expect(200);
-        await t.http().patch(`/employee/${bob}`).set(HR).send({ salary: 1100, reviews: [{ note: 'fine' }] }).expect(200);
+        await t
+          .http()
+          .patch(`/employee/${bob}`)
+          .set(HR)
+          .send({ salary: 1100, reviews: [{ note: 'fine' }] })
+          .expect(200);
         expect(await stored(alice)).toMatchObject({ salary: 9100 });
         expect(await stored(bob)).toMatchObject({ salary: 1100, reviews: [{ note: 'fine' }] });
         const bulk = await t.http().patch('/employees?title=Dev').set(HR).send({ salary: 1 }).expect(200);
@@ -260,13 +423,22 @@ export function fieldAccessSpec(): void {
       it('a CSV column of the field refuses every row; an upsert that sets it is refused too', async () => {
         const csv = await t.http().post('/employees/import').set('Content-Type', 'text/csv').send('name,salary\nErin,3\n').expect(200);
         expect(csv.body).toMatchObject({ created: 0, refused: 1, errors: [{ row: 1, code: 'MR_INVALID_BODY' }] });
-        const upsert = await t.http().post('/employees/import?mode=upsert').send([{ _id: bob, salary: 99999 }]).expect(200);
+        const upsert = await t
+          .http()
+          .post('/employees/import?mode=upsert')
+          .send([{ _id: bob, salary: 99999 }])
+          .expect(200);
         expect(upsert.body).toMatchObject({ refused: 1, errors: [{ row: 1, code: 'MR_INVALID_BODY', message: "Unknown field 'salary'" }] });
         expect((await stored(bob)).salary).toBe(1000);
       });
 
       it('with hr, the rows are written with the field', async () => {
-        const response = await t.http().post('/employees/import').set(HR).send([{ name: 'Carol', salary: 5 }]).expect(200);
+        const response = await t
+          .http()
+          .post('/employees/import')
+          .set(HR)
+          .send([{ name: 'Carol', salary: 5 }])
+          .expect(200);
         expect(response.body).toMatchObject({ created: 1, refused: 0 });
         expect(await t.connection.model('Employee').findOne({ name: 'Carol' }).lean()).toMatchObject({ salary: 5 });
       });
@@ -275,7 +447,14 @@ export function fieldAccessSpec(): void {
     describe('element routes of a group-only array of sub-documents: the 404 of a document that is not there', () => {
       const ELEMENT_ROUTES: Array<[string, () => Promise<Response>]> = [
         ['add', () => t.http().post(`/employee/${alice}/reviews`).send({ note: 'poor' })],
-        ['modify', async () => t.http().patch(`/employee/${alice}/reviews/${await firstReview(alice)}`).send({ note: 'poor' })],
+        [
+          'modify',
+          async () =>
+            t
+              .http()
+              .patch(`/employee/${alice}/reviews/${await firstReview(alice)}`)
+              .send({ note: 'poor' }),
+        ],
         ['remove', async () => t.http().delete(`/employee/${alice}/reviews/${await firstReview(alice)}`)],
       ];
 
@@ -287,8 +466,17 @@ export function fieldAccessSpec(): void {
 
       it('with hr, they work', async () => {
         await t.http().post(`/employee/${alice}/reviews`).set(HR).send({ note: 'poor' }).expect(201);
-        await t.http().patch(`/employee/${alice}/reviews/${await firstReview(alice)}`).set(HR).send({ note: 'good' }).expect(200);
-        await t.http().delete(`/employee/${alice}/reviews/${await firstReview(alice)}`).set(HR).expect(200);
+        await t
+          .http()
+          .patch(`/employee/${alice}/reviews/${await firstReview(alice)}`)
+          .set(HR)
+          .send({ note: 'good' })
+          .expect(200);
+        await t
+          .http()
+          .delete(`/employee/${alice}/reviews/${await firstReview(alice)}`)
+          .set(HR)
+          .expect(200);
         expect((await stored(alice)).reviews.map((review: Doc) => review.note)).toEqual(['poor']);
       });
     });
@@ -316,7 +504,9 @@ export function fieldAccessSpec(): void {
     });
 
     it('the OpenAPI document says which groups see and write each group-only field, in responses and in request bodies', async () => {
-      const document = createModelRoutesDocument(t.app, new DocumentBuilder().setTitle('field access').build()) as unknown as { components: { schemas: Record<string, Doc> } };
+      const document = createModelRoutesDocument(t.app, new DocumentBuilder().setTitle('field access').build()) as unknown as {
+        components: { schemas: Record<string, Doc> };
+      };
       await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
       const schemas = document.components.schemas;
       for (const name of ['Employee', 'EmployeeCreateDto', 'EmployeeUpdateDto']) {
@@ -337,17 +527,39 @@ export function fieldAccessSpec(): void {
       for (const field of ['salary', 'reviews', 'contract']) expect(plain).not.toContain(field);
       expect(await fieldsOf(true, 'Employee')).toEqual(expect.arrayContaining(['name', 'title', 'salary', 'reviews', 'contract']));
       // A filter across the reference offers the lead's fields the request sees.
-      const team = async (hr: boolean) => ((await t.http().get('/admin/metadata').set(as(hr)).expect(200)).body as BackOfficeMetadata).resources.find((resource) => resource.name === 'Team')!;
+      const team = async (hr: boolean) =>
+        ((await t.http().get('/admin/metadata').set(as(hr)).expect(200)).body as BackOfficeMetadata).resources.find((resource) => resource.name === 'Team')!;
       expect(JSON.stringify(await team(false))).not.toContain('salary');
       expect(JSON.stringify(await team(true))).toContain('salary');
     });
 
     it('every route of Employee is a cell above (a new surface fails here until it has its own)', () => {
       const covered = new Set([
-        'findOne', 'find', 'search', 'searchPost', 'create', 'update', 'patch', 'delete', 'export', 'exportPost', 'import', 'updateMany', 'deleteMany',
-        'addElement', 'patchElement', 'deleteElement', 'upload', 'download', 'deleteFile',
+        'findOne',
+        'find',
+        'search',
+        'searchPost',
+        'create',
+        'update',
+        'patch',
+        'delete',
+        'export',
+        'exportPost',
+        'import',
+        'updateMany',
+        'deleteMany',
+        'addElement',
+        'patchElement',
+        'deleteElement',
+        'upload',
+        'download',
+        'deleteFile',
       ]);
-      const actions = t.app.get(ModelRoutesExplorer).routes().filter((route) => route.resource === 'Employee').map((route) => route.action);
+      const actions = t.app
+        .get(ModelRoutesExplorer)
+        .routes()
+        .filter((route) => route.resource === 'Employee')
+        .map((route) => route.action);
       expect(actions.filter((action) => !covered.has(action))).toEqual([]);
     });
   });

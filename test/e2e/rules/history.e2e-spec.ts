@@ -2,7 +2,14 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import { DocumentBuilder } from '@nestjs/swagger';
-import { GeneratedResource, ModelRoutesModule, getModelRepositoryToken, type AfterWriteContext, type ModelRepository, type ResourceHooks } from '../../../src/index.js';
+import {
+  GeneratedResource,
+  ModelRoutesModule,
+  getModelRepositoryToken,
+  type AfterWriteContext,
+  type ModelRepository,
+  type ResourceHooks,
+} from '../../../src/index.js';
 import { ModelRoutesConfigError } from '../../../src/errors/model-routes-config.error.js';
 import { createResourceDefinition } from '../../../src/definitions/resource-definition.factory.js';
 import { createModelRoutesDocument } from '../../../src/swagger/index.js';
@@ -63,8 +70,16 @@ export function historySpec(): void {
   });
   afterAll(() => t?.close());
 
-  const stored = (id: string) => t.connection.db!.collection('manuscripts_history').find({ document: new Types.ObjectId(id) }).sort({ version: 1 }).toArray();
-  const as = (user: string) => ({ post: (path: string) => t.http().post(path).set('x-user', user), patch: (path: string) => t.http().patch(path).set('x-user', user) });
+  const stored = (id: string) =>
+    t.connection
+      .db!.collection('manuscripts_history')
+      .find({ document: new Types.ObjectId(id) })
+      .sort({ version: 1 })
+      .toArray();
+  const as = (user: string) => ({
+    post: (path: string) => t.http().post(path).set('x-user', user),
+    patch: (path: string) => t.http().patch(path).set('x-user', user),
+  });
   /** A manuscript written by the repository (a secret set as server code sets one), then changed twice through the routes. */
   async function manuscript(): Promise<string> {
     const id = String((await repository.create({ title: 'Draft', body: 'first', secret: 's0' }))._id);
@@ -73,31 +88,41 @@ export function historySpec(): void {
     return id;
   }
 
-  it('keeps the state of every write, with when, who, which route, the operation and the changed paths; the latest first; hidden fields kept, never answered', async () => {
-    const id = await manuscript();
-    const { body } = await t.http().get(`/manuscript/${id}/history`).expect(200);
-    expect(body.status).toEqual({ count: 3, limit: 20, skip: 0 });
-    expect(body.result).toEqual([
-      {
-        version: 2,
-        at: expect.any(String),
-        by: 'grace',
-        route: 'PATCH /manuscript/:manuscript_id',
-        operation: 'update',
-        changed: ['body', 'title'],
-        document: expect.objectContaining({ _id: id, title: 'Third', body: 'third' }),
-      },
-      expect.objectContaining({ version: 1, by: 'ada', operation: 'update', changed: ['title'], document: expect.objectContaining({ title: 'Second', body: 'first' }) }),
-      // Written by code outside a request: no route, no actor.
-      { version: 0, at: expect.any(String), operation: 'create', document: expect.objectContaining({ title: 'Draft', body: 'first' }) },
-    ]);
-    expect(JSON.stringify(body)).not.toContain('s0');
-    expect(JSON.stringify(body)).not.toContain('"__v"');
-    // Kept whole in the history's collection.
-    expect((await stored(id)).map((entry) => (entry.state as { secret?: string }).secret)).toEqual(['s0', 's0', 's0']);
-    const page = await t.http().get(`/manuscript/${id}/history?limit=1&skip=1`).expect(200);
-    expect(page.body.result.map((entry: { version: number }) => entry.version)).toEqual([1]);
-  });
+  it(
+    'keeps the state of every write, with when, who, which route, the operation and the changed paths; the latest first; hidden fields ' +
+      'kept, never answered',
+    async () => {
+      const id = await manuscript();
+      const { body } = await t.http().get(`/manuscript/${id}/history`).expect(200);
+      expect(body.status).toEqual({ count: 3, limit: 20, skip: 0 });
+      expect(body.result).toEqual([
+        {
+          version: 2,
+          at: expect.any(String),
+          by: 'grace',
+          route: 'PATCH /manuscript/:manuscript_id',
+          operation: 'update',
+          changed: ['body', 'title'],
+          document: expect.objectContaining({ _id: id, title: 'Third', body: 'third' }),
+        },
+        expect.objectContaining({
+          version: 1,
+          by: 'ada',
+          operation: 'update',
+          changed: ['title'],
+          document: expect.objectContaining({ title: 'Second', body: 'first' }),
+        }),
+        // Written by code outside a request: no route, no actor.
+        { version: 0, at: expect.any(String), operation: 'create', document: expect.objectContaining({ title: 'Draft', body: 'first' }) },
+      ]);
+      expect(JSON.stringify(body)).not.toContain('s0');
+      expect(JSON.stringify(body)).not.toContain('"__v"');
+      // Kept whole in the history's collection.
+      expect((await stored(id)).map((entry) => (entry.state as { secret?: string }).secret)).toEqual(['s0', 's0', 's0']);
+      const page = await t.http().get(`/manuscript/${id}/history?limit=1&skip=1`).expect(200);
+      expect(page.body.result.map((entry: { version: number }) => entry.version)).toEqual([1]);
+    },
+  );
 
   it('keeps the version of a write whose after-hook fails: the history runs before the after-hook (the write is stored, not undone)', async () => {
     const chapters = t.app.get<ModelRepository<Chapter>>(getModelRepositoryToken(Chapter));
@@ -106,7 +131,14 @@ export function historySpec(): void {
     expect(refused.body.message).toContain('The after-hook refused');
     expect(await chapters.findOne(id)).toMatchObject({ title: 'boom' });
     const { body } = await t.http().get(`/chapter/${id}/history`).expect(200);
-    expect(body.result.map(({ version, operation, changed, document }: { version: number; operation: string; changed?: string[]; document: Chapter }) => ({ version, operation, changed, title: document.title }))).toEqual([
+    expect(
+      body.result.map(({ version, operation, changed, document }: { version: number; operation: string; changed?: string[]; document: Chapter }) => ({
+        version,
+        operation,
+        changed,
+        title: document.title,
+      })),
+    ).toEqual([
       { version: 1, operation: 'update', changed: ['title'], title: 'boom' },
       { version: 0, operation: 'create', changed: undefined, title: 'Opening' },
     ]);
@@ -118,14 +150,23 @@ export function historySpec(): void {
     const tag = (await t.http().get(`/manuscript/${id}`).expect(200)).headers.etag as string;
     await t.http().patch(`/manuscript/${id}`).send({ body: 'later' }).expect(200);
     // Versions 1 to 4 are kept (keep: 4): version 1 is the first PATCH's state.
-    await expectRefusedUnchanged(t.connection, () => t.http().post(`/manuscript/${id}/history/restore?version=1`).set('If-Match', tag), { status: 412, code: 'MR_PRECONDITION_FAILED' });
+    await expectRefusedUnchanged(t.connection, () => t.http().post(`/manuscript/${id}/history/restore?version=1`).set('If-Match', tag), {
+      status: 412,
+      code: 'MR_PRECONDITION_FAILED',
+    });
     const restored = await as('ada').post(`/manuscript/${id}/history/restore?version=1`).expect(200);
     expect(restored.body).toMatchObject({ _id: id, title: 'Second', body: 'first' });
     expect(restored.body.secret).toBeUndefined();
     const raw = await t.connection.db!.collection('manuscripts').findOne({ _id: new Types.ObjectId(id) });
     expect(raw).toMatchObject({ title: 'Second', body: 'first', secret: 's0', __v: 5 });
     const [latest] = (await t.http().get(`/manuscript/${id}/history`).expect(200)).body.result;
-    expect(latest).toMatchObject({ version: 5, by: 'ada', operation: 'revert', route: 'POST /manuscript/:manuscript_id/history/restore', changed: expect.arrayContaining(['title', 'body', 'secret']) });
+    expect(latest).toMatchObject({
+      version: 5,
+      by: 'ada',
+      operation: 'revert',
+      route: 'POST /manuscript/:manuscript_id/history/restore',
+      changed: expect.arrayContaining(['title', 'body', 'secret']),
+    });
   });
 
   it('keeps the latest `keep` versions of each document', async () => {
@@ -134,17 +175,31 @@ export function historySpec(): void {
     const { body } = await t.http().get(`/manuscript/${id}/history`).expect(200);
     expect(body.result.map((entry: { version: number }) => entry.version)).toEqual([5, 4, 3, 2]);
     expect(body.status.count).toBe(4);
-    await expectRefusedUnchanged(t.connection, () => t.http().post(`/manuscript/${id}/history/restore?version=0`), { status: 404, code: 'MR_NOT_FOUND', details: [{ path: 'version', message: 'no such version' }] });
+    await expectRefusedUnchanged(t.connection, () => t.http().post(`/manuscript/${id}/history/restore?version=0`), {
+      status: 404,
+      code: 'MR_NOT_FOUND',
+      details: [{ path: 'version', message: 'no such version' }],
+    });
   });
 
   it('the writes of one field are versions too; a delete keeps the last state, after the last version', async () => {
     const id = await manuscript();
     await t.http().post(`/manuscript/${id}/notes`).send({ text: 'margin' }).expect(201);
     const [added] = (await t.http().get(`/manuscript/${id}/history?limit=1`).expect(200)).body.result;
-    expect(added).toMatchObject({ version: 3, operation: 'addElement', changed: ['notes'], document: { notes: [expect.objectContaining({ text: 'margin' })] } });
+    expect(added).toMatchObject({
+      version: 3,
+      operation: 'addElement',
+      changed: ['notes'],
+      document: { notes: [expect.objectContaining({ text: 'margin' })] },
+    });
     await t.http().delete(`/manuscript/${id}`).expect(200);
     const entries = await stored(id);
-    expect(entries.at(-1)).toMatchObject({ version: 4, operation: 'delete', route: 'DELETE /manuscript/:manuscript_id', state: expect.objectContaining({ title: 'Third', secret: 's0' }) });
+    expect(entries.at(-1)).toMatchObject({
+      version: 4,
+      operation: 'delete',
+      route: 'DELETE /manuscript/:manuscript_id',
+      state: expect.objectContaining({ title: 'Third', secret: 's0' }),
+    });
     // The document is gone: so is its route's history (the repository's entries stay, bounded by keep).
     expect((await t.http().get(`/manuscript/${id}/history`).expect(404)).body.code).toBe('MR_NOT_FOUND');
   });
@@ -158,7 +213,10 @@ export function historySpec(): void {
     ['limit=1&limit=2', 'limit'],
   ])('GET .../history?%s is a 400 MR_INVALID_QUERY naming %s', async (query, path) => {
     const id = await manuscript();
-    const response = await expectRefusedUnchanged(t.connection, () => t.http().get(`/manuscript/${id}/history?${query}`), { status: 400, code: 'MR_INVALID_QUERY' });
+    const response = await expectRefusedUnchanged(t.connection, () => t.http().get(`/manuscript/${id}/history?${query}`), {
+      status: 400,
+      code: 'MR_INVALID_QUERY',
+    });
     expect(response.body.details[0].path).toBe(path);
   });
 
@@ -169,13 +227,20 @@ export function historySpec(): void {
     ['version=1&force=true', 'force'],
   ])('POST .../history/restore?%s is a 400 MR_INVALID_QUERY naming %s, nothing written', async (query, path) => {
     const id = await manuscript();
-    const response = await expectRefusedUnchanged(t.connection, () => t.http().post(`/manuscript/${id}/history/restore?${query}`), { status: 400, code: 'MR_INVALID_QUERY' });
+    const response = await expectRefusedUnchanged(t.connection, () => t.http().post(`/manuscript/${id}/history/restore?${query}`), {
+      status: 400,
+      code: 'MR_INVALID_QUERY',
+    });
     expect(response.body.details[0].path).toBe(path);
   });
 
   it('is documented in OpenAPI, and only for a resource with history', () => {
     const document = createModelRoutesDocument(t.app, new DocumentBuilder().build());
-    expect(Object.keys(document.paths).filter((path) => path.includes('history')).sort()).toEqual([
+    expect(
+      Object.keys(document.paths)
+        .filter((path) => path.includes('history'))
+        .sort(),
+    ).toEqual([
       '/chapter/{chapter_id}/history',
       '/chapter/{chapter_id}/history/restore',
       '/manuscript/{manuscript_id}/history',

@@ -76,13 +76,15 @@ export function scopesSpec(): void {
     plural: 'entrepreneurs',
     readonly: ['tenant'],
     // The shorthand: one function for reads and writes.
-    scope: ({ request }) => (request.headers['x-tenant'] === '*' ? undefined : typeof request.headers['x-tenant'] === 'string' ? { tenant: request.headers['x-tenant'] } : false),
+    scope: ({ request }) =>
+      request.headers['x-tenant'] === '*' ? undefined : typeof request.headers['x-tenant'] === 'string' ? { tenant: request.headers['x-tenant'] } : false,
   })
   @Schema()
   class Entrepreneur {
     @Prop({ required: true }) tenant!: string;
     @Prop({ required: true }) niceName!: string;
-    // Elements of an array, on a resource whose class has no views: one element is answered without them, so Company (a group-only field) has no findElement route.
+    // Elements of an array, on a resource whose class has no views: one element is
+    // answered without them, so Company (a group-only field) has no findElement route.
     @Prop({ type: [SchemaFactory.createForClass(Branch)] }) branches?: Branch[];
   }
 
@@ -168,7 +170,9 @@ export function scopesSpec(): void {
   /** The answer to a document that does not exist, with `id` put in place of its identifier: what an out-of-scope one must equal. */
   const absentAnswer = async (send: (id: string) => PromiseLike<Response>, id: string) => {
     const missing = new Types.ObjectId().toHexString();
-    const body = JSON.stringify((await send(missing)).body).split(missing).join(id);
+    const body = JSON.stringify((await send(missing)).body)
+      .split(missing)
+      .join(id);
     return JSON.parse(body) as unknown;
   };
   /** Asserts that `send` to an out-of-scope id answers exactly what it answers for an id that names nothing, and changes nothing. */
@@ -193,10 +197,16 @@ export function scopesSpec(): void {
     const companies = t.connection.model('Company');
     ids.ada = String((await entrepreneurs.create({ tenant: 'north', niceName: 'Ada' }))._id);
     ids.grace = String((await entrepreneurs.create({ tenant: 'south', niceName: 'Grace', branches: [{ city: 'Hobart' }] }))._id);
-    ids.northCo = String((await companies.create({ tenant: 'north', niceName: 'Boreal', ledger: 'LEDGER-north', employees: 10, owner: ids.ada, partners: [ids.ada] }))._id);
+    ids.northCo = String(
+      (await companies.create({ tenant: 'north', niceName: 'Boreal', ledger: 'LEDGER-north', employees: 10, owner: ids.ada, partners: [ids.ada] }))._id,
+    );
     // A reference across tenants, as data written before the scope (or by an administrator) may hold.
-    ids.crossCo = String((await companies.create({ tenant: 'north', niceName: 'Bridge', employees: 20, owner: ids.grace, partners: [ids.ada, ids.grace] }))._id);
-    ids.southCo = String((await companies.create({ tenant: 'south', niceName: 'Austral', ledger: 'LEDGER-south', employees: 30, owner: ids.grace, partners: [ids.grace] }))._id);
+    ids.crossCo = String(
+      (await companies.create({ tenant: 'north', niceName: 'Bridge', employees: 20, owner: ids.grace, partners: [ids.ada, ids.grace] }))._id,
+    );
+    ids.southCo = String(
+      (await companies.create({ tenant: 'south', niceName: 'Austral', ledger: 'LEDGER-south', employees: 30, owner: ids.grace, partners: [ids.grace] }))._id,
+    );
     // South's trash: a company south deleted (soft delete).
     ids.southGone = String((await companies.create({ tenant: 'south', niceName: 'Gone', ledger: 'LEDGER-gone', employees: 40 }))._id);
     element = String(((await entrepreneurs.findById(ids.grace).lean()) as unknown as { branches: Array<{ _id: unknown }> }).branches[0]._id);
@@ -224,10 +234,16 @@ export function scopesSpec(): void {
       await north().delete(`/company/${created.body._id}`).expect(200);
       await north().delete(`/company/${created.body._id}/purge`).expect(200);
       // The scope's field is the server's: a body naming it is refused as any readonly field is.
-      await expectRefusedUnchanged(t.connection, () => north().post('/company').send({ niceName: 'Sneaky', tenant: 'south' }), { status: 400, code: 'MR_INVALID_BODY' });
+      await expectRefusedUnchanged(t.connection, () => north().post('/company').send({ niceName: 'Sneaky', tenant: 'south' }), {
+        status: 400,
+        code: 'MR_INVALID_BODY',
+      });
       // A reference to another tenant's document is a reference to nothing: the same words.
       const expected = await absentAnswer((id) => north().post('/company').send({ niceName: 'Ref', owner: id }), ids.grace);
-      const refused = await expectRefusedUnchanged(t.connection, () => north().post('/company').send({ niceName: 'Ref', owner: ids.grace }), { status: 400, code: 'MR_REFERENCE_NOT_FOUND' });
+      const refused = await expectRefusedUnchanged(t.connection, () => north().post('/company').send({ niceName: 'Ref', owner: ids.grace }), {
+        status: 400,
+        code: 'MR_REFERENCE_NOT_FOUND',
+      });
       expect(refused.body).toEqual(expected);
       // A request whose scope reaches no document creates none.
       await expectRefusedUnchanged(t.connection, () => as(undefined).post('/company').send({ niceName: 'Nobody' }), { status: 403, code: 'MR_OUT_OF_SCOPE' });
@@ -236,7 +252,10 @@ export function scopesSpec(): void {
     patch: async () => {
       await indistinguishable((id) => north().patch(`/company/${id}`).send({ niceName: 'Taken' }), ids.southCo);
       // Nor through a reference into the other tenant.
-      await expectRefusedUnchanged(t.connection, () => north().patch(`/company/${ids.northCo}`).send({ owner: ids.grace }), { status: 400, code: 'MR_REFERENCE_NOT_FOUND' });
+      await expectRefusedUnchanged(t.connection, () => north().patch(`/company/${ids.northCo}`).send({ owner: ids.grace }), {
+        status: 400,
+        code: 'MR_REFERENCE_NOT_FOUND',
+      });
     },
     delete: async () => indistinguishable((id) => north().delete(`/company/${id}`), ids.southCo),
     search: async () => {
@@ -244,7 +263,8 @@ export function scopesSpec(): void {
       expect(names(all)).toEqual(['Boreal', 'Bridge']);
       // The envelope's count is the documents the request sees, not the collection's.
       expect(all.body.status).toMatchObject({ count: 2, match_count: 2 });
-      for (const policy of ['estimated', 'none']) expect((await north().get('/companies').set('Prefer', `count=${policy}`).expect(200)).body.status.count).toBe(2);
+      for (const policy of ['estimated', 'none'])
+        expect((await north().get('/companies').set('Prefer', `count=${policy}`).expect(200)).body.status.count).toBe(2);
       // No condition, regex, sort nor a condition on the scope's own field reaches south.
       for (const query of ['niceName=Austral', 'niceName[regex]=^A', 'tenant=south', 'employees[gte]=25', 'sort=-employees&limit=1']) {
         const response = await north().get(`/companies?${query}`).expect(200);
@@ -255,10 +275,19 @@ export function scopesSpec(): void {
       expect(names(await as('*').get('/companies').expect(200))).toEqual(['Austral', 'Boreal', 'Bridge']);
       // A cursor of north's pages is bound to its scope: south cannot continue it.
       const first = await north().get('/companies?sort=niceName&limit=1').expect(200);
-      await as('south').get(`/companies?sort=niceName&limit=1&after=${encodeURIComponent(first.body.status.next)}`).expect(400);
+      await as('south')
+        .get(`/companies?sort=niceName&limit=1&after=${encodeURIComponent(first.body.status.next)}`)
+        .expect(400);
     },
     searchPost: async () => {
-      expect(names(await north().post('/companies').send({ query: { $or: [{ niceName: 'Austral' }, { tenant: 'south' }] } }).expect(200))).toEqual([]);
+      expect(
+        names(
+          await north()
+            .post('/companies')
+            .send({ query: { $or: [{ niceName: 'Austral' }, { tenant: 'south' }] } })
+            .expect(200),
+        ),
+      ).toEqual([]);
       expect(names(await north().post('/companies').send({ query: {} }).expect(200))).toEqual(['Boreal', 'Bridge']);
     },
     export: async () => {
@@ -268,19 +297,34 @@ export function scopesSpec(): void {
       expect((await north().get('/companies/export?format=csv&niceName=Austral').expect(200)).text).not.toContain('Austral');
     },
     exportPost: async () => {
-      expect((await north().post('/companies/export?format=ndjson').send({ query: { tenant: 'south' } }).expect(200)).text).not.toContain('Austral');
+      expect(
+        (
+          await north()
+            .post('/companies/export?format=ndjson')
+            .send({ query: { tenant: 'south' } })
+            .expect(200)
+        ).text,
+      ).not.toContain('Austral');
     },
     import: async () => {
       // An upsert row naming south's document is refused as a row naming nothing; a new row is north's.
       const rows = [{ _id: ids.southCo, niceName: 'Taken' }, { niceName: 'Imported' }];
-      const response = await north().post('/companies/import?mode=upsert').set('Content-Type', 'application/x-ndjson').send(rows.map((row) => JSON.stringify(row)).join('\n')).expect(200);
+      const response = await north()
+        .post('/companies/import?mode=upsert')
+        .set('Content-Type', 'application/x-ndjson')
+        .send(rows.map((row) => JSON.stringify(row)).join('\n'))
+        .expect(200);
       expect(response.body).toMatchObject({ created: 1, updated: 0, refused: 1, errors: [{ row: 1, code: 'MR_NOT_FOUND' }] });
       const imported = await t.connection.model('Company').findOne({ niceName: 'Imported' }).lean();
       expect(imported).toMatchObject({ tenant: 'north' });
       expect(await t.connection.model('Company').findById(ids.southCo).lean()).toMatchObject({ niceName: 'Austral' });
       await t.connection.model('Company').deleteOne({ niceName: 'Imported' });
       // A row referencing south's entrepreneur is refused in the words of a reference to nothing.
-      const referencing = await north().post('/companies/import').set('Content-Type', 'application/x-ndjson').send(JSON.stringify({ niceName: 'R', owner: ids.grace })).expect(200);
+      const referencing = await north()
+        .post('/companies/import')
+        .set('Content-Type', 'application/x-ndjson')
+        .send(JSON.stringify({ niceName: 'R', owner: ids.grace }))
+        .expect(200);
       expect(referencing.body).toMatchObject({ created: 0, refused: 1, errors: [{ row: 1, code: 'MR_REFERENCE_NOT_FOUND' }] });
     },
     updateMany: async () => {
@@ -365,7 +409,12 @@ export function scopesSpec(): void {
   describe('the leak matrix: north reaches for south through every action of the route table', () => {
     it('has a cell for every action of the library, and the app serves every action', () => {
       expect(Object.keys(cells).sort()).toEqual(Object.keys(ROUTE_ACTIONS).sort());
-      const served = new Set(t.app.get(ModelRoutesExplorer).routes().map((route) => (route as { action?: string }).action));
+      const served = new Set(
+        t.app
+          .get(ModelRoutesExplorer)
+          .routes()
+          .map((route) => (route as { action?: string }).action),
+      );
       expect([...Object.keys(ROUTE_ACTIONS)].filter((action) => !served.has(action))).toEqual([]);
     });
 
@@ -391,35 +440,41 @@ export function scopesSpec(): void {
     const query = fc.tuple(fc.array(condition, { maxLength: 3 }), extra).map(([conditions, tail]) => `${conditions.join('&')}${tail}`);
     const SOUTH = ['Austral', 'Gone', 'Grace', '"south"'];
 
-    it(`GET /companies, /companies/trash, /companies/export and the bulk dry runs never answer a 5xx nor a south document, and write nothing (seed ${SEED})`, async () => {
-      console.info(`scope property: SCOPE_PROPERTY_SEED=${SEED} replays this run`);
-      const before = JSON.stringify(await t.connection.db!.collection('companies').find().sort({ _id: 1 }).toArray());
-      const sends = [
-        (q: string) => north().get(`/companies?${q}`),
-        (q: string) => north().get(`/companies/trash?${q}`),
-        (q: string) => north().get(`/companies/export?format=json&${q}`),
-        (q: string) => north().patch(`/companies?${q}&dryRun=true`).send({ employees: 1 }),
-        (q: string) => north().delete(`/companies?${q}&dryRun=true`),
-      ];
-      const seen = { ok: 0, refused: 0 };
-      await fc.assert(
-        fc.asyncProperty(query, fc.integer({ min: 0, max: sends.length - 1 }), async (q, which) => {
-          const response = await sends[which](q);
-          expect(response.status).toBeLessThan(500);
-          if (response.status === 200) seen.ok += 1;
-          else seen.refused += 1;
-          // A refusal may quote the client's own value back: only what the query did not hold is a leak.
-          const sent = decodeURIComponent(q);
-          const text = response.text;
-          for (const word of SOUTH.filter((word) => !sent.includes(word.replaceAll('"', '')))) expect({ q, which, leaked: text.includes(word) }).toEqual({ q, which, leaked: false });
-          // No id of south's companies either (Grace's id is held by north's Bridge, as stored: it is north's data).
-          for (const id of [ids.southCo, ids.southGone]) expect({ q, which, leaked: text.includes(id) }).toEqual({ q, which, leaked: false });
-        }),
-        { seed: SEED, numRuns: 120 },
-      );
-      expect(JSON.stringify(await t.connection.db!.collection('companies').find().sort({ _id: 1 }).toArray())).toBe(before);
-      expect([seen.ok > 0, seen.refused > 0]).toEqual([true, true]);
-    }, 120_000);
+    it(
+      `GET /companies, /companies/trash, /companies/export and the bulk dry runs never answer a 5xx nor a south document, and write ` +
+        `nothing (seed ${SEED})`,
+      async () => {
+        console.info(`scope property: SCOPE_PROPERTY_SEED=${SEED} replays this run`);
+        const before = JSON.stringify(await t.connection.db!.collection('companies').find().sort({ _id: 1 }).toArray());
+        const sends = [
+          (q: string) => north().get(`/companies?${q}`),
+          (q: string) => north().get(`/companies/trash?${q}`),
+          (q: string) => north().get(`/companies/export?format=json&${q}`),
+          (q: string) => north().patch(`/companies?${q}&dryRun=true`).send({ employees: 1 }),
+          (q: string) => north().delete(`/companies?${q}&dryRun=true`),
+        ];
+        const seen = { ok: 0, refused: 0 };
+        await fc.assert(
+          fc.asyncProperty(query, fc.integer({ min: 0, max: sends.length - 1 }), async (q, which) => {
+            const response = await sends[which](q);
+            expect(response.status).toBeLessThan(500);
+            if (response.status === 200) seen.ok += 1;
+            else seen.refused += 1;
+            // A refusal may quote the client's own value back: only what the query did not hold is a leak.
+            const sent = decodeURIComponent(q);
+            const text = response.text;
+            for (const word of SOUTH.filter((word) => !sent.includes(word.replaceAll('"', ''))))
+              expect({ q, which, leaked: text.includes(word) }).toEqual({ q, which, leaked: false });
+            // No id of south's companies either (Grace's id is held by north's Bridge, as stored: it is north's data).
+            for (const id of [ids.southCo, ids.southGone]) expect({ q, which, leaked: text.includes(id) }).toEqual({ q, which, leaked: false });
+          }),
+          { seed: SEED, numRuns: 120 },
+        );
+        expect(JSON.stringify(await t.connection.db!.collection('companies').find().sort({ _id: 1 }).toArray())).toBe(before);
+        expect([seen.ok > 0, seen.refused > 0]).toEqual([true, true]);
+      },
+      120_000,
+    );
   });
 
   describe('across references', () => {
@@ -441,7 +496,7 @@ export function scopesSpec(): void {
   });
 
   describe('the field rule beside the scope (every answer of the matrix was checked for `ledger`)', () => {
-    it('a request of the fin group sees ledger in its own tenant\'s documents, their trash and their history; never in another tenant\'s', async () => {
+    it("a request of the fin group sees ledger in its own tenant's documents, their trash and their history; never in another tenant's", async () => {
       const fin = (path: string) => t.http().get(path).set('x-tenant', 'south').set('x-role', 'fin');
       expect((await fin(`/company/${ids.southCo}`).expect(200)).body.ledger).toBe('LEDGER-south');
       expect((await fin('/companies/trash').expect(200)).body.result.map((doc: { ledger?: string }) => doc.ledger)).toEqual(['LEDGER-gone']);
@@ -456,7 +511,10 @@ export function scopesSpec(): void {
     it('reads the published notes of others, and writes none of them: 403 MR_OUT_OF_SCOPE, nothing written', async () => {
       expect((await north().get(`/note/${ids.southPublished}`).expect(200)).body).toMatchObject({ text: 'open' });
       await indistinguishable((id) => north().get(`/note/${id}`), ids.southPrivate);
-      await expectRefusedUnchanged(t.connection, () => north().patch(`/note/${ids.southPublished}`).send({ text: 'mine now' }), { status: 403, code: 'MR_OUT_OF_SCOPE' });
+      await expectRefusedUnchanged(t.connection, () => north().patch(`/note/${ids.southPublished}`).send({ text: 'mine now' }), {
+        status: 403,
+        code: 'MR_OUT_OF_SCOPE',
+      });
       await expectRefusedUnchanged(t.connection, () => north().delete(`/note/${ids.southPublished}`), { status: 403, code: 'MR_OUT_OF_SCOPE' });
       await indistinguishable((id) => north().patch(`/note/${id}`).send({ text: 'x' }), ids.southPrivate);
       // Its own, it writes; a create is stamped with the write scope's tenant.
@@ -469,15 +527,19 @@ export function scopesSpec(): void {
   });
 
   describe('the count of a scoped search', () => {
-    it('is counted wholly for an exact count, up to search.estimateLimit + 1 for an estimate (a lower bound past it), not at all for none (what the page shows): never the collection\'s metadata', async () => {
-      const mine = [await north().post('/note').send({ text: 'a' }).expect(201), await north().post('/note').send({ text: 'b' }).expect(201)];
-      // North reads its two notes and south's published one: 3; the collection holds 4.
-      expect((await north().get('/notes?limit=1').set('Prefer', 'count=exact').expect(200)).body.status).toMatchObject({ count: 3, match_count: 3 });
-      expect((await north().get('/notes?limit=1').set('Prefer', 'count=estimated').expect(200)).body.status.count).toBe(2);
-      // None counts nothing: the count is what the page shows.
-      expect((await north().get('/notes?limit=1').set('Prefer', 'count=none').expect(200)).body.status.count).toBe(1);
-      for (const created of mine) await north().delete(`/note/${created.body._id}`).expect(200);
-    });
+    it(
+      'is counted wholly for an exact count, up to search.estimateLimit + 1 for an estimate (a lower bound past it), not at all for none (what the page ' +
+        "shows): never the collection's metadata",
+      async () => {
+        const mine = [await north().post('/note').send({ text: 'a' }).expect(201), await north().post('/note').send({ text: 'b' }).expect(201)];
+        // North reads its two notes and south's published one: 3; the collection holds 4.
+        expect((await north().get('/notes?limit=1').set('Prefer', 'count=exact').expect(200)).body.status).toMatchObject({ count: 3, match_count: 3 });
+        expect((await north().get('/notes?limit=1').set('Prefer', 'count=estimated').expect(200)).body.status.count).toBe(2);
+        // None counts nothing: the count is what the page shows.
+        expect((await north().get('/notes?limit=1').set('Prefer', 'count=none').expect(200)).body.status.count).toBe(1);
+        for (const created of mine) await north().delete(`/note/${created.body._id}`).expect(200);
+      },
+    );
   });
 
   describe('in your own code', () => {
@@ -488,7 +550,7 @@ export function scopesSpec(): void {
       expect((await as('*').get('/dashboard').expect(200)).body).toEqual(['Ada', 'Grace']);
     });
 
-    it('outside a request nothing is scoped; runWithRequest applies the request\'s scope', async () => {
+    it("outside a request nothing is scoped; runWithRequest applies the request's scope", async () => {
       const repository = t.app.get<ModelRepository>(getModelRepositoryToken(Company));
       expect(await repository.findOne(ids.southCo)).not.toBeNull();
       const request = { headers: { 'x-tenant': 'north' } };
@@ -497,7 +559,9 @@ export function scopesSpec(): void {
       expect(page.result.map((doc) => doc.niceName).sort()).toEqual(['Boreal', 'Bridge']);
       const created = await runWithRequest(request, () => repository.create({ niceName: 'Scripted' }));
       expect(created).toMatchObject({ tenant: 'north' });
-      await expect(runWithRequest(request, () => repository.update(String(created._id), { tenant: 'south' }))).rejects.toMatchObject({ code: 'MR_OUT_OF_SCOPE' });
+      await expect(runWithRequest(request, () => repository.update(String(created._id), { tenant: 'south' }))).rejects.toMatchObject({
+        code: 'MR_OUT_OF_SCOPE',
+      });
       await repository.delete(String(created._id));
     });
   });

@@ -89,7 +89,16 @@ export function softDeleteSpec(): void {
   afterAll(() => t?.close());
 
   const poet = async (name: string) => String((await t.http().post('/poet').send({ name }).expect(201)).body._id);
-  const poem = async (title: string, values: Record<string, unknown> = {}) => String((await t.http().post('/poem').send({ title, ...values }).expect(201)).body._id);
+  const poem = async (title: string, values: Record<string, unknown> = {}) =>
+    String(
+      (
+        await t
+          .http()
+          .post('/poem')
+          .send({ title, ...values })
+          .expect(201)
+      ).body._id,
+    );
   const raw = (collection: string, id: string) => t.connection.db!.collection(collection).findOne({ _id: new Types.ObjectId(id) });
   const titles = (body: { result: Array<{ title: string }> }) => body.result.map((doc) => doc.title).sort();
 
@@ -155,10 +164,20 @@ export function softDeleteSpec(): void {
     const id = await poem('Dover Beach');
     const tag = (await t.http().get(`/poem/${id}`).expect(200)).headers.etag as string;
     await t.http().delete(`/poem/${id}`).set('If-Match', tag).expect(200);
-    await expectRefusedUnchanged(t.connection, () => t.http().post(`/poem/${id}/restore`).set('If-Match', tag), { status: 412, code: 'MR_PRECONDITION_FAILED' });
-    await expectRefusedUnchanged(t.connection, () => t.http().delete(`/poem/${id}/purge`).set('If-Match', tag), { status: 412, code: 'MR_PRECONDITION_FAILED' });
+    await expectRefusedUnchanged(t.connection, () => t.http().post(`/poem/${id}/restore`).set('If-Match', tag), {
+      status: 412,
+      code: 'MR_PRECONDITION_FAILED',
+    });
+    await expectRefusedUnchanged(t.connection, () => t.http().delete(`/poem/${id}/purge`).set('If-Match', tag), {
+      status: 412,
+      code: 'MR_PRECONDITION_FAILED',
+    });
     const restored = await t.http().post(`/poem/${id}/restore`).expect(200);
-    await t.http().delete(`/poem/${id}`).set('If-Match', restored.headers.etag as string).expect(200);
+    await t
+      .http()
+      .delete(`/poem/${id}`)
+      .set('If-Match', restored.headers.etag as string)
+      .expect(200);
     await t.http().delete(`/poem/${id}/purge`).expect(200);
   });
 
@@ -182,24 +201,30 @@ export function softDeleteSpec(): void {
   });
 
   describe('references to a deleted document', () => {
-    it('a new reference to it is refused as one to nothing; one written before reads as missing (forward route, expand); its reverse routes are a 404', async () => {
-      const keats = await poet('Keats');
-      const ode = await poem('Ode to a Nightingale', { author: keats });
-      await t.http().delete(`/poet/${keats}`).expect(200);
-      const refused = await expectRefusedUnchanged(t.connection, () => t.http().post('/poem').send({ title: 'x', author: keats }), { status: 400, code: 'MR_REFERENCE_NOT_FOUND' });
-      expect(refused.body.message).toContain(`'${keats}'`);
-      // `nullify` waits for the purge: a restore finds the reference as it was.
-      expect((await raw('poems', ode))!.author).toEqual(new Types.ObjectId(keats));
-      expect((await t.http().get(`/poem/${ode}/author`).expect(404)).body.code).toBe('MR_REFERENCE_BROKEN');
-      expect((await t.http().get(`/poem/${ode}?expand=author`).expect(200)).body.author).toBeNull();
-      expect((await t.http().get(`/poet/${keats}/poems/author`).expect(404)).body.code).toBe('MR_NOT_FOUND');
-      await t.http().post(`/poet/${keats}/restore`).expect(200);
-      expect((await t.http().get(`/poem/${ode}?expand=author`).expect(200)).body.author).toMatchObject({ name: 'Keats' });
-      // The purge applies the rules: nullify.
-      await t.http().delete(`/poet/${keats}`).expect(200);
-      await t.http().delete(`/poet/${keats}/purge`).expect(200);
-      expect((await raw('poems', ode))!.author).toBeNull();
-    });
+    it(
+      'a new reference to it is refused as one to nothing; one written before reads as missing (forward route, expand); its reverse routes ' + 'are a 404',
+      async () => {
+        const keats = await poet('Keats');
+        const ode = await poem('Ode to a Nightingale', { author: keats });
+        await t.http().delete(`/poet/${keats}`).expect(200);
+        const refused = await expectRefusedUnchanged(t.connection, () => t.http().post('/poem').send({ title: 'x', author: keats }), {
+          status: 400,
+          code: 'MR_REFERENCE_NOT_FOUND',
+        });
+        expect(refused.body.message).toContain(`'${keats}'`);
+        // `nullify` waits for the purge: a restore finds the reference as it was.
+        expect((await raw('poems', ode))!.author).toEqual(new Types.ObjectId(keats));
+        expect((await t.http().get(`/poem/${ode}/author`).expect(404)).body.code).toBe('MR_REFERENCE_BROKEN');
+        expect((await t.http().get(`/poem/${ode}?expand=author`).expect(200)).body.author).toBeNull();
+        expect((await t.http().get(`/poet/${keats}/poems/author`).expect(404)).body.code).toBe('MR_NOT_FOUND');
+        await t.http().post(`/poet/${keats}/restore`).expect(200);
+        expect((await t.http().get(`/poem/${ode}?expand=author`).expect(200)).body.author).toMatchObject({ name: 'Keats' });
+        // The purge applies the rules: nullify.
+        await t.http().delete(`/poet/${keats}`).expect(200);
+        await t.http().delete(`/poet/${keats}/purge`).expect(200);
+        expect((await raw('poems', ode))!.author).toBeNull();
+      },
+    );
 
     it('restrict holds on a soft delete: a 409 MR_REFERENCED, nothing marked', async () => {
       const blake = await poet('Blake');
@@ -231,8 +256,11 @@ export function softDeleteSpec(): void {
     await expectRefusedUnchanged(t.connection, () => t.http().get(`/poems/trash?title[${id}]=1`), { status: 400, code: 'MR_INVALID_QUERY' });
   });
 
-  it('the mark is the server\'s: a body that sets it is refused as any readonly field', async () => {
-    await expectRefusedUnchanged(t.connection, () => t.http().post('/poem').send({ title: 'x', deletedAt: new Date().toISOString() }), { status: 400, code: 'MR_INVALID_BODY' });
+  it("the mark is the server's: a body that sets it is refused as any readonly field", async () => {
+    await expectRefusedUnchanged(t.connection, () => t.http().post('/poem').send({ title: 'x', deletedAt: new Date().toISOString() }), {
+      status: 400,
+      code: 'MR_INVALID_BODY',
+    });
   });
 
   it('in your own code: delete marks, restore, purge and trash are repository methods; a resource without soft delete has none', async () => {
@@ -251,14 +279,11 @@ export function softDeleteSpec(): void {
   it('the trash routes exist only for a resource with soft delete, and are documented', async () => {
     await t.http().get('/books/trash').expect(404);
     const document = createModelRoutesDocument(t.app, new DocumentBuilder().build());
-    expect(Object.keys(document.paths).filter((path) => /trash|restore|purge/.test(path)).sort()).toEqual([
-      '/poem/{poem_id}/purge',
-      '/poem/{poem_id}/restore',
-      '/poems/trash',
-      '/poet/{poet_id}/purge',
-      '/poet/{poet_id}/restore',
-      '/poets/trash',
-    ]);
+    expect(
+      Object.keys(document.paths)
+        .filter((path) => /trash|restore|purge/.test(path))
+        .sort(),
+    ).toEqual(['/poem/{poem_id}/purge', '/poem/{poem_id}/restore', '/poems/trash', '/poet/{poet_id}/purge', '/poet/{poet_id}/restore', '/poets/trash']);
   });
 
   it('a soft delete field of another type stops the start', () => {

@@ -49,16 +49,43 @@ export function serializationSpec(): void {
   const ndjson = (res: Response, done: (error: Error | null, body: unknown) => void) => {
     let text = '';
     (res as unknown as NodeJS.ReadableStream).on('data', (chunk: Buffer) => (text += chunk.toString()));
-    (res as unknown as NodeJS.ReadableStream).on('end', () => done(null, text.split('\n').filter(Boolean).map((line) => JSON.parse(line))));
+    (res as unknown as NodeJS.ReadableStream).on('end', () =>
+      done(
+        null,
+        text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+      ),
+    );
   };
 
   /** Every route kind that answers documents: how to call it, the documents of its answer, and its status. */
   const ROUTES: Array<[string, (admin: boolean) => Promise<Response>, (body: any) => Doc[], number]> = [
     ['findOne', (admin) => t.http().get(`/agent/${agent._id}`).set(headers(admin)), (body) => [body], 200],
-    ['create', (admin) => t.http().post('/agent').set(headers(admin)).send({ codename: 'owl', ...(admin && { realName: 'Jane Roe' }) }), (body) => [body], 201],
+    [
+      'create',
+      (admin) =>
+        t
+          .http()
+          .post('/agent')
+          .set(headers(admin))
+          .send({ codename: 'owl', ...(admin && { realName: 'Jane Roe' }) }),
+      (body) => [body],
+      201,
+    ],
     ['update', (admin) => t.http().put(`/agent/${agent._id}`).set(headers(admin)).send({ codename: 'falcon' }), (body) => [body], 200],
     ['patch', (admin) => t.http().patch(`/agent/${agent._id}`).set(headers(admin)).send({ codename: 'falcon' }), (body) => [body], 200],
-    ['delete', async (admin) => t.http().delete(`/agent/${(await storeAgent({ agency: undefined }))._id}`).set(headers(admin)), (body) => [body], 200],
+    [
+      'delete',
+      async (admin) =>
+        t
+          .http()
+          .delete(`/agent/${(await storeAgent({ agency: undefined }))._id}`)
+          .set(headers(admin)),
+      (body) => [body],
+      200,
+    ],
     ['search', (admin) => t.http().get('/agents').set(headers(admin)), (body) => body.result, 200],
     ['searchPost', (admin) => t.http().post('/agents').set(headers(admin)).send({}), (body) => body.result, 200],
     ['export', (admin) => t.http().get('/agents/export?format=json').set(headers(admin)), (body) => body, 200],
@@ -73,11 +100,16 @@ export function serializationSpec(): void {
   const AGENCY_ROUTES: typeof ROUTES = [
     ['forward reference (find)', (admin) => t.http().get(`/agent/${agent._id}/agency`).set(headers(admin)), (body) => [body], 200],
     ['add', (admin) => t.http().post(`/agency/${agency._id}/members/${agent._id}`).set(headers(admin)), (body) => [body], 200],
-    ['remove then add back', async (admin) => {
-      const response = await t.http().delete(`/agency/${agency._id}/members/${agent._id}`).set(headers(admin));
-      await t.http().post(`/agency/${agency._id}/members/${agent._id}`).expect(200);
-      return response;
-    }, (body) => [body], 200],
+    [
+      'remove then add back',
+      async (admin) => {
+        const response = await t.http().delete(`/agency/${agency._id}/members/${agent._id}`).set(headers(admin));
+        await t.http().post(`/agency/${agency._id}/members/${agent._id}`).expect(200);
+        return response;
+      },
+      (body) => [body],
+      200,
+    ],
     ['findOne of an agency', (admin) => t.http().get(`/agency/${agency._id}`).set(headers(admin)), (body) => [body], 200],
   ];
 
@@ -153,17 +185,21 @@ export function serializationSpec(): void {
       expect(await header(true)).toBe('_id,codename,realName,salary,callsign,hideout.city,hideout._id,agency');
     });
 
-    it('is written by the requests that see it only: another gets the answer of a field that does not exist (test/e2e/rules/field-access.e2e-spec.ts has every write route)', async () => {
-      await expectRefusedUnchanged(t.connection, () => t.http().post('/agent').send({ codename: 'lark', realName: 'John Doe' }), {
-        status: 400,
-        code: 'MR_INVALID_BODY',
-        details: [{ path: 'realName', message: "Unknown field 'realName'" }],
-      });
-      const created = await t.http().post('/agent').set(ADMIN).send({ codename: 'lark', realName: 'John Doe' }).expect(201);
-      expect(created.body.realName).toBe('John Doe');
-      const read = await t.http().get(`/agent/${created.body._id}`).set(ADMIN).expect(200);
-      expect(read.body.realName).toBe('John Doe');
-    });
+    it(
+      'is written by the requests that see it only: another gets the answer of a field that does not exist (test/e2e/rules/field-access.e2e-spec.ts has ' +
+        'every write route)',
+      async () => {
+        await expectRefusedUnchanged(t.connection, () => t.http().post('/agent').send({ codename: 'lark', realName: 'John Doe' }), {
+          status: 400,
+          code: 'MR_INVALID_BODY',
+          details: [{ path: 'realName', message: "Unknown field 'realName'" }],
+        });
+        const created = await t.http().post('/agent').set(ADMIN).send({ codename: 'lark', realName: 'John Doe' }).expect(201);
+        expect(created.body.realName).toBe('John Doe');
+        const read = await t.http().get(`/agent/${created.body._id}`).set(ADMIN).expect(200);
+        expect(read.body.realName).toBe('John Doe');
+      },
+    );
   });
 
   describe('no oracle: a field hidden from the request is as unknown as one that does not exist', () => {
@@ -175,15 +211,50 @@ export function serializationSpec(): void {
     }
 
     it.each([
-      ['POST $regex', (field: string) => t.http().post('/agents').send({ query: { [field]: { $regex: '^Jane' } } })],
-      ['POST $or', (field: string) => t.http().post('/agents').send({ query: { $or: [{ codename: 'x' }, { [field]: 'Jane Roe' }] } })],
-      ['POST sort', (field: string) => t.http().post('/agents').send({ sort: { [field]: -1 } })],
-      ['POST select', (field: string) => t.http().post('/agents').send({ select: ['codename', field] })],
+      [
+        'POST $regex',
+        (field: string) =>
+          t
+            .http()
+            .post('/agents')
+            .send({ query: { [field]: { $regex: '^Jane' } } }),
+      ],
+      [
+        'POST $or',
+        (field: string) =>
+          t
+            .http()
+            .post('/agents')
+            .send({ query: { $or: [{ codename: 'x' }, { [field]: 'Jane Roe' }] } }),
+      ],
+      [
+        'POST sort',
+        (field: string) =>
+          t
+            .http()
+            .post('/agents')
+            .send({ sort: { [field]: -1 } }),
+      ],
+      [
+        'POST select',
+        (field: string) =>
+          t
+            .http()
+            .post('/agents')
+            .send({ select: ['codename', field] }),
+      ],
       ['GET [regex]', (field: string) => t.http().get(`/agents?${field}[regex]=^Jane`)],
       ['GET sort', (field: string) => t.http().get(`/agents?sort=-${field}`)],
       ['GET select', (field: string) => t.http().get(`/agents?select=${field}`)],
       ['reverse GET', (field: string) => t.http().get(`/agency/${agency._id}/agents/agency?${field}=Jane%20Roe`)],
-      ['reverse POST', (field: string) => t.http().post(`/agency/${agency._id}/agents/agency`).send({ query: { [field]: { $exists: true } } })],
+      [
+        'reverse POST',
+        (field: string) =>
+          t
+            .http()
+            .post(`/agency/${agency._id}/agents/agency`)
+            .send({ query: { [field]: { $exists: true } } }),
+      ],
       ['list of references', (field: string) => t.http().get(`/agency/${agency._id}/members?sort=${field}`)],
       ['bulk DELETE', (field: string) => t.http().delete(`/agents?${field}=Jane%20Roe`)],
       ['bulk PATCH', (field: string) => t.http().patch(`/agents?${field}[regex]=^Jane`).send({ callsign: 'x' })],
@@ -192,14 +263,38 @@ export function serializationSpec(): void {
     });
 
     it.each([
-      ['a comparison on another resource', (field: string) => t.http().post('/agencies').send({ query: { [field]: { $gt: 1 } } }), 'budget'],
-      ['a sort on a number', (field: string) => t.http().post('/agents').send({ sort: { [field]: 1 } }), 'salary'],
+      [
+        'a comparison on another resource',
+        (field: string) =>
+          t
+            .http()
+            .post('/agencies')
+            .send({ query: { [field]: { $gt: 1 } } }),
+        'budget',
+      ],
+      [
+        'a sort on a number',
+        (field: string) =>
+          t
+            .http()
+            .post('/agents')
+            .send({ sort: { [field]: 1 } }),
+        'salary',
+      ],
     ])('without the group: %s', async (_label, send, field) => {
       await expectAnswerOfUnknownField(send, field);
     });
 
     it.each([
-      ['POST $regex', () => t.http().post('/agents').set(ADMIN).send({ query: { realName: { $regex: '^Jane' } }, select: ['codename', 'realName'] })],
+      [
+        'POST $regex',
+        () =>
+          t
+            .http()
+            .post('/agents')
+            .set(ADMIN)
+            .send({ query: { realName: { $regex: '^Jane' } }, select: ['codename', 'realName'] }),
+      ],
       ['GET [regex], sort and select', () => t.http().get('/agents?realName[regex]=^Jane&sort=-salary&select=codename,realName,salary').set(ADMIN)],
       ['reverse GET', () => t.http().get(`/agency/${agency._id}/agents/agency?realName=Jane%20Roe`).set(ADMIN)],
       ['list of references', () => t.http().get(`/agency/${agency._id}/members?sort=realName&select=codename,realName`).set(ADMIN)],
@@ -221,7 +316,17 @@ export function serializationSpec(): void {
     it.each([
       ['findOne', () => t.http().get(`/agent/${agent._id}`), 200, (body: any) => body, 'HAWK'],
       ['search', () => t.http().get('/agents?codename=falcon&limit=1'), 200, (body: any) => body.result[0], 'HAWK'],
-      ['search with select', () => t.http().post('/agents').send({ query: { _id: agent._id }, select: ['codename', 'callsign'] }), 200, (body: any) => body.result[0], 'HAWK'],
+      [
+        'search with select',
+        () =>
+          t
+            .http()
+            .post('/agents')
+            .send({ query: { _id: agent._id }, select: ['codename', 'callsign'] }),
+        200,
+        (body: any) => body.result[0],
+        'HAWK',
+      ],
       ['findOne as admin', () => t.http().get(`/agent/${agent._id}`).set(ADMIN), 200, (body: any) => body, 'HAWK'],
       ['create', () => t.http().post('/agent').send({ codename: 'wren', callsign: 'sparrow' }), 201, (body: any) => body, 'SPARROW'],
     ])('on %s', async (_label, send, status, doc, expected) => {

@@ -42,7 +42,9 @@ export function openapiSpec(): void {
   const template = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   const operations = (doc: OpenAPIObject) =>
     Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.keys(item as object).filter((key) => ['get', 'post', 'put', 'delete', 'patch'].includes(key)).map((method) => `${method.toUpperCase()} ${path}`),
+      Object.keys(item as object)
+        .filter((key) => ['get', 'post', 'put', 'delete', 'patch'].includes(key))
+        .map((method) => `${method.toUpperCase()} ${path}`),
     );
   const schemas = () => document.components!.schemas as Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
 
@@ -60,7 +62,15 @@ export function openapiSpec(): void {
       const ids = Object.values(document.paths).flatMap((item) => Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId));
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids).toEqual(
-        expect.arrayContaining(['company_findOne', 'company_create', 'company_patch', 'company_searchPost', 'company_owner_find', 'company_owner_reverse', 'company_owner_reversePost']),
+        expect.arrayContaining([
+          'company_findOne',
+          'company_create',
+          'company_patch',
+          'company_searchPost',
+          'company_owner_find',
+          'company_owner_reverse',
+          'company_owner_reversePost',
+        ]),
       );
     });
 
@@ -96,7 +106,12 @@ export function openapiSpec(): void {
       const contract = new OpenApiContract(document);
       const seen: string[] = [];
       const send = async (method: 'get' | 'post' | 'put' | 'delete', path: string, route: string, body?: unknown) => {
-        const response = await (body === undefined ? t.http()[method](path) : t.http()[method](path).send(body as object));
+        const response = await (body === undefined
+          ? t.http()[method](path)
+          : t
+              .http()
+              [method](path)
+              .send(body as object));
         contract.check(method, route, response.status, response.body);
         seen.push(`${method} ${route} ${response.status}`);
         return response;
@@ -160,7 +175,8 @@ export function openapiSpec(): void {
     type Schema = { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: unknown };
     const schema = (name: string) => (app.doc.components!.schemas as Record<string, Schema>)[name];
     const body = (path: string, method: string) =>
-      ((app.doc.paths[path] as Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>)[method].requestBody.content['application/json'].schema);
+      (app.doc.paths[path] as Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>)[method].requestBody.content['application/json']
+        .schema;
 
     it('is valid OpenAPI 3', async () => {
       await expect(SwaggerParser.validate(structuredClone(app.doc) as never)).resolves.toBeDefined();
@@ -180,7 +196,24 @@ export function openapiSpec(): void {
       const create = schema('GadgetCreateDto');
       expect(create.additionalProperties).toBe(false);
       expect(create.required).toEqual(['name']);
-      expect(Object.keys(create.properties).sort()).toEqual(['active', 'code', 'color', 'count', 'extra', 'fit', 'lines', 'maker', 'name', 'partners', 'pin', 'releasedAt', 'score', 'size', 'status', 'tags']);
+      expect(Object.keys(create.properties).sort()).toEqual([
+        'active',
+        'code',
+        'color',
+        'count',
+        'extra',
+        'fit',
+        'lines',
+        'maker',
+        'name',
+        'partners',
+        'pin',
+        'releasedAt',
+        'score',
+        'size',
+        'status',
+        'tags',
+      ]);
       expect(create.properties.name).toEqual({ type: 'string', minLength: 3, maxLength: 20 });
       expect(create.properties.code).toMatchObject({ type: 'string', pattern: '^[a-z]+-\\d+$', nullable: true });
       expect(create.properties.score).toMatchObject({ type: 'number', minimum: 0, maximum: 100, nullable: true });
@@ -191,9 +224,16 @@ export function openapiSpec(): void {
       expect(create.properties.tags).toMatchObject({ type: 'array', items: { type: 'string' } });
       expect(create.properties.size).toMatchObject({ nullable: true, allOf: [{ $ref: '#/components/schemas/GadgetSizeCreateDto' }] });
       expect(create.properties.lines).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/GadgetLinesItemDto' } });
-      expect(schema('GadgetSizeCreateDto')).toMatchObject({ required: ['unit'], additionalProperties: false, properties: { unit: { type: 'string', enum: ['cm', 'in'] } } });
+      expect(schema('GadgetSizeCreateDto')).toMatchObject({
+        required: ['unit'],
+        additionalProperties: false,
+        properties: { unit: { type: 'string', enum: ['cm', 'in'] } },
+      });
       expect(schema('GadgetSizeUpdateDto').required).toBeUndefined();
-      expect(schema('GadgetLinesItemDto')).toMatchObject({ required: ['sku', 'qty'], properties: { sku: { type: 'string', minLength: 2 }, qty: { type: 'number', minimum: 1 } } });
+      expect(schema('GadgetLinesItemDto')).toMatchObject({
+        required: ['sku', 'qty'],
+        properties: { sku: { type: 'string', minLength: 2 }, qty: { type: 'number', minimum: 1 } },
+      });
       expect(schema('GadgetUpdateDto').required).toBeUndefined();
     });
 
@@ -248,14 +288,20 @@ export function openapiSpec(): void {
 
     it('is valid, documents exactly its routes, and matches the committed snapshot', async () => {
       const { app } = await bootTestApp(engine, { mongoose: false, imports: ({ uri, dbName }) => [AppModule.forDatabase(uri, dbName)] });
-      const sample = createModelRoutesDocument(app, new DocumentBuilder().setTitle('model-routes sample').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key').build());
+      const sample = createModelRoutesDocument(
+        app,
+        new DocumentBuilder().setTitle('model-routes sample').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key').build(),
+      );
       await SwaggerParser.validate(structuredClone(sample) as never);
       const table = app.get(ModelRoutesExplorer).routes();
       expect(operations(sample).sort()).toEqual(table.map((route) => `${route.method} ${template(route.path)}`).sort());
       // Decorators of route options reach the document: the guarded delete asks for the API key.
       expect((sample.paths['/company/{company_id}'] as Record<string, { security?: unknown }>).delete.security).toEqual([{ 'api-key': [] }]);
       // The user's own endpoint is documented by the user's own decorators.
-      expect((sample.paths['/company/stats'] as Record<string, { operationId?: string; tags?: string[] }>).get).toMatchObject({ operationId: 'company_stats', tags: ['Company'] });
+      expect((sample.paths['/company/stats'] as Record<string, { operationId?: string; tags?: string[] }>).get).toMatchObject({
+        operationId: 'company_stats',
+        tags: ['Company'],
+      });
       const text = `${JSON.stringify(sample, null, 2)}\n`;
       // UPDATE_OPENAPI_SNAPSHOT=1 npm test -- openapi rewrites it; the diff is then reviewed like code.
       if (process.env.UPDATE_OPENAPI_SNAPSHOT) writeFileSync(snapshot, text);

@@ -56,7 +56,10 @@ export function versioningSpec(): void {
   const engine = useEngine();
 
   /** Every module version 1, `Animal` 2: the app, its requests, and what it documents. */
-  async function boot(versioning: VersioningOptions, prefix?: { prefix: string; exclude?: Parameters<INestApplication['setGlobalPrefix']>[1] }): Promise<TestApp> {
+  async function boot(
+    versioning: VersioningOptions,
+    prefix?: { prefix: string; exclude?: Parameters<INestApplication['setGlobalPrefix']>[1] },
+  ): Promise<TestApp> {
     return bootTestApp(engine, {
       modelRoutes: ModelRoutesModule.forRoot({ resources: [Keeper, Animal], controllers: [AnimalController], version: '1' }),
       imports: [BackOfficeModule.forRoot()],
@@ -96,7 +99,16 @@ export function versioningSpec(): void {
     expect((await v2(t.http().get(at('2', `/animal/${animal._id}/keeper`))).expect(200)).body.name).toBe('Ann');
     expect((await v2(t.http().get(at('2', `/keeper/${keeper._id}/animals/keeper`))).expect(200)).body.status.match_count).toBe(1);
     // Element routes.
-    expect((await v2(t.http().post(at('2', `/animal/${animal._id}/visits`)).send({ reason: 'check-up' })).expect(201)).body.visits).toEqual([expect.objectContaining({ reason: 'check-up' })]);
+    expect(
+      (
+        await v2(
+          t
+            .http()
+            .post(at('2', `/animal/${animal._id}/visits`))
+            .send({ reason: 'check-up' }),
+        ).expect(201)
+      ).body.visits,
+    ).toEqual([expect.objectContaining({ reason: 'check-up' })]);
     // File routes: no file yet, but the route is there.
     expect((await v2(t.http().get(at('2', `/animal/${animal._id}/passport`))).expect(404)).body.code).toBe('MR_FILE_NOT_FOUND');
     // The search serves both versions.
@@ -125,7 +137,13 @@ export function versioningSpec(): void {
   describe('URI versioning, with a global prefix that excludes the keeper routes', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await boot({ type: VersioningType.URI }, { prefix: 'api', exclude: { exclude: ['keepers', 'keeper', 'keeper/:keeper_id', { path: 'keeper/:keeper_id/animals/keeper', method: RequestMethod.GET }] } });
+      t = await boot(
+        { type: VersioningType.URI },
+        {
+          prefix: 'api',
+          exclude: { exclude: ['keepers', 'keeper', 'keeper/:keeper_id', { path: 'keeper/:keeper_id/animals/keeper', method: RequestMethod.GET }] },
+        },
+      );
     });
     afterAll(() => t?.close());
 
@@ -147,23 +165,27 @@ export function versioningSpec(): void {
 
     it('documents each version at its own path, with operationIds ending in the version', () => {
       const all = operations(t);
-      expect(all).toEqual(expect.arrayContaining([
-        { path: '/api/v1/animals', method: 'get', operationId: 'animal_search_v1' },
-        { path: '/api/v2/animals', method: 'get', operationId: 'animal_search_v2' },
-        { path: '/api/v2/animal/{animal_id}/passport', method: 'put', operationId: 'animal_passport_upload_v2' },
-        { path: '/v1/keeper/{keeper_id}', method: 'get', operationId: 'keeper_findOne_v1' },
-        { path: '/v2/keeper/{keeper_id}/animals/keeper', method: 'get', operationId: 'animal_keeper_reverse_v2' },
-      ]));
+      expect(all).toEqual(
+        expect.arrayContaining([
+          { path: '/api/v1/animals', method: 'get', operationId: 'animal_search_v1' },
+          { path: '/api/v2/animals', method: 'get', operationId: 'animal_search_v2' },
+          { path: '/api/v2/animal/{animal_id}/passport', method: 'put', operationId: 'animal_passport_upload_v2' },
+          { path: '/v1/keeper/{keeper_id}', method: 'get', operationId: 'keeper_findOne_v1' },
+          { path: '/v2/keeper/{keeper_id}/animals/keeper', method: 'get', operationId: 'animal_keeper_reverse_v2' },
+        ]),
+      );
       expectUniqueOperationIds(t);
     });
 
     it('gives the back office the base of each route; its own routes have no version', async () => {
       const metadata = await metadataOf(t, '/api/admin/metadata');
       expect(metadata.apiBase).toBe('/api');
-      expect(metadata.routes).toEqual(expect.arrayContaining([
-        { method: 'GET', path: '/animal/:animal_id', base: '/api/v2' },
-        { method: 'GET', path: '/keeper/:keeper_id', base: '/v1' },
-      ]));
+      expect(metadata.routes).toEqual(
+        expect.arrayContaining([
+          { method: 'GET', path: '/animal/:animal_id', base: '/api/v2' },
+          { method: 'GET', path: '/keeper/:keeper_id', base: '/v1' },
+        ]),
+      );
     });
   });
 
@@ -175,27 +197,35 @@ export function versioningSpec(): void {
     afterAll(() => t?.close());
 
     it('serves every route family at its path for the version the header names', async () => {
-      await exercise(t, (_version, path) => path, (version) => (test) => test.set('x-api-version', version));
+      await exercise(
+        t,
+        (_version, path) => path,
+        (version) => (test) => test.set('x-api-version', version),
+      );
       // No version named: none of these routes.
       await t.http().get('/keepers').expect(404);
     });
 
     it('documents each route once, its operationId ending in every version it answers', () => {
       const all = operations(t);
-      expect(all).toEqual(expect.arrayContaining([
-        { path: '/animals', method: 'get', operationId: 'animal_search_v1_v2' },
-        { path: '/keeper/{keeper_id}', method: 'get', operationId: 'keeper_findOne_v1' },
-        { path: '/animal/{animal_id}/visits', method: 'post', operationId: 'animal_visits_addElement_v2' },
-      ]));
+      expect(all).toEqual(
+        expect.arrayContaining([
+          { path: '/animals', method: 'get', operationId: 'animal_search_v1_v2' },
+          { path: '/keeper/{keeper_id}', method: 'get', operationId: 'keeper_findOne_v1' },
+          { path: '/animal/{animal_id}/visits', method: 'post', operationId: 'animal_visits_addElement_v2' },
+        ]),
+      );
       expectUniqueOperationIds(t);
     });
 
     it('gives the back office the header of each route', async () => {
       const metadata = await metadataOf(t);
-      expect(metadata.routes).toEqual(expect.arrayContaining([
-        { method: 'GET', path: '/animal/:animal_id', base: '', headers: { 'x-api-version': '2' } },
-        { method: 'GET', path: '/keepers', base: '', headers: { 'x-api-version': '1' } },
-      ]));
+      expect(metadata.routes).toEqual(
+        expect.arrayContaining([
+          { method: 'GET', path: '/animal/:animal_id', base: '', headers: { 'x-api-version': '2' } },
+          { method: 'GET', path: '/keepers', base: '', headers: { 'x-api-version': '1' } },
+        ]),
+      );
     });
   });
 
@@ -207,7 +237,11 @@ export function versioningSpec(): void {
     afterAll(() => t?.close());
 
     it('serves every route family at its path for the version Accept names', async () => {
-      await exercise(t, (_version, path) => `/api${path}`, (version) => (test) => test.set('accept', `application/json;v=${version}`));
+      await exercise(
+        t,
+        (_version, path) => `/api${path}`,
+        (version) => (test) => test.set('accept', `application/json;v=${version}`),
+      );
     });
 
     it('documents each route once, with unique operationIds', () => {
@@ -217,7 +251,9 @@ export function versioningSpec(): void {
 
     it('gives the back office the Accept of each route', async () => {
       const metadata = await metadataOf(t, '/api/admin/metadata');
-      expect(metadata.routes).toEqual(expect.arrayContaining([{ method: 'PATCH', path: '/animal/:animal_id', base: '/api', headers: { accept: 'application/json;v=2' } }]));
+      expect(metadata.routes).toEqual(
+        expect.arrayContaining([{ method: 'PATCH', path: '/animal/:animal_id', base: '/api', headers: { accept: 'application/json;v=2' } }]),
+      );
     });
   });
 

@@ -15,7 +15,7 @@ export function backOfficeAssetsSpec(): void {
     });
     afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-    it("are in dist/back-office/app of this package, found from the sources as from an installed copy", () => {
+    it('are in dist/back-office/app of this package, found from the sources as from an installed copy', () => {
       const repository = fileURLToPath(new URL('../../../', import.meta.url));
       expect(backOfficeAppDir()).toBe(join(repository, 'dist', 'back-office', 'app'));
       const installed = join(root, 'app', 'node_modules', 'nestjs-model-routes');
@@ -35,7 +35,11 @@ export function backOfficeAssetsSpec(): void {
       mkdirSync(join(root, 'nested.js'));
       const assets = loadBackOfficeAssets(root);
       expect([...assets.keys()]).toEqual(['list.js', 'main.js', 'app.css']);
-      expect(assets.get('main.js')).toEqual({ body: 'import "./list.js";', contentType: 'text/javascript; charset=utf-8', etag: expect.stringMatching(/^"[\w-]{27}"$/) });
+      expect(assets.get('main.js')).toEqual({
+        body: 'import "./list.js";',
+        contentType: 'text/javascript; charset=utf-8',
+        etag: expect.stringMatching(/^"[\w-]{27}"$/),
+      });
       expect(assets.get('app.css')).toMatchObject({ body: 'body { margin: 0; }\n', contentType: 'text/css; charset=utf-8' });
       expect(assets.get('main.js')!.etag).not.toBe(assets.get('list.js')!.etag);
     });
@@ -43,7 +47,9 @@ export function backOfficeAssetsSpec(): void {
     it('stop the start when the app is not built, saying how to build it', () => {
       const missing = join(root, 'dist', 'back-office', 'app');
       expect(() => loadBackOfficeAssets(missing)).toThrow(ModelRoutesConfigError);
-      expect(() => loadBackOfficeAssets(missing)).toThrow(/not built \(no .*dist\/back-office\/app\)\. Run `npm run build:back-office`.*\[MR_CONFIG_INVALID_OPTION\]$/);
+      expect(() => loadBackOfficeAssets(missing)).toThrow(
+        /not built \(no .*dist\/back-office\/app\)\. Run `npm run build:back-office`.*\[MR_CONFIG_INVALID_OPTION\]$/,
+      );
       expect(() => loadBackOfficeAssets(undefined)).toThrow(/not built/);
       writeFileSync(join(root, 'list.js'), 'export const list = [];');
       expect(() => loadBackOfficeAssets(root)).toThrow(/has no main\.js\. Run `npm run build:back-office`/);

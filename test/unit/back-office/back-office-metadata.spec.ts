@@ -55,11 +55,21 @@ export function backOfficeMetadataSpec(): void {
 
   function metadata(options: ModelRoutesModuleOptions, prefix = '') {
     const { definitions, table } = planModelRoutes(options);
-    return backOfficeMetadata([{ definitions: resolveResources(definitions, options).resources, routes: table }], { title: 'T', auth: { header: 'x-api-key' } }, prefix);
+    return backOfficeMetadata(
+      [{ definitions: resolveResources(definitions, options).resources, routes: table }],
+      { title: 'T', auth: { header: 'x-api-key' } },
+      prefix,
+    );
   }
 
   describe('backOfficeMetadata', () => {
-    it.each([['', ''], ['/', ''], ['api', '/api'], ['/api/', '/api'], ['v1/api', '/v1/api']])('the global prefix %j is the API base %j', (prefix, base) => {
+    it.each([
+      ['', ''],
+      ['/', ''],
+      ['api', '/api'],
+      ['/api/', '/api'],
+      ['v1/api', '/v1/api'],
+    ])('the global prefix %j is the API base %j', (prefix, base) => {
       expect(normalizePrefix(prefix)).toBe(base);
       expect(metadata({ resources: [Widget] }, prefix).apiBase).toBe(base);
     });
@@ -104,7 +114,7 @@ export function backOfficeMetadataSpec(): void {
       expect(metadata({ resources: [Chapter] }).resources[0].labelField).toBe('title');
     });
 
-    it("keeps an overridden action on its generated path, drops one moved elsewhere, and lists the references to a resource", () => {
+    it('keeps an overridden action on its generated path, drops one moved elsewhere, and lists the references to a resource', () => {
       const { resources } = metadata({ resources: [Widget, Gadget], controllers: [GadgetController], references: { reversePost: false } });
       const [widget, gadget] = resources;
       expect(gadget.routes).toEqual(['findOne', 'create', 'update', 'patch', 'delete', 'search']);
@@ -113,7 +123,7 @@ export function backOfficeMetadataSpec(): void {
       expect(gadget.referencedBy).toEqual([]);
     });
 
-    it('says which reference fields are expandable: those declared expand (per field, or forRoot\'s default)', () => {
+    it("says which reference fields are expandable: those declared expand (per field, or forRoot's default)", () => {
       const reference = (options: ModelRoutesModuleOptions) => metadata(options).resources[1].fields.find((field) => field.path === 'widget');
       expect(reference({ resources: [Widget, Gadget] })).not.toHaveProperty('expandable');
       expect(reference({ resources: [Widget, Gadget], references: { expand: true } })).toMatchObject({ type: 'reference', expandable: true });
@@ -127,44 +137,60 @@ export function backOfficeMetadataSpec(): void {
       expect(gizmo.find((field) => field.path === 'widget')).toMatchObject({ type: 'reference', expandable: true });
       expect(gizmo.find((field) => field.path === 'spares')).not.toHaveProperty('expandable');
       // How many of them one request may expand, for a resource with expandable fields only.
-      expect(metadata({ resources: [Widget, Gizmo], search: { maxExpandPaths: 3 } }).resources.map((resource) => resource.maxExpandPaths)).toEqual([undefined, 3]);
+      expect(metadata({ resources: [Widget, Gizmo], search: { maxExpandPaths: 3 } }).resources.map((resource) => resource.maxExpandPaths)).toEqual([
+        undefined,
+        3,
+      ]);
     });
 
-    it("says which reference fields are filterable (declared filter) and which of the target's fields a filter may use: never a hidden or write-only one", () => {
-      const reference = (options: ModelRoutesModuleOptions) => metadata(options).resources[1].fields.find((field) => field.path === 'widget');
-      expect(reference({ resources: [Widget, Gadget] })).not.toHaveProperty('filterable');
-      expect(reference({ resources: [Widget, Gadget] })).not.toHaveProperty('filterFields');
-      // Widget's top-level text, number, date and boolean fields: `pin` is write-only, `internal` hidden, the rest not filtered by a panel input.
-      expect(reference({ resources: [Widget, Gadget], references: { filter: true } })).toMatchObject({ type: 'reference', filterable: true, filterFields: ['serial', 'rank'] });
-      @GeneratedResource({ references: { spares: { filter: true } } })
-      @Schema()
-      class Gizmo {
-        @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Gadget' }) widget?: Types.ObjectId;
-        @Prop({ type: [{ type: MongooseSchema.Types.ObjectId, ref: 'Gadget' }] }) spares?: Types.ObjectId[];
-      }
-      const gizmo = metadata({ resources: [Widget, Gadget, Gizmo] }).resources[2].fields;
-      expect(gizmo.find((field) => field.path === 'widget')).not.toHaveProperty('filterable');
-      // An array of references too; the target's own reference (Gadget.widget) is not followed: no second hop.
-      expect(gizmo.find((field) => field.path === 'spares')).toMatchObject({ type: 'references', filterable: true, filterFields: ['code', 'note'] });
-    });
+    it(
+      "says which reference fields are filterable (declared filter) and which of the target's fields a filter may use: never a hidden or " + 'write-only one',
+      () => {
+        const reference = (options: ModelRoutesModuleOptions) => metadata(options).resources[1].fields.find((field) => field.path === 'widget');
+        expect(reference({ resources: [Widget, Gadget] })).not.toHaveProperty('filterable');
+        expect(reference({ resources: [Widget, Gadget] })).not.toHaveProperty('filterFields');
+        // Widget's top-level text, number, date and boolean fields: `pin` is write-only, `internal` hidden, the rest not filtered by a panel input.
+        expect(reference({ resources: [Widget, Gadget], references: { filter: true } })).toMatchObject({
+          type: 'reference',
+          filterable: true,
+          filterFields: ['serial', 'rank'],
+        });
+        @GeneratedResource({ references: { spares: { filter: true } } })
+        @Schema()
+        class Gizmo {
+          @Prop({ type: MongooseSchema.Types.ObjectId, ref: 'Gadget' }) widget?: Types.ObjectId;
+          @Prop({ type: [{ type: MongooseSchema.Types.ObjectId, ref: 'Gadget' }] }) spares?: Types.ObjectId[];
+        }
+        const gizmo = metadata({ resources: [Widget, Gadget, Gizmo] }).resources[2].fields;
+        expect(gizmo.find((field) => field.path === 'widget')).not.toHaveProperty('filterable');
+        // An array of references too; the target's own reference (Gadget.widget) is not followed: no second hop.
+        expect(gizmo.find((field) => field.path === 'spares')).toMatchObject({ type: 'references', filterable: true, filterFields: ['code', 'note'] });
+      },
+    );
 
     it('keeps a write-only field a client may write, and leaves out one it may not (also readonly): the page could neither show nor send it', () => {
       const [vault] = metadata({ resources: [Vault] }).resources;
-      expect(vault.fields).toEqual([{ path: '_id', type: 'objectId', readOnly: true }, { path: 'secret', type: 'string', writeOnly: true }]);
+      expect(vault.fields).toEqual([
+        { path: '_id', type: 'objectId', readOnly: true },
+        { path: 'secret', type: 'string', writeOnly: true },
+      ]);
       expect(vault.labelField).toBe('_id');
     });
 
-    it('names the mark of a resource with soft delete (the option\'s field, else deletedAt) and lists its enabled trash routes; none without soft delete', () => {
-      const [bin, archive, widget] = metadata({ resources: [Bin, Archive, Widget] }).resources;
-      expect(bin.softDelete).toEqual({ field: 'deletedAt' });
-      expect(bin.routes).toEqual(expect.arrayContaining(['delete', 'trash', 'restore', 'purge']));
-      expect(bin.fields.find((field) => field.path === 'deletedAt')).toEqual({ path: 'deletedAt', type: 'date', readOnly: true });
-      expect(archive.softDelete).toEqual({ field: 'removedOn' });
-      expect(archive.routes).toEqual(expect.arrayContaining(['trash', 'restore']));
-      expect(archive.routes).not.toContain('purge');
-      expect(widget.softDelete).toBeUndefined();
-      expect(widget.routes.filter((route) => ['trash', 'restore', 'purge'].includes(route))).toEqual([]);
-    });
+    it(
+      "names the mark of a resource with soft delete (the option's field, else deletedAt) and lists its enabled trash routes; none without soft " + 'delete',
+      () => {
+        const [bin, archive, widget] = metadata({ resources: [Bin, Archive, Widget] }).resources;
+        expect(bin.softDelete).toEqual({ field: 'deletedAt' });
+        expect(bin.routes).toEqual(expect.arrayContaining(['delete', 'trash', 'restore', 'purge']));
+        expect(bin.fields.find((field) => field.path === 'deletedAt')).toEqual({ path: 'deletedAt', type: 'date', readOnly: true });
+        expect(archive.softDelete).toEqual({ field: 'removedOn' });
+        expect(archive.routes).toEqual(expect.arrayContaining(['trash', 'restore']));
+        expect(archive.routes).not.toContain('purge');
+        expect(widget.softDelete).toBeUndefined();
+        expect(widget.routes.filter((route) => ['trash', 'restore', 'purge'].includes(route))).toEqual([]);
+      },
+    );
 
     it("leaves out the fields a request's groups do not see (a nested class's too), per group set, and from a filter across a reference", () => {
       const { definitions, table } = planModelRoutes({ resources: [Payroll, Desk] });
@@ -183,7 +209,10 @@ export function backOfficeMetadataSpec(): void {
       const first = planModelRoutes({ resources: [Widget, Gadget], references: { find: false, reverse: false, reversePost: false } });
       const second = planModelRoutes({ resources: [Dimensionless] });
       const result = backOfficeMetadata(
-        [{ definitions: resolveResources(first.definitions, {}).resources, routes: first.table }, { definitions: resolveResources(second.definitions, {}).resources, routes: second.table }],
+        [
+          { definitions: resolveResources(first.definitions, {}).resources, routes: first.table },
+          { definitions: resolveResources(second.definitions, {}).resources, routes: second.table },
+        ],
         { title: 'T', auth: { header: 'authorization', scheme: 'Bearer' } },
         '',
       );

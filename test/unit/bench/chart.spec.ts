@@ -46,9 +46,36 @@ export function chartSpec(): void {
       xLabel: 'companies',
       yLabel: 'p50 (ms)',
       series: [
-        { label: 'get one (generated)', kind: 'get one', dashed: false, points: [{ x: 100000, y: 9 }, { x: 1000, y: 3 }, { x: 10000, y: 5 }] },
-        { label: 'get one (hand-written)', kind: 'get one', dashed: true, points: [{ x: 1000, y: 2 }, { x: 10000, y: 4 }, { x: 100000, y: 8 }] },
-        { label: 'search <POST> & count (generated)', kind: 'search', dashed: false, points: [{ x: 1000, y: 12 }, { x: 10000, y: 50 }, { x: 100000, y: 40 }] },
+        {
+          label: 'get one (generated)',
+          kind: 'get one',
+          dashed: false,
+          points: [
+            { x: 100000, y: 9 },
+            { x: 1000, y: 3 },
+            { x: 10000, y: 5 },
+          ],
+        },
+        {
+          label: 'get one (hand-written)',
+          kind: 'get one',
+          dashed: true,
+          points: [
+            { x: 1000, y: 2 },
+            { x: 10000, y: 4 },
+            { x: 100000, y: 8 },
+          ],
+        },
+        {
+          label: 'search <POST> & count (generated)',
+          kind: 'search',
+          dashed: false,
+          points: [
+            { x: 1000, y: 12 },
+            { x: 10000, y: 50 },
+            { x: 100000, y: 40 },
+          ],
+        },
       ],
       ...overrides,
     });
@@ -79,7 +106,9 @@ export function chartSpec(): void {
       expect(new Set(xs).size).toBe(3);
       // 1,000 → 10,000 and 10,000 → 100,000 are the same distance on a log scale.
       expect(xs[1]! - xs[0]!).toBeCloseTo(xs[2]! - xs[1]!, 0);
-      const texts = elementsOf(svg).filter((element) => element.name === 'text').map((element) => element.text);
+      const texts = elementsOf(svg)
+        .filter((element) => element.name === 'text')
+        .map((element) => element.text);
       expect(texts).toEqual(expect.arrayContaining(['1,000', '10,000', '100,000']));
       // Larger p50, higher on the page (smaller y).
       const ys = coordinates(generated!.attributes.points!).map(([, y]) => y);
@@ -102,7 +131,19 @@ export function chartSpec(): void {
         .map((element) => element.text);
       expect(linear).toContain('0');
       expect(linear.some((text) => text.includes('log scale'))).toBe(false);
-      const wide = chart({ series: [{ label: 'sort', kind: 'sort', dashed: false, points: [{ x: 1000, y: 5 }, { x: 100000, y: 5 * LOG_Y_RATIO + 1 }] }] });
+      const wide = chart({
+        series: [
+          {
+            label: 'sort',
+            kind: 'sort',
+            dashed: false,
+            points: [
+              { x: 1000, y: 5 },
+              { x: 100000, y: 5 * LOG_Y_RATIO + 1 },
+            ],
+          },
+        ],
+      });
       const log = elementsOf(lineChartSvg(wide))
         .filter((element) => element.name === 'text')
         .map((element) => element.text);
@@ -111,7 +152,21 @@ export function chartSpec(): void {
     });
 
     it('draws a single collection size in the middle, and leaves out points that are not numbers', () => {
-      const svg = lineChartSvg(chart({ series: [{ label: 'one', kind: 'one', dashed: false, points: [{ x: 500, y: 4 }, { x: 1000, y: Number.NaN }] }] }));
+      const svg = lineChartSvg(
+        chart({
+          series: [
+            {
+              label: 'one',
+              kind: 'one',
+              dashed: false,
+              points: [
+                { x: 500, y: 4 },
+                { x: 1000, y: Number.NaN },
+              ],
+            },
+          ],
+        }),
+      );
       const [line] = polylines(svg);
       expect(coordinates(line!.attributes.points!)).toHaveLength(1);
       expect(svg).not.toContain('NaN');

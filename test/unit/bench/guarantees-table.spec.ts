@@ -14,10 +14,26 @@ export function guaranteesTableSpec(): void {
       const runs = (variant: string, values: Array<[number, number]>): VariantMeasure[] =>
         values.map(([rps, cpu]) => ({ adapter: 'fastify', scenario: 'modify', variant, rps, cpu }));
       const table = guaranteesTable([
-        ...runs(GENERATED, [[400, 1000], [420, 980], [410, 990]]),
-        ...runs(PLAIN, [[500, 800], [480, 820], [490, 810]]),
-        ...runs('hand-written + check', [[450, 860], [470, 850], [460, 870]]),
-        ...runs(ALL, [[420, 960], [400, 970], [410, 950]]),
+        ...runs(GENERATED, [
+          [400, 1000],
+          [420, 980],
+          [410, 990],
+        ]),
+        ...runs(PLAIN, [
+          [500, 800],
+          [480, 820],
+          [490, 810],
+        ]),
+        ...runs('hand-written + check', [
+          [450, 860],
+          [470, 850],
+          [460, 870],
+        ]),
+        ...runs(ALL, [
+          [420, 960],
+          [400, 970],
+          [410, 950],
+        ]),
       ]);
       expect(table[0]).toBe('Fastify, modify:');
       expect(table).toContain('| generated | 410 | 990 µs | +180 µs | 0.84 |');

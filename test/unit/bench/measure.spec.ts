@@ -10,7 +10,7 @@ export function measureSpec(): void {
       return { requests: { total }, start, finish: new Date(start.getTime() + ms), latency: { p50: 4, p99: 9 }, non2xx, errors, timeouts };
     };
 
-    it('gives requests/s over the run\'s own time, and its latency', () => {
+    it("gives requests/s over the run's own time, and its latency", () => {
       expect(validMeasure(run(), 'generated get one')).toEqual({ rps: 50, p50: 4, p99: 9, requests: 100 });
       // A fixed amount that took less than a second.
       expect(validMeasure(run({ total: 24, ms: 400 }), 'generated search')).toEqual({ rps: 60, p50: 4, p99: 9, requests: 24 });
@@ -23,7 +23,9 @@ export function measureSpec(): void {
       ['2 errors', run({ errors: 2 })],
       ['1 timeouts', run({ timeouts: 1 })],
     ])('refuses a run with %s, naming it', (reason, result) => {
-      expect(() => validMeasure(result, 'handwritten reverse reference (POST)')).toThrow(`benchmark handwritten reverse reference (POST): not a valid measure (${reason}`);
+      expect(() => validMeasure(result, 'handwritten reverse reference (POST)')).toThrow(
+        `benchmark handwritten reverse reference (POST): not a valid measure (${reason}`,
+      );
     });
   });
 

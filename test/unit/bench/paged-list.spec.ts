@@ -58,7 +58,10 @@ export function pagedListSpec(): void {
         ['sort=niceName, page 500 (or last), cursor', false],
         ['sort=niceName, page 500 (or last), cursor', true],
       ]);
-      expect(series[5]!.points).toEqual([{ x: 1000, y: 12 }, { x: 10_000, y: 120 }]);
+      expect(series[5]!.points).toEqual([
+        { x: 1000, y: 12 },
+        { x: 10_000, y: 120 },
+      ]);
     });
   });
 

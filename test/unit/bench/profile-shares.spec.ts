@@ -73,7 +73,9 @@ export function profileSharesSpec(): void {
       ]);
       expect(topFrames(profile, 0, 1)).toEqual([{ name: 'writev', busyShare: 0.5, microsPerRequest: 0 }]);
       // Among some functions only (the library's), their shares still of every busy sample.
-      expect(topFrames(profile, 10, 3, (frame) => frame.url.includes('/src/'))).toEqual([{ name: 'search (document-search.js)', busyShare: 30 / 100, microsPerRequest: 3 }]);
+      expect(topFrames(profile, 10, 3, (frame) => frame.url.includes('/src/'))).toEqual([
+        { name: 'search (document-search.js)', busyShare: 30 / 100, microsPerRequest: 3 },
+      ]);
     });
 
     it("adds up the time of Node's promise hooks per request", () => {

@@ -42,22 +42,29 @@ export function scenariosSpec(): void {
       }
     });
 
-    it('measures expand and a filter across the owner on both Nest apps with one request, expand on the peer with ?populate, outside --quick on Fastify', () => {
-      const ids = { company: () => '', user: () => '' };
-      const expanded = SCENARIOS.find((candidate) => candidate.name === 'search with owner expanded (limit 20)')!;
-      expect(expanded.request.generated!(ids)).toEqual({ method: 'GET', path: '/companies?limit=20&expand=owner' });
-      expect(expanded.request.handwritten).toBe(expanded.request.generated);
-      expect(expanded.request.peer!(ids)).toEqual({ method: 'GET', path: '/api/v1/Company?limit=20&populate=owner' });
-      const filtered = SCENARIOS.find((candidate) => candidate.name === 'search filtered on owner.niceName (limit 20)')!;
-      expect(filtered.request.generated!(ids)).toEqual({ method: 'POST', path: '/companies', body: { query: { 'owner.niceName': { $regex: '^user-1' } }, limit: 20 } });
-      expect(filtered.request.handwritten).toBe(filtered.request.generated);
-      expect(filtered.request.peer).toBeUndefined();
-      expect(filtered.peerNote).toMatch(/^no equivalent/);
-      for (const scenario of [expanded, filtered]) {
-        expect(scenario.setup).toBeUndefined();
-        expect(QUICK_FASTIFY_SCENARIOS).not.toContain(scenario.name);
-      }
-    });
+    it(
+      'measures expand and a filter across the owner on both Nest apps with one request, expand on the peer with ?populate, outside --quick on ' + 'Fastify',
+      () => {
+        const ids = { company: () => '', user: () => '' };
+        const expanded = SCENARIOS.find((candidate) => candidate.name === 'search with owner expanded (limit 20)')!;
+        expect(expanded.request.generated!(ids)).toEqual({ method: 'GET', path: '/companies?limit=20&expand=owner' });
+        expect(expanded.request.handwritten).toBe(expanded.request.generated);
+        expect(expanded.request.peer!(ids)).toEqual({ method: 'GET', path: '/api/v1/Company?limit=20&populate=owner' });
+        const filtered = SCENARIOS.find((candidate) => candidate.name === 'search filtered on owner.niceName (limit 20)')!;
+        expect(filtered.request.generated!(ids)).toEqual({
+          method: 'POST',
+          path: '/companies',
+          body: { query: { 'owner.niceName': { $regex: '^user-1' } }, limit: 20 },
+        });
+        expect(filtered.request.handwritten).toBe(filtered.request.generated);
+        expect(filtered.request.peer).toBeUndefined();
+        expect(filtered.peerNote).toMatch(/^no equivalent/);
+        for (const scenario of [expanded, filtered]) {
+          expect(scenario.setup).toBeUndefined();
+          expect(QUICK_FASTIFY_SCENARIOS).not.toContain(scenario.name);
+        }
+      },
+    );
 
     it('filters on a prefix that a bounded number of the seeded users (user-0 to user-499) have: under maxRelationIds', () => {
       const pattern = new RegExp(OWNER_FILTER['owner.niceName'].$regex);
@@ -75,7 +82,7 @@ export function scenariosSpec(): void {
   });
 
   describe('--rounds and --seconds', () => {
-    it('are undefined when absent (the plan\'s then), the number given otherwise', () => {
+    it("are undefined when absent (the plan's then), the number given otherwise", () => {
       expect(countArgument(['node', 'run.js'], 'rounds')).toBeUndefined();
       expect(countArgument(['node', 'run.js', '--rounds', '2'], 'rounds')).toBe(2);
       expect(countArgument(['node', 'run.js', '--rounds', '2', '--seconds', '6'], 'seconds')).toBe(6);

@@ -74,7 +74,9 @@ export function serversSpec(): void {
 
     it('prints generated/hand-written on Fastify and generated Fastify/Express, and skips the scenarios not run on Fastify', () => {
       const lines = fastifyTable(scenarios, results);
-      expect(lines[0]).toBe('| scenario | generated on Fastify | hand-written on Fastify | generated / hand-written (Fastify) | generated: Fastify / Express |');
+      expect(lines[0]).toBe(
+        '| scenario | generated on Fastify | hand-written on Fastify | generated / hand-written (Fastify) | generated: Fastify / Express |',
+      );
       expect(lines).toHaveLength(3);
       expect(lines[2]).toMatch(/^\| get one \| 150 req\/s \(150–150\), p50 10 ms, p99 20 ms \| 120 req\/s .* \| 1\.25 \| 1\.50 \|$/);
     });
@@ -90,7 +92,9 @@ export function serversSpec(): void {
     });
 
     it('prints a row per counted scenario, – for an app without the scenario', () => {
-      const counts: CommandCounts = new Map([['search filtered on owner.niceName (limit 20)', { generated: ['find', 'aggregate', 'aggregate', 'find'], handwritten: ['find', 'aggregate', 'find'] }]]);
+      const counts: CommandCounts = new Map([
+        ['search filtered on owner.niceName (limit 20)', { generated: ['find', 'aggregate', 'aggregate', 'find'], handwritten: ['find', 'aggregate', 'find'] }],
+      ]);
       const lines = commandsTable(SCENARIOS, counts);
       expect(lines[0]).toBe('| scenario | generated | hand-written | express-restify-mongoose |');
       expect(lines.slice(2)).toEqual(['| search filtered on owner.niceName (limit 20) | 4 (2 aggregate, 2 find) | 3 (1 aggregate, 2 find) | – |']);

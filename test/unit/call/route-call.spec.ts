@@ -59,7 +59,10 @@ export function routeCallSpec(): void {
     const [definition] = resolveResources(createResourceDefinitions({ resources: [Plain] }), { requireIfMatch: true }).resources;
     const repository = { definition } as unknown as ModelRepository;
     // A target too, so that every row can name its route (a reverse route's path is the target's).
-    const names = { source: { name: 'Plain', path: 'plain', plural: 'plains', idParam: 'plain_id' }, target: { name: 'Plain', path: 'plain', plural: 'plains', idParam: 'other_id' } };
+    const names = {
+      source: { name: 'Plain', path: 'plain', plural: 'plains', idParam: 'plain_id' },
+      target: { name: 'Plain', path: 'plain', plural: 'plains', idParam: 'other_id' },
+    };
     class BodyDto {}
 
     it('names every row', () => {
@@ -92,7 +95,14 @@ export function routeCallSpec(): void {
       const call = await openRouteCall(plan, request, response, () => repository, {});
 
       expect(call).toBeInstanceOf(RouteCall);
-      expect([call.action, call.row, call.names, call.request, call.response, call.readPreference]).toEqual([action, row, names, request, response, 'secondaryPreferred']);
+      expect([call.action, call.row, call.names, call.request, call.response, call.readPreference]).toEqual([
+        action,
+        row,
+        names,
+        request,
+        response,
+        'secondaryPreferred',
+      ]);
       // The context the repository is handed: the request, the route, its read preference, its count and (the same object: taken once) its precondition.
       expect(call.context).toEqual({
         request,
@@ -108,15 +118,26 @@ export function routeCallSpec(): void {
       if (expected.body) expect(call.bodyFor(sent, BodyDto)).toBe(call.body!.checked);
       if (expected.body) expect(call.bodyFor(new BodyDto(), BodyDto)).toBe(call.body!.checked);
       expect(call.search?.sent).toBe(expected.search === 'query' ? request.query : expected.search === 'body' ? sent : undefined);
-      if (expected.search === 'query') expect(call.search!.params).toMatchObject({ filter: { label: 'b' }, ...(row.answers.shape !== 'bulk' && { sort: { label: -1 } }) });
+      if (expected.search === 'query')
+        expect(call.search!.params).toMatchObject({ filter: { label: 'b' }, ...(row.answers.shape !== 'bulk' && { sort: { label: -1 } }) });
       if (expected.search === 'body') expect(call.search!.params).toMatchObject({ filter: { label: 'a' }, limit: 2 });
       expect(call.precondition).toEqual(expected.precondition ? { resource: 'Plain', id: 'p1', ifMatch: ['"p1-3"'], used: false } : undefined);
       expect(runCall(call, () => currentCall())).toBe(call);
     });
 
     it('is refused, before any call is made, when its body is not JSON', () => {
-      const plan = { action: 'create', row: ROUTE_ACTIONS.create, names, resource: 'Plain', answers: 'Plain', body: { dto: BodyDto, check: () => ({}) }, work: () => undefined } as RoutePlan;
-      expect(() => openRouteCall(plan, { headers: { 'content-type': 'text/plain', 'content-length': '1' }, body: 'x' }, {}, () => repository, {})).toThrow(expect.objectContaining({ code: 'MR_UNSUPPORTED_MEDIA_TYPE' }));
+      const plan = {
+        action: 'create',
+        row: ROUTE_ACTIONS.create,
+        names,
+        resource: 'Plain',
+        answers: 'Plain',
+        body: { dto: BodyDto, check: () => ({}) },
+        work: () => undefined,
+      } as RoutePlan;
+      expect(() => openRouteCall(plan, { headers: { 'content-type': 'text/plain', 'content-length': '1' }, body: 'x' }, {}, () => repository, {})).toThrow(
+        expect.objectContaining({ code: 'MR_UNSUPPORTED_MEDIA_TYPE' }),
+      );
     });
   });
 }

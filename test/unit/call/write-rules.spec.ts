@@ -30,7 +30,7 @@ export function writeRulesSpec(): void {
   const staffer = createResourceDefinition({ resource: Staffer });
 
   describe('writeRulesOf: what a request of some groups may write', () => {
-    it('is the model\'s rules, less the paths the groups do not see (a nested object with its sub-paths)', () => {
+    it("is the model's rules, less the paths the groups do not see (a nested object with its sub-paths)", () => {
       const plain = writeRulesOf(staffer, undefined).fields.writable;
       expect([...plain].filter((path) => /salary|pay/.test(path))).toEqual([]);
       expect(plain.has('name')).toBe(true);
@@ -55,7 +55,11 @@ export function writeRulesSpec(): void {
       };
       expect(JSON.stringify(refusal({ name: 'a', salary: 1 })).replaceAll('salary', 'nope')).toBe(JSON.stringify(refusal({ name: 'a', nope: 1 })));
       expect(refusal({ pay: { band: 'A' } })).toMatchObject({ code: 'MR_INVALID_BODY', details: [{ path: 'pay', message: "Unknown field 'pay'" }] });
-      expect(checkWrite({ name: 'a', salary: 1, pay: { band: 'A' } }, writeRulesOf(staffer, ['hr']), undefined)).toEqual({ name: 'a', salary: 1, pay: { band: 'A' } });
+      expect(checkWrite({ name: 'a', salary: 1, pay: { band: 'A' } }, writeRulesOf(staffer, ['hr']), undefined)).toEqual({
+        name: 'a',
+        salary: 1,
+        pay: { band: 'A' },
+      });
     });
   });
 }

@@ -11,7 +11,13 @@ export function admissionOptionsSpec(): void {
       // A pool the connection does not tell: the driver's default of 100.
       expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2, imports: 2 });
       expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1, exports: 2, imports: 2 });
-      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5, exports: 4, imports: 3 }, 100)).toEqual({ concurrency: 25, queue: 0, retryAfter: 5, exports: 4, imports: 3 });
+      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5, exports: 4, imports: 3 }, 100)).toEqual({
+        concurrency: 25,
+        queue: 0,
+        retryAfter: 5,
+        exports: 4,
+        imports: 3,
+      });
       expect(resolveAdmissionOptions(false, 100)).toBe(false);
     });
 
@@ -54,25 +60,30 @@ export function admissionOptionsSpec(): void {
     it.each([
       ['exports', 'enterExport'],
       ['imports', 'enterImport'],
-    ] as const)('runs at most `%s` at once, apart from the requests at work; a place given back twice counts once; no limit without admission', (kind, enter) => {
-      const admission = new Admission({ concurrency: 1, queue: 0, retryAfter: 2, exports: 2, imports: 2, [kind]: 2 });
-      const other = kind === 'exports' ? 'enterImport' : 'enterExport';
-      const first = admission[enter]();
-      const second = admission[enter]();
-      expect(() => admission[enter]()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED', headers: { 'Retry-After': '2' }, message: expect.stringContaining(`admission: { ${kind} }`) }));
-      expect(admission.shed).toBe(1);
-      // The requests' places are the other limit's, and the other kind has its own.
-      expect(admission.enter()).toBeDefined();
-      expect(admission[other]()).toBeInstanceOf(Function);
-      first();
-      first();
-      const third = admission[enter]();
-      expect(() => admission[enter]()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED' }));
-      second();
-      third();
-      const unbounded = new Admission(false);
-      for (let i = 0; i < 5; i++) unbounded[enter]();
-    });
+    ] as const)(
+      'runs at most `%s` at once, apart from the requests at work; a place given back twice counts once; no limit without admission',
+      (kind, enter) => {
+        const admission = new Admission({ concurrency: 1, queue: 0, retryAfter: 2, exports: 2, imports: 2, [kind]: 2 });
+        const other = kind === 'exports' ? 'enterImport' : 'enterExport';
+        const first = admission[enter]();
+        const second = admission[enter]();
+        expect(() => admission[enter]()).toThrow(
+          expect.objectContaining({ code: 'MR_OVERLOADED', headers: { 'Retry-After': '2' }, message: expect.stringContaining(`admission: { ${kind} }`) }),
+        );
+        expect(admission.shed).toBe(1);
+        // The requests' places are the other limit's, and the other kind has its own.
+        expect(admission.enter()).toBeDefined();
+        expect(admission[other]()).toBeInstanceOf(Function);
+        first();
+        first();
+        const third = admission[enter]();
+        expect(() => admission[enter]()).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED' }));
+        second();
+        third();
+        const unbounded = new Admission(false);
+        for (let i = 0; i < 5; i++) unbounded[enter]();
+      },
+    );
 
     it('sheds with an exception that carries no stack frames, and leaves the stack trace limit as it was', () => {
       const admission = new Admission({ concurrency: 0, queue: 0, retryAfter: 1, exports: 2, imports: 2 });

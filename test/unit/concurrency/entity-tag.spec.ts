@@ -1,5 +1,15 @@
 import { Types } from 'mongoose';
-import { attachEtag, contentTag, etagOf, failedCondition, matchesStrongly, matchesWeakly, parseEntityTags, parseVersionTag, versionTag } from '../../../src/concurrency/entity-tag.js';
+import {
+  attachEtag,
+  contentTag,
+  etagOf,
+  failedCondition,
+  matchesStrongly,
+  matchesWeakly,
+  parseEntityTags,
+  parseVersionTag,
+  versionTag,
+} from '../../../src/concurrency/entity-tag.js';
 import { RouteCall } from '../../../src/call/route-call.js';
 import type { RoutePlan } from '../../../src/call/route-plan.js';
 import { takePrecondition } from '../../../src/call/call-context.js';
@@ -80,7 +90,7 @@ export function entityTagSpec(): void {
   });
 
   describe('the request precondition', () => {
-    it('goes to the first write of the route\'s document only', () => {
+    it("goes to the first write of the route's document only", () => {
       const precondition = { resource: 'Company', id: 'c1', ifMatch: ['"c1-2"'], ifNoneMatch: '*' as const, used: false };
       const call = new RouteCall({ plan: {} as RoutePlan, request: { headers: {} }, response: {}, precondition, requiresIfMatch: false });
       const { context } = call;

@@ -36,9 +36,14 @@ export function deleteRulesFactorySpec(): void {
     });
 
     it.each(['nullify', 'pull'])("refuses '%s' inside an array of sub-documents, naming the field and the fix", (mode) => {
-      const element = mode === 'pull' ? { vets: [{ type: ObjectId, ref: 'Entrepreneur', onDelete: mode }] } : { vet: { type: ObjectId, ref: 'Entrepreneur', onDelete: mode } };
+      const element =
+        mode === 'pull'
+          ? { vets: [{ type: ObjectId, ref: 'Entrepreneur', onDelete: mode }] }
+          : { vet: { type: ObjectId, ref: 'Entrepreneur', onDelete: mode } };
       const schema = new Schema({ doses: [new Schema(element)] });
-      expect(() => findDeleteRules(schema, 'Pet')).toThrow(new RegExp(`Pet\\.doses\\.vets?: onDelete: '${mode}' is not supported inside an array of sub-documents; use 'restrict'`));
+      expect(() => findDeleteRules(schema, 'Pet')).toThrow(
+        new RegExp(`Pet\\.doses\\.vets?: onDelete: '${mode}' is not supported inside an array of sub-documents; use 'restrict'`),
+      );
     });
 
     it("gives no rule for 'ignore', nor for references that declare nothing", () => {

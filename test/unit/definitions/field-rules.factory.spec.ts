@@ -108,11 +108,25 @@ export function fieldRulesFactorySpec(): void {
 
     it('writes every field down to the leaves, through nested objects and sub-documents', () => {
       expect(sorted(rules.writable)).toEqual([
-        'address', 'address.city', 'address.zip',
-        'badge', 'badge._id', 'badge.name',
-        'badges', 'badges._id', 'badges.name',
-        'labels', 'location', 'location.geo', 'location.geo.lat', 'location.geo.lng', 'location.label',
-        'meta', 'niceName', 'owner', 'tags',
+        'address',
+        'address.city',
+        'address.zip',
+        'badge',
+        'badge._id',
+        'badge.name',
+        'badges',
+        'badges._id',
+        'badges.name',
+        'labels',
+        'location',
+        'location.geo',
+        'location.geo.lat',
+        'location.geo.lng',
+        'location.label',
+        'meta',
+        'niceName',
+        'owner',
+        'tags',
       ]);
     });
 

@@ -191,8 +191,14 @@ export function resourceDefinitionFactorySpec(): void {
       const before = definitions.map((definition) => ({ ...definition }));
       const first = resolveResources(definitions, { search: { maxLimit: 3 }, requireIfMatch: true });
       const second = resolveResources(definitions, {});
-      expect(first.resources.map(({ search, requireIfMatch }) => [search.maxLimit, requireIfMatch])).toEqual([[3, true], [7, false]]);
-      expect(second.resources.map(({ search, requireIfMatch }) => [search.maxLimit, requireIfMatch])).toEqual([[100, false], [7, false]]);
+      expect(first.resources.map(({ search, requireIfMatch }) => [search.maxLimit, requireIfMatch])).toEqual([
+        [3, true],
+        [7, false],
+      ]);
+      expect(second.resources.map(({ search, requireIfMatch }) => [search.maxLimit, requireIfMatch])).toEqual([
+        [100, false],
+        [7, false],
+      ]);
       expect([first.search.maxLimit, second.search.maxLimit]).toEqual([3, 100]);
       expect(definitions).toEqual(before);
       expect(definitions[0]).not.toHaveProperty('search');
@@ -210,7 +216,9 @@ export function resourceDefinitionFactorySpec(): void {
 
     it('does not check that references resolve (that is the set-level check)', () => {
       const definition = createResourceDefinition({ resource: Company });
-      expect(definition.references).toEqual([{ field: 'owner', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false }]);
+      expect(definition.references).toEqual([
+        { field: 'owner', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false },
+      ]);
     });
 
     it('throws MR_CONFIG_NOT_A_RESOURCE for a class without @GeneratedResource()', () => {
@@ -222,18 +230,21 @@ export function resourceDefinitionFactorySpec(): void {
     const holding = definitionOf(createResourceDefinitions({ resources: [Entrepreneur, Holding] }), 'Holding');
     const byField = new Map(holding.references.map((reference) => [reference.field, reference]));
 
-    it.each([
-      'bsonByName',
-      'bsonByClass',
-      'bsonByClassName',
-      'schemaByName',
-      'schemaByClass',
-      'schemaByClassName',
-      'bsonByNameFunction',
-    ])('%s is a single reference to Entrepreneur stored as an ObjectId path', (field) => {
-      expect(byField.get(field)).toEqual({ field, targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false });
-      expect(holding.schema.path(field).instance).toBe('ObjectId');
-    });
+    it.each(['bsonByName', 'bsonByClass', 'bsonByClassName', 'schemaByName', 'schemaByClass', 'schemaByClassName', 'bsonByNameFunction'])(
+      '%s is a single reference to Entrepreneur stored as an ObjectId path',
+      (field) => {
+        expect(byField.get(field)).toEqual({
+          field,
+          targetName: 'Entrepreneur',
+          isArray: false,
+          targetIdField: '_id',
+          checkExists: true,
+          expand: false,
+          filter: false,
+        });
+        expect(holding.schema.path(field).instance).toBe('ObjectId');
+      },
+    );
 
     it('finds nothing else (no ref, not a reference; _id is never one)', () => {
       expect(holding.references).toHaveLength(7);
@@ -288,7 +299,9 @@ export function resourceDefinitionFactorySpec(): void {
       expect(definition.path).toBe('registered');
       expect(definition.fields.readable.has('fromSchema')).toBe(true);
       expect(definition.fields.readable.has('fromClass')).toBe(false);
-      expect(definition.references).toEqual([{ field: 'boss', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false }]);
+      expect(definition.references).toEqual([
+        { field: 'boss', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false },
+      ]);
       expect(schema.indexes()).toContainEqual([{ boss: 1 }, expect.anything()]);
     });
 
@@ -368,19 +381,29 @@ export function resourceDefinitionFactorySpec(): void {
         { name: 'vessels', source: 'Vessel', field: 'home' },
         { name: 'vesselsToo', source: 'Vessel', field: 'visited' },
       ]);
-      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('name')] })).message).toMatch(/expandReverse 'name' is a field of Harbor/);
-      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('x', 'Harbor', 'x')] })).message).toMatch(/expandReverse 'x' is already Vessel.home's name/);
-      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('ok', 'Entrepreneur')] })).message).toMatch(/references Entrepreneur, which is not a resource/);
+      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('name')] })).message).toMatch(
+        /expandReverse 'name' is a field of Harbor/,
+      );
+      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('x', 'Harbor', 'x')] })).message).toMatch(
+        /expandReverse 'x' is already Vessel.home's name/,
+      );
+      expect(configError(() => createResourceDefinitions({ resources: [Harbor, vessel('ok', 'Entrepreneur')] })).message).toMatch(
+        /references Entrepreneur, which is not a resource/,
+      );
       expect(() => createResourceDefinitions({ resources: [Harbor, vessel('not a name')] })).toThrow(/expandReverse must be a name of letters, digits and _/);
     });
 
     it.each(['checkExists', 'expand', 'filter'])('refuses a %s that is not a boolean', (setting) => {
-      expect(() => createResourceDefinitions({ resources: [Company], references: { [setting]: 'no' as never } })).toThrow(new RegExp(`${setting} must be true or false`));
+      expect(() => createResourceDefinitions({ resources: [Company], references: { [setting]: 'no' as never } })).toThrow(
+        new RegExp(`${setting} must be true or false`),
+      );
     });
 
     it('leaves a ref to a model that is not a resource to be resolved when the app starts', () => {
       const [company] = createResourceDefinitions({ resources: [Company] });
-      expect(company.references).toEqual([{ field: 'owner', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false }]);
+      expect(company.references).toEqual([
+        { field: 'owner', targetName: 'Entrepreneur', isArray: false, targetIdField: '_id', checkExists: true, expand: false, filter: false },
+      ]);
     });
 
     it('lowers an inherited defaultLimit to a smaller maxLimit', () => {
@@ -436,7 +459,9 @@ export function resourceDefinitionFactorySpec(): void {
     });
 
     it('refuses a reference field shown to some groups only: its reference routes would show it to all', () => {
-      expect(() => createResourceDefinition({ resource: Leak })).toThrow(/^Leak\.handler: a reference field cannot be shown to some groups only .*\[MR_CONFIG_INVALID_OPTION\]$/);
+      expect(() => createResourceDefinition({ resource: Leak })).toThrow(
+        /^Leak\.handler: a reference field cannot be shown to some groups only .*\[MR_CONFIG_INVALID_OPTION\]$/,
+      );
     });
   });
 }

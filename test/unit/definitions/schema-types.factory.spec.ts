@@ -63,7 +63,9 @@ export function schemaTypesFactorySpec(): void {
     });
 
     it('refuses a field declared as a string that the class given as type made Mixed, naming it and the fix', () => {
-      expect(() => createResourceSchema(Mistyped)).toThrow(/Mistyped\.balance: declared as string.*mongoose\.Schema\.Types\.Decimal128.*MR_CONFIG_INVALID_OPTION/s);
+      expect(() => createResourceSchema(Mistyped)).toThrow(
+        /Mistyped\.balance: declared as string.*mongoose\.Schema\.Types\.Decimal128.*MR_CONFIG_INVALID_OPTION/s,
+      );
     });
 
     it('refuses a BSON class Mongoose has no schema type for', () => {
@@ -97,7 +99,9 @@ export function schemaTypesFactorySpec(): void {
     }
 
     it('applies to a single self-reference, with a default bound', () => {
-      expect(createResourceDefinition({ resource: Tree }).references).toEqual([expect.objectContaining({ field: 'parent', acyclic: { maxDepth: DEFAULT_ACYCLIC_MAX_DEPTH } })]);
+      expect(createResourceDefinition({ resource: Tree }).references).toEqual([
+        expect.objectContaining({ field: 'parent', acyclic: { maxDepth: DEFAULT_ACYCLIC_MAX_DEPTH } }),
+      ]);
     });
 
     it.each([

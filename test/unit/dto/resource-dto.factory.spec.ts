@@ -65,7 +65,7 @@ export function resourceDtoFactorySpec(): void {
     });
 
     it('name the nested classes after their path', () => {
-      const nested = (dto: Function, body: object) => (plainToInstance(dto as new () => Record<string, unknown>, body) as Record<string, unknown[]>);
+      const nested = (dto: Function, body: object) => plainToInstance(dto as new () => Record<string, unknown>, body) as Record<string, unknown[]>;
       const created = nested(dtos.create, { size: {}, lines: [{}] });
       expect((created.size as unknown as object).constructor.name).toBe('GadgetSizeCreateDto');
       expect(created.lines[0]!.constructor.name).toBe('GadgetLinesItemDto');
@@ -121,7 +121,9 @@ export function resourceDtoFactorySpec(): void {
       class Broken {
         @Prop() name?: string;
       }
-      expect(() => createResourceDefinition({ resource: Broken })).toThrow('Broken: @GeneratedResource({ dto: { create } }) must be a class, or an arrow function returning one.');
+      expect(() => createResourceDefinition({ resource: Broken })).toThrow(
+        'Broken: @GeneratedResource({ dto: { create } }) must be a class, or an arrow function returning one.',
+      );
     });
   });
 
@@ -129,7 +131,10 @@ export function resourceDtoFactorySpec(): void {
     it('declare the DTO classes as the types of their body parameters, for the pipes to read', () => {
       const plan = planModelRoutes({ resources: [Gadget, Maker, Contact] });
       const controllers = new Map(createControllers(plan.definitions, plan.table).map((controller) => [controller.name, controller]));
-      const bodyType = (controller: string, handler: string) => (Reflect.getMetadata('design:paramtypes', controllers.get(controller)!.prototype, handler) as Function[]).find((type) => type !== Object && type !== String)?.name;
+      const bodyType = (controller: string, handler: string) =>
+        (Reflect.getMetadata('design:paramtypes', controllers.get(controller)!.prototype, handler) as Function[]).find(
+          (type) => type !== Object && type !== String,
+        )?.name;
       expect(bodyType('GadgetController', 'create')).toBe('GadgetCreateDto');
       expect(bodyType('GadgetController', 'update')).toBe('GadgetUpdateDto');
       expect(bodyType('GadgetController', 'patch')).toBe('GadgetUpdateDto');

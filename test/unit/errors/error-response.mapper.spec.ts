@@ -64,7 +64,10 @@ export function errorResponseMapperSpec(): void {
         error: 'Bad Request',
         code: 'MR_VALIDATION_FAILED',
         message: 'Validation failed: 2 errors: a is bad; b is bad',
-        details: [{ path: 'a', message: 'a is bad' }, { path: 'b', message: 'b is bad' }],
+        details: [
+          { path: 'a', message: 'a is bad' },
+          { path: 'b', message: 'b is bad' },
+        ],
       });
     });
 
@@ -82,7 +85,11 @@ export function errorResponseMapperSpec(): void {
     });
 
     it("reads ValidationPipe's errorFormat 'grouped': one detail per message, at its key", () => {
-      const grouped = new BadRequestException({ message: { 'address.city': ['city must be a string', 'city must not be empty'], name: ['name is required'] }, error: 'Bad Request', statusCode: 400 });
+      const grouped = new BadRequestException({
+        message: { 'address.city': ['city must be a string', 'city must not be empty'], name: ['name is required'] },
+        error: 'Bad Request',
+        statusCode: 400,
+      });
       expect(mapError(grouped).body).toStrictEqual({
         statusCode: 400,
         error: 'Bad Request',
@@ -276,34 +283,61 @@ export function errorResponseMapperSpec(): void {
       const error = Object.assign(new Error('This socket has been ended by the other party'), { code });
       const { body, unexpected } = mapError(error);
       expect(unexpected).toBe(false);
-      expect(body).toStrictEqual({ statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database is unavailable; try again later' });
+      expect(body).toStrictEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        code: 'MR_DATABASE_UNAVAILABLE',
+        message: 'The database is unavailable; try again later',
+      });
     });
 
     // What a server that falls silent produces besides socket timeouts (mongodb 7 lib/cmap/errors.js, lib/error.js).
     it.each([
-      ['PoolClearedOnNetworkError', 'the driver\'s monitor timed out on the server, cleared the pool and interrupted the requests in flight on it (no Mongo prefix)'],
+      [
+        'PoolClearedOnNetworkError',
+        "the driver's monitor timed out on the server, cleared the pool and interrupted the requests in flight on it (no Mongo prefix)",
+      ],
       ['MongoPoolClosedError', 'the pool of a server closed under a request'],
       ['MongoServerClosedError', 'a request sent to a server the driver has closed'],
       ['MongoWaitQueueTimeoutError', 'a request waited longer than waitQueueTimeoutMS for a connection'],
     ])('maps %s (%s) to 503', (name) => {
       const { body, unexpected } = mapError({ name, message: 'Connection to 10.0.0.7:27017 interrupted due to server monitor timeout' });
       expect(unexpected).toBe(false);
-      expect(body).toStrictEqual({ statusCode: 503, error: 'Service Unavailable', code: 'MR_DATABASE_UNAVAILABLE', message: 'The database is unavailable; try again later' });
+      expect(body).toStrictEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        code: 'MR_DATABASE_UNAVAILABLE',
+        message: 'The database is unavailable; try again later',
+      });
     });
 
-    it('maps a MongoOperationTimeoutError (the driver\'s timeoutMS ran out selecting a server, waiting for a connection or on a silent socket) to 503', () => {
+    it("maps a MongoOperationTimeoutError (the driver's timeoutMS ran out selecting a server, waiting for a connection or on a silent socket) to 503", () => {
       const error = { name: 'MongoOperationTimeoutError', message: 'Timed out during socket read (5000ms)' };
       expect(mapError(error)).toEqual({ body: expect.objectContaining({ statusCode: 503, code: 'MR_DATABASE_UNAVAILABLE' }), unexpected: false });
     });
 
-    it('maps a MongoOperationTimeoutError whose cause is the server\'s MaxTimeMSExpired (what timeoutMS makes of it) to MR_QUERY_TIMEOUT, as the server\'s own error', () => {
-      const error = { name: 'MongoOperationTimeoutError', message: 'Server reported a timeout error', cause: { name: 'MongoServerError', code: 50, message: 'operation exceeded time limit' } };
-      expect(mapError(error)).toEqual({ body: expect.objectContaining({ statusCode: 422, code: 'MR_QUERY_TIMEOUT' }), unexpected: false });
-    });
+    it(
+      "maps a MongoOperationTimeoutError whose cause is the server's MaxTimeMSExpired (what timeoutMS makes of it) to MR_QUERY_TIMEOUT, as the server's " +
+        'own error',
+      () => {
+        const error = {
+          name: 'MongoOperationTimeoutError',
+          message: 'Server reported a timeout error',
+          cause: { name: 'MongoServerError', code: 50, message: 'operation exceeded time limit' },
+        };
+        expect(mapError(error)).toEqual({ body: expect.objectContaining({ statusCode: 422, code: 'MR_QUERY_TIMEOUT' }), unexpected: false });
+      },
+    );
 
     it.each([
-      ['a MongoError the monitor wraps a socket error in', { name: 'MongoError', message: 'read ECONNRESET', cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }],
-      ['an error of custom code whose cause is a network timeout', new Error('could not save', { cause: { name: 'MongoNetworkTimeoutError', message: 'connection 3 to 10.0.0.7:27017 timed out' } })],
+      [
+        'a MongoError the monitor wraps a socket error in',
+        { name: 'MongoError', message: 'read ECONNRESET', cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) },
+      ],
+      [
+        'an error of custom code whose cause is a network timeout',
+        new Error('could not save', { cause: { name: 'MongoNetworkTimeoutError', message: 'connection 3 to 10.0.0.7:27017 timed out' } }),
+      ],
       ['a cause two levels down', new Error('outer', { cause: new Error('middle', { cause: { name: 'MongoPoolClearedError', message: 'cleared' } }) })],
     ])('maps %s to 503 (an unavailable database found among the causes)', (_label, error) => {
       expect(mapError(error)).toEqual({ body: expect.objectContaining({ statusCode: 503, code: 'MR_DATABASE_UNAVAILABLE' }), unexpected: false });

@@ -29,13 +29,40 @@ export function exportShapingSpec(): void {
 
   describe('exportColumns', () => {
     const fields = {
-      readable: new Set(['_id', 'name', 'address', 'address.city', 'address.geo', 'address.geo.lat', 'tags', 'meta', 'lines', 'lines.qty', 'lines.sku', 'logo', 'logo.name', 'logo.size', 'createdAt']),
+      readable: new Set([
+        '_id',
+        'name',
+        'address',
+        'address.city',
+        'address.geo',
+        'address.geo.lat',
+        'tags',
+        'meta',
+        'lines',
+        'lines.qty',
+        'lines.sku',
+        'logo',
+        'logo.name',
+        'logo.size',
+        'createdAt',
+      ]),
       openPrefixes: ['tags', 'meta'],
       wholes: new Set(['lines', 'logo']),
     };
 
     it('one column per field that holds a value, nested objects flattened, arrays, files and free-form fields whole, _id first, virtuals last', () => {
-      expect(exportColumns(fields, undefined, ['fullName'])).toEqual(['_id', 'name', 'address.city', 'address.geo.lat', 'tags', 'meta', 'lines', 'logo', 'createdAt', 'fullName']);
+      expect(exportColumns(fields, undefined, ['fullName'])).toEqual([
+        '_id',
+        'name',
+        'address.city',
+        'address.geo.lat',
+        'tags',
+        'meta',
+        'lines',
+        'logo',
+        'createdAt',
+        'fullName',
+      ]);
     });
 
     it('with select, the selected fields only (and _id), at any depth, without virtuals', () => {
@@ -46,9 +73,31 @@ export function exportShapingSpec(): void {
 
   describe('cells', () => {
     it('a date as ISO 8601, an object or an array as JSON, nothing as an empty cell, a dotted column read at its path', () => {
-      const doc = { _id: 'a', when: new Date('2026-01-02T03:04:05.006Z'), bad: new Date(Number.NaN), tags: ['x'], meta: { a: 1 }, address: { city: 'Lyon' }, n: 2, big: 10n, inf: Infinity, none: null };
+      const doc = {
+        _id: 'a',
+        when: new Date('2026-01-02T03:04:05.006Z'),
+        bad: new Date(Number.NaN),
+        tags: ['x'],
+        meta: { a: 1 },
+        address: { city: 'Lyon' },
+        n: 2,
+        big: 10n,
+        inf: Infinity,
+        none: null,
+      };
       expect(cellsOf(doc, ['_id', 'when', 'bad', 'tags', 'meta', 'address.city', 'address.zip', 'n', 'big', 'inf', 'none', 'missing'])).toEqual([
-        'a', '2026-01-02T03:04:05.006Z', null, '["x"]', '{"a":1}', 'Lyon', null, 2, '10', 'Infinity', null, null,
+        'a',
+        '2026-01-02T03:04:05.006Z',
+        null,
+        '["x"]',
+        '{"a":1}',
+        'Lyon',
+        null,
+        2,
+        '10',
+        'Infinity',
+        null,
+        null,
       ]);
     });
 

@@ -24,7 +24,8 @@ export function controllersFactorySpec(): void {
     });
 
     it.each(Object.keys(HANDLERS) as Array<keyof typeof HANDLERS>)(
-      '%s: each handler is a method of its family handlers class, calling serveRoute with its plan, whose work is the method of its action on the class it extends',
+      '%s: each handler is a method of its family handlers class, calling serveRoute with its plan, whose work is the method of its action on the class it ' +
+        'extends',
       (family) => {
         for (const route of generated.filter((candidate) => familyOf(candidate) === family)) {
           const controller = controllers.get(route.controller)!;
@@ -33,7 +34,9 @@ export function controllersFactorySpec(): void {
           expect([route.controller, handlers.name]).toEqual([route.controller, HANDLERS[family]]);
           // The very method the class defines (in source, not assembled per route).
           expect(Object.getOwnPropertyDescriptor(handlers.prototype, route.handler)?.value).toBe(handler);
-          expect(String(handler)).toMatch(new RegExp(`^${route.handler}\\(\\.\\.\\.args\\) \\{\\s*return serveRoute\\(this, plans\\.${route.action}, args\\);\\s*\\}$`));
+          expect(String(handler)).toMatch(
+            new RegExp(`^${route.handler}\\(\\.\\.\\.args\\) \\{\\s*return serveRoute\\(this, plans\\.${route.action}, args\\);\\s*\\}$`),
+          );
           const work = (Reflect.getMetadata(ROUTE_PLAN, handler) as RoutePlan).work;
           expect([route.handler, work.name]).toEqual([route.handler, route.action]);
           expect(Object.getPrototypeOf(handlers).prototype[route.action]).toBe(work);
@@ -41,16 +44,20 @@ export function controllersFactorySpec(): void {
       },
     );
 
-    it("patches no prototype: a controller owns its routes' handlers only (your routes' included), in route-table order; the rest (onModuleInit, getters) is written in its classes", () => {
-      for (const controller of controllers.values()) {
-        const handlers = plan.table.filter((route) => route.controller === controller.name).map((route) => route.handler);
-        expect([controller.name, Object.getOwnPropertyNames(controller.prototype)]).toEqual([controller.name, ['constructor', ...new Set(handlers)]]);
-      }
-      const file = controllers.get('SpecimenScanFileController')!;
-      expect(Object.getOwnPropertyNames(Object.getPrototypeOf(handlersClassOf(file)).prototype)).toContain('onModuleInit');
-      const reference = controllers.get('SpecimenShelfReferenceController')!;
-      expect(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(handlersClassOf(reference)).prototype, 'target')?.get).toBeInstanceOf(Function);
-    });
+    it(
+      "patches no prototype: a controller owns its routes' handlers only (your routes' included), in route-table order; the rest (onModuleInit, getters) " +
+        'is written in its classes',
+      () => {
+        for (const controller of controllers.values()) {
+          const handlers = plan.table.filter((route) => route.controller === controller.name).map((route) => route.handler);
+          expect([controller.name, Object.getOwnPropertyNames(controller.prototype)]).toEqual([controller.name, ['constructor', ...new Set(handlers)]]);
+        }
+        const file = controllers.get('SpecimenScanFileController')!;
+        expect(Object.getOwnPropertyNames(Object.getPrototypeOf(handlersClassOf(file)).prototype)).toContain('onModuleInit');
+        const reference = controllers.get('SpecimenShelfReferenceController')!;
+        expect(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(handlersClassOf(reference)).prototype, 'target')?.get).toBeInstanceOf(Function);
+      },
+    );
 
     it('gives each controller handler functions of its own (route metadata lives on them)', () => {
       const handlers = generated.map((route) => controllers.get(route.controller)!.prototype[route.handler] as Function);

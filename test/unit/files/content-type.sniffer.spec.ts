@@ -3,7 +3,8 @@ import { ModelRoutesException } from '../../../src/errors/model-routes.exception
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function contentTypeSnifferSpec(): void {
-  const bytes = (...values: Array<number | string>) => Buffer.concat(values.map((value) => (typeof value === 'number' ? Buffer.from([value]) : Buffer.from(value, 'latin1'))));
+  const bytes = (...values: Array<number | string>) =>
+    Buffer.concat(values.map((value) => (typeof value === 'number' ? Buffer.from([value]) : Buffer.from(value, 'latin1'))));
 
   describe('sniffContentType', () => {
     it.each([

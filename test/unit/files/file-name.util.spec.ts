@@ -34,6 +34,7 @@ export function fileNameUtilSpec(): void {
           const clean = sanitizeFileName(name);
           expect(clean.length).toBeGreaterThan(0);
           expect(Buffer.byteLength(clean)).toBeLessThanOrEqual(255);
+          // eslint-disable-next-line no-control-regex -- control characters are what it must not hold
           expect(clean).not.toMatch(/[/\\"\u0000-\u001f\u007f\u202a-\u202e]/);
           expect(clean).not.toMatch(/^[\s.]|[\s.]$/);
           // The header built from it is one line of printable ASCII.

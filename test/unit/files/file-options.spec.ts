@@ -34,11 +34,15 @@ export function fileOptionsSpec(): void {
     });
 
     it.each([0, -1, 1.5, Number.NaN])('refuses maxFiles %p, naming the field', (maxFiles) => {
-      expect(() => resolveFileOptions({ maxFiles }, 'photos', true, 'Company.photos')).toThrow(/^Company\.photos: @FileProp\(\): maxFiles must be an integer of at least 1/);
+      expect(() => resolveFileOptions({ maxFiles }, 'photos', true, 'Company.photos')).toThrow(
+        /^Company\.photos: @FileProp\(\): maxFiles must be an integer of at least 1/,
+      );
     });
 
     it('refuses maxFiles on a single file field', () => {
-      expect(() => resolve({ maxFiles: 3 })).toThrow('Company.logo: @FileProp(): maxFiles bounds a gallery (FileRef[]); a single file field holds one file: remove it.');
+      expect(() => resolve({ maxFiles: 3 })).toThrow(
+        'Company.logo: @FileProp(): maxFiles bounds a gallery (FileRef[]); a single file field holds one file: remove it.',
+      );
     });
 
     it('serves SVG inline only when listed; lower-cases types', () => {
@@ -54,7 +58,7 @@ export function fileOptionsSpec(): void {
       expect(() => resolve({ variants: { formats: ['gif' as never] } })).toThrow(/formats/);
     });
 
-    it('takes a field\'s own maxPixels, and no maxPerFile of 0 (a variant is never made for one request only)', () => {
+    it("takes a field's own maxPixels, and no maxPerFile of 0 (a variant is never made for one request only)", () => {
       expect(resolve({ variants: { maxPixels: 4_000_000 } }).variants?.maxPixels).toBe(4_000_000);
       expect(resolve({ variants: true }).variants).not.toHaveProperty('maxPixels');
       expect(() => resolve({ variants: { maxPixels: 0 } })).toThrow(/variants\.maxPixels must be an integer of at least 1/);

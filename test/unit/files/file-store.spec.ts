@@ -31,17 +31,20 @@ export function fileStoreSpec(): void {
       ]);
     });
 
-    it('deletes several files in three commands whatever their number (a gallery, a file and its variants): one $in each, not a round trip per file', async () => {
-      const { connection, calls } = recordingConnection();
-      const ids = [new Types.ObjectId(), new Types.ObjectId()];
-      await new FileStore(connection, 'boxes_files').delete(ids);
-      // No variants found by the recording connection: the files themselves, by $in.
-      expect(calls).toEqual([
-        { collection: 'boxes_files.files', op: 'find', filter: { 'metadata.variantOf': { $in: ids } } },
-        { collection: 'boxes_files.chunks', op: 'deleteMany', filter: { files_id: { $in: ids } } },
-        { collection: 'boxes_files.files', op: 'deleteMany', filter: { _id: { $in: ids } } },
-      ]);
-    });
+    it(
+      'deletes several files in three commands whatever their number (a gallery, a file and its variants): one $in each, not a round trip ' + 'per file',
+      async () => {
+        const { connection, calls } = recordingConnection();
+        const ids = [new Types.ObjectId(), new Types.ObjectId()];
+        await new FileStore(connection, 'boxes_files').delete(ids);
+        // No variants found by the recording connection: the files themselves, by $in.
+        expect(calls).toEqual([
+          { collection: 'boxes_files.files', op: 'find', filter: { 'metadata.variantOf': { $in: ids } } },
+          { collection: 'boxes_files.chunks', op: 'deleteMany', filter: { files_id: { $in: ids } } },
+          { collection: 'boxes_files.files', op: 'deleteMany', filter: { _id: { $in: ids } } },
+        ]);
+      },
+    );
 
     it('does nothing for no file', async () => {
       const { connection, calls } = recordingConnection();

@@ -41,11 +41,12 @@ export function imageWorkSpec(): void {
       const work = new ImageWork(resolveImageOptions({ concurrency: 2, queue: 2 }));
       const started: string[] = [];
       const jobs = Object.fromEntries(['a', 'b', 'c', 'd'].map((name) => [name, held()]));
-      const run = (name: string) => work.run(async () => {
-        started.push(name);
-        await jobs[name].promise;
-        return name;
-      }, 'Picture.image');
+      const run = (name: string) =>
+        work.run(async () => {
+          started.push(name);
+          await jobs[name].promise;
+          return name;
+        }, 'Picture.image');
       const a = run('a');
       const b = run('b');
       const c = run('c');

@@ -62,23 +62,27 @@ export function lingeringCloseUtilSpec(): void {
   const head = (length: number) => Buffer.from(`PUT /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${length}\r\n\r\n`);
 
   describe('closeLingering', () => {
-    it('sends the answer and a FIN, reads the rest of the body and what is pipelined behind it without serving it, and closes once the client closes its side', async () => {
-      limits = { ms: 60_000, bytes: 1024 * 1024 };
-      const { socket, answer, errors } = await client();
-      const body = Buffer.alloc(200 * 1024, 'b');
-      socket.write(Buffer.concat([head(body.length), body.subarray(0, 1000)]));
-      const serverSide = await refused;
-      const serverErrors: string[] = [];
-      serverSide.on('error', (error: NodeJS.ErrnoException) => serverErrors.push(error.code ?? error.message));
-      expect(await answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\nrefused$/);
-      // The client goes on sending after the answer: the rest of the body, then a pipelined request.
-      socket.write(body.subarray(1000));
-      socket.end(Buffer.from('DELETE /everything HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
-      await closed(serverSide);
-      await closed(socket);
-      expect(served).toEqual(['PUT /upload']);
-      expect({ client: errors, server: serverErrors }).toEqual({ client: [], server: [] });
-    });
+    it(
+      'sends the answer and a FIN, reads the rest of the body and what is pipelined behind it without serving it, and closes once the ' +
+        'client closes its side',
+      async () => {
+        limits = { ms: 60_000, bytes: 1024 * 1024 };
+        const { socket, answer, errors } = await client();
+        const body = Buffer.alloc(200 * 1024, 'b');
+        socket.write(Buffer.concat([head(body.length), body.subarray(0, 1000)]));
+        const serverSide = await refused;
+        const serverErrors: string[] = [];
+        serverSide.on('error', (error: NodeJS.ErrnoException) => serverErrors.push(error.code ?? error.message));
+        expect(await answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\nrefused$/);
+        // The client goes on sending after the answer: the rest of the body, then a pipelined request.
+        socket.write(body.subarray(1000));
+        socket.end(Buffer.from('DELETE /everything HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+        await closed(serverSide);
+        await closed(socket);
+        expect(served).toEqual(['PUT /upload']);
+        expect({ client: errors, server: serverErrors }).toEqual({ client: [], server: [] });
+      },
+    );
 
     it(`closes a connection whose client keeps sending past the byte bound`, async () => {
       limits = { ms: 60_000, bytes: 64 * 1024 };

@@ -8,7 +8,11 @@ export function importReadingSpec(): void {
   const columns: ImportColumns = {
     ignored: new Set(['__v', 'createdAt']),
     whole: new Set(['tags', 'meta']),
-    scalars: new Map([['qty', 'number'], ['paid', 'boolean'], ['address.floor', 'number']]),
+    scalars: new Map([
+      ['qty', 'number'],
+      ['paid', 'boolean'],
+      ['address.floor', 'number'],
+    ]),
   };
   const bounds: ImportBounds = { importMaxRows: 3, importMaxBytes: 1000, importMaxRowBytes: 100, importBodyTimeout: 1000 };
   const requestOf = (text: string, type: string) => Object.assign(Readable.from([Buffer.from(text)]), { headers: { 'content-type': type } });
@@ -35,7 +39,21 @@ export function importReadingSpec(): void {
 
   describe('csvRowValue', () => {
     it('nests dotted columns, leaves empty cells out, casts numbers and booleans, parses JSON cells, skips ignored columns', () => {
-      const value = csvRowValue({ code: 'A', qty: '-2.5e1', paid: 'TRUE', 'address.city': 'Lyon', 'address.floor': '3', tags: '["x"]', meta: 'plain', note: '', __v: '4', createdAt: 'x' }, columns);
+      const value = csvRowValue(
+        {
+          code: 'A',
+          qty: '-2.5e1',
+          paid: 'TRUE',
+          'address.city': 'Lyon',
+          'address.floor': '3',
+          tags: '["x"]',
+          meta: 'plain',
+          note: '',
+          __v: '4',
+          createdAt: 'x',
+        },
+        columns,
+      );
       expect(value).toEqual({ code: 'A', qty: -25, paid: true, address: { city: 'Lyon', floor: 3 }, tags: ['x'], meta: 'plain' });
     });
 
@@ -70,12 +88,24 @@ export function importReadingSpec(): void {
   describe('readImportFile', () => {
     it('NDJSON: a row per non-blank line, numbered by its line; CRLF and a last line without a newline', async () => {
       const file = await readImportFile(requestOf('{"a":1}\r\n\n{"a":2,"__v":3}', 'application/x-ndjson'), 'ndjson', bounds, columns);
-      expect(file).toEqual({ rows: [{ row: 1, value: { a: 1 } }, { row: 3, value: { a: 2 } }], ignored: ['__v'] });
+      expect(file).toEqual({
+        rows: [
+          { row: 1, value: { a: 1 } },
+          { row: 3, value: { a: 2 } },
+        ],
+        ignored: ['__v'],
+      });
     });
 
     it('CSV: a byte-order mark skipped, records numbered without the header, the ignored columns named', async () => {
       const file = await readImportFile(requestOf('\ufeffcode,__v\r\nA,1\r\n"B, and ""C""",\r\n', 'text/csv'), 'csv', bounds, columns);
-      expect(file).toEqual({ rows: [{ row: 1, value: { code: 'A' } }, { row: 2, value: { code: 'B, and "C"' } }], ignored: ['__v'] });
+      expect(file).toEqual({
+        rows: [
+          { row: 1, value: { code: 'A' } },
+          { row: 2, value: { code: 'B, and "C"' } },
+        ],
+        ignored: ['__v'],
+      });
     });
 
     it('a body the app parsed as JSON: an array taken as it is, anything else refused', async () => {
@@ -87,9 +117,18 @@ export function importReadingSpec(): void {
 
     it('refuses past each bound, naming it', async () => {
       const refusal = (text: string, format: 'csv' | 'ndjson') => readImportFile(requestOf(text, 'text/csv'), format, bounds, columns);
-      await expect(refusal('a\n1\n2\n3\n4\n', 'csv')).rejects.toMatchObject({ code: 'MR_IMPORT_TOO_LARGE', message: expect.stringContaining('search.importMaxRows') });
-      await expect(refusal(`{"a":"${'x'.repeat(200)}"}`, 'ndjson')).rejects.toMatchObject({ code: 'MR_IMPORT_TOO_LARGE', message: expect.stringContaining('search.importMaxRowBytes') });
-      await expect(refusal(`a\n${'x\n'.repeat(600)}`, 'csv')).rejects.toMatchObject({ code: 'MR_IMPORT_TOO_LARGE', message: expect.stringContaining('search.importMaxBytes') });
+      await expect(refusal('a\n1\n2\n3\n4\n', 'csv')).rejects.toMatchObject({
+        code: 'MR_IMPORT_TOO_LARGE',
+        message: expect.stringContaining('search.importMaxRows'),
+      });
+      await expect(refusal(`{"a":"${'x'.repeat(200)}"}`, 'ndjson')).rejects.toMatchObject({
+        code: 'MR_IMPORT_TOO_LARGE',
+        message: expect.stringContaining('search.importMaxRowBytes'),
+      });
+      await expect(refusal(`a\n${'x\n'.repeat(600)}`, 'csv')).rejects.toMatchObject({
+        code: 'MR_IMPORT_TOO_LARGE',
+        message: expect.stringContaining('search.importMaxBytes'),
+      });
       const declared = Object.assign(requestOf('a\n1\n', 'text/csv'), { headers: { 'content-type': 'text/csv', 'content-length': '5000' } });
       await expect(readImportFile(declared, 'csv', bounds, columns)).rejects.toMatchObject({ code: 'MR_IMPORT_TOO_LARGE' });
     });

@@ -113,7 +113,7 @@ export function startupErrorsSpec(): void {
       expect(error.message).toMatch(/@Prop|remove the id option/);
     });
 
-    it("MR_CONFIG_UNKNOWN_ROUTE: @GeneratedResource({ routes: { destroy: false } })", () => {
+    it('MR_CONFIG_UNKNOWN_ROUTE: @GeneratedResource({ routes: { destroy: false } })', () => {
       const error = startupError({ resources: [DestroyRouteModel] });
       expect(error.code).toBe('MR_CONFIG_UNKNOWN_ROUTE');
       expect(error.message).toContain('DestroyRouteModel');

@@ -26,7 +26,11 @@ export function optionalSwaggerSpec(): void {
     });
 
     it('deep-imports no package internals', () => {
-      const deep = files.flatMap((file) => importsOf(file).filter((name) => /^(@nestjs\/[^/]+|class-transformer|class-validator|mongoose)\/./.test(name)).map((name) => `${relative(src, file)}: ${name}`));
+      const deep = files.flatMap((file) =>
+        importsOf(file)
+          .filter((name) => /^(@nestjs\/[^/]+|class-transformer|class-validator|mongoose)\/./.test(name))
+          .map((name) => `${relative(src, file)}: ${name}`),
+      );
       expect(deep).toEqual([]);
     });
   });

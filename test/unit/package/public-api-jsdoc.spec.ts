@@ -9,7 +9,17 @@ export function publicApiJsdocSpec(): void {
 
   /** The names each entry point exports whose declaration's JSDoc lacks `@publicApi` (as @nestjs/swagger marks its public surface). */
   function unmarkedExports(): string[] {
-    const program = ts.createProgram(ENTRY_POINTS.map((entry) => join(ROOT, entry)), { allowJs: false, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, experimentalDecorators: true });
+    const program = ts.createProgram(
+      ENTRY_POINTS.map((entry) => join(ROOT, entry)),
+      {
+        allowJs: false,
+        noEmit: true,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2023,
+        experimentalDecorators: true,
+      },
+    );
     const checker = program.getTypeChecker();
     const unmarked: string[] = [];
     for (const entry of ENTRY_POINTS) {

@@ -6,7 +6,7 @@ import type { RelationRules, SearchRules } from '../../../src/query/search-param
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function expandParserSpec(): void {
   /** A company → owner (user) → company graph, with a hop that is declared for filters only. */
-  function rules(search: Partial<SearchRules['search']> = {}, depthLeft = (search.maxExpandDepth ?? DEFAULT_SEARCH_OPTIONS.maxExpandDepth)): SearchRules {
+  function rules(search: Partial<SearchRules['search']> = {}, depthLeft = search.maxExpandDepth ?? DEFAULT_SEARCH_OPTIONS.maxExpandDepth): SearchRules {
     const settings = { ...DEFAULT_SEARCH_OPTIONS, ...search };
     const fields = { readable: new Set(['niceName', 'owner', 'company', 'mentor']), openPrefixes: [], hidden: new Set<string>() };
     const relation = (field: string): RelationRules | undefined => {

@@ -102,7 +102,26 @@ export function filterSanitizerSpec(): void {
 
     it('allows every operator of the allowlist somewhere', () => {
       expect(Object.keys(QUERY_OPERATORS).sort()).toEqual(
-        ['$all', '$and', '$elemMatch', '$eq', '$exists', '$gt', '$gte', '$in', '$lt', '$lte', '$ne', '$nin', '$nor', '$not', '$options', '$or', '$regex', '$size'].sort(),
+        [
+          '$all',
+          '$and',
+          '$elemMatch',
+          '$eq',
+          '$exists',
+          '$gt',
+          '$gte',
+          '$in',
+          '$lt',
+          '$lte',
+          '$ne',
+          '$nin',
+          '$nor',
+          '$not',
+          '$options',
+          '$or',
+          '$regex',
+          '$size',
+        ].sort(),
       );
     });
   });

@@ -1,10 +1,5 @@
 import fc from 'fast-check';
-import {
-  checkRegexCost,
-  MAX_REGEX_REPEAT,
-  MAX_REGEX_SIZE,
-  MAX_REGEX_UNBOUNDED,
-} from '../../../src/query/regex-complexity.js';
+import { checkRegexCost, MAX_REGEX_REPEAT, MAX_REGEX_SIZE, MAX_REGEX_UNBOUNDED } from '../../../src/query/regex-complexity.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function regexComplexitySpec(): void {

@@ -91,35 +91,101 @@ export function relationConditionsSpec(): void {
 
   describe('refused conditions across references', () => {
     it.each<[string, Record<string, unknown>, { code: string; message: string | RegExp; path: string }]>([
-      ['a hidden field of the target, as an unknown one', { 'owner.password': 'x' }, { code: 'MR_INVALID_QUERY', message: "Unknown field 'owner.password'", path: 'query.owner.password' }],
+      [
+        'a hidden field of the target, as an unknown one',
+        { 'owner.password': 'x' },
+        { code: 'MR_INVALID_QUERY', message: "Unknown field 'owner.password'", path: 'query.owner.password' },
+      ],
       ['a field the target lacks, alike', { 'owner.nope': 'x' }, { code: 'MR_INVALID_QUERY', message: "Unknown field 'owner.nope'", path: 'query.owner.nope' }],
-      ['a hidden field two hops away', { 'owner.club.vault': { $regex: '^a' } }, { code: 'MR_INVALID_QUERY', message: "Unknown field 'owner.club.vault'", path: 'query.owner.club.vault' }],
-      ['a hidden field in $some', { members: { $some: { password: 'x' } } }, { code: 'MR_INVALID_QUERY', message: "Unknown field 'password'", path: 'query.members.$some.password' }],
-      ['a reference not declared filter: true', { 'lead.niceName': 'Ada' }, { code: 'MR_INVALID_QUERY', message: "Unknown field 'lead.niceName'", path: 'query.lead.niceName' }],
-      ['$some on it', { lead: { $some: { niceName: 'Ada' } } }, { code: 'MR_INVALID_QUERY', message: 'Operator $some is not allowed', path: 'query.lead.$some' }],
-      ['a third hop (beyond the depth)', { 'owner.club.owner.name': 'x' }, { code: 'MR_INVALID_QUERY', message: "Unknown field 'owner.club.owner.name'", path: 'query.owner.club.owner.name' }],
-      ['a reference inside sub-documents', { 'branches.owner.niceName': 'x' }, { code: 'MR_INVALID_QUERY', message: "Unknown field 'branches.owner.niceName'", path: 'query.branches.owner.niceName' }],
-      ['a position in an array of references', { 'members.0.niceName': 'x' }, { code: 'MR_INVALID_QUERY', message: "Unknown field 'members.0.niceName'", path: 'query.members.0.niceName' }],
-      ['the target\'s regex bound', { 'owner.niceName': { $regex: '^abcdefghij' } }, { code: 'MR_INVALID_QUERY', message: '$regex is longer than 8 characters', path: 'query.owner.niceName.$regex' }],
-      ['the target\'s enums', { 'owner.plan': 'gold' }, { code: 'MR_INVALID_VALUE', message: /^'gold' is not one of the values of 'plan'/, path: 'query.owner.plan' }],
-      ['an operator outside the allowlist', { 'owner.niceName': { $where: 'x' } }, { code: 'MR_INVALID_QUERY', message: 'Operator $where is not allowed', path: 'query.owner.niceName.$where' }],
-      ['inside $elemMatch', { members: { $elemMatch: { niceName: 'Ada' } } }, { code: 'MR_INVALID_QUERY', message: /cannot go inside \$elemMatch; write \{ "members": \{ "\$some"/, path: 'query.members.$elemMatch.niceName' }],
-      ['$some mixed with other conditions', { members: { $some: { niceName: 'Ada' }, $size: 2 } }, { code: 'MR_INVALID_QUERY', message: /cannot be mixed with other conditions on 'members'/, path: 'query.members.$size' }],
-      ['$some of something else than a filter', { members: { $some: 'Ada' } }, { code: 'MR_INVALID_QUERY', message: "$some takes a filter on the documents 'members' names", path: 'query.members.$some' }],
-      ['$some under $not', { members: { $not: { $some: { niceName: 'Ada' } } } }, { code: 'MR_INVALID_QUERY', message: 'Operator $some is not allowed', path: 'query.members.$not.$some' }],
+      [
+        'a hidden field two hops away',
+        { 'owner.club.vault': { $regex: '^a' } },
+        { code: 'MR_INVALID_QUERY', message: "Unknown field 'owner.club.vault'", path: 'query.owner.club.vault' },
+      ],
+      [
+        'a hidden field in $some',
+        { members: { $some: { password: 'x' } } },
+        { code: 'MR_INVALID_QUERY', message: "Unknown field 'password'", path: 'query.members.$some.password' },
+      ],
+      [
+        'a reference not declared filter: true',
+        { 'lead.niceName': 'Ada' },
+        { code: 'MR_INVALID_QUERY', message: "Unknown field 'lead.niceName'", path: 'query.lead.niceName' },
+      ],
+      [
+        '$some on it',
+        { lead: { $some: { niceName: 'Ada' } } },
+        { code: 'MR_INVALID_QUERY', message: 'Operator $some is not allowed', path: 'query.lead.$some' },
+      ],
+      [
+        'a third hop (beyond the depth)',
+        { 'owner.club.owner.name': 'x' },
+        { code: 'MR_INVALID_QUERY', message: "Unknown field 'owner.club.owner.name'", path: 'query.owner.club.owner.name' },
+      ],
+      [
+        'a reference inside sub-documents',
+        { 'branches.owner.niceName': 'x' },
+        { code: 'MR_INVALID_QUERY', message: "Unknown field 'branches.owner.niceName'", path: 'query.branches.owner.niceName' },
+      ],
+      [
+        'a position in an array of references',
+        { 'members.0.niceName': 'x' },
+        { code: 'MR_INVALID_QUERY', message: "Unknown field 'members.0.niceName'", path: 'query.members.0.niceName' },
+      ],
+      [
+        "the target's regex bound",
+        { 'owner.niceName': { $regex: '^abcdefghij' } },
+        { code: 'MR_INVALID_QUERY', message: '$regex is longer than 8 characters', path: 'query.owner.niceName.$regex' },
+      ],
+      [
+        "the target's enums",
+        { 'owner.plan': 'gold' },
+        { code: 'MR_INVALID_VALUE', message: /^'gold' is not one of the values of 'plan'/, path: 'query.owner.plan' },
+      ],
+      [
+        'an operator outside the allowlist',
+        { 'owner.niceName': { $where: 'x' } },
+        { code: 'MR_INVALID_QUERY', message: 'Operator $where is not allowed', path: 'query.owner.niceName.$where' },
+      ],
+      [
+        'inside $elemMatch',
+        { members: { $elemMatch: { niceName: 'Ada' } } },
+        { code: 'MR_INVALID_QUERY', message: /cannot go inside \$elemMatch; write \{ "members": \{ "\$some"/, path: 'query.members.$elemMatch.niceName' },
+      ],
+      [
+        '$some mixed with other conditions',
+        { members: { $some: { niceName: 'Ada' }, $size: 2 } },
+        { code: 'MR_INVALID_QUERY', message: /cannot be mixed with other conditions on 'members'/, path: 'query.members.$size' },
+      ],
+      [
+        '$some of something else than a filter',
+        { members: { $some: 'Ada' } },
+        { code: 'MR_INVALID_QUERY', message: "$some takes a filter on the documents 'members' names", path: 'query.members.$some' },
+      ],
+      [
+        '$some under $not',
+        { members: { $not: { $some: { niceName: 'Ada' } } } },
+        { code: 'MR_INVALID_QUERY', message: 'Operator $some is not allowed', path: 'query.members.$not.$some' },
+      ],
     ])('%s', (_label, filter, expected) => {
       const error = refusal(() => sanitizeFilter(filter, firm));
-      expect(answer(error)).toEqual({ code: expected.code, message: expect.stringMatching(typeof expected.message === 'string' ? `^${escape(expected.message)}$` : expected.message), path: expected.path });
+      expect(answer(error)).toEqual({
+        code: expected.code,
+        message: expect.stringMatching(typeof expected.message === 'string' ? `^${escape(expected.message)}$` : expected.message),
+        path: expected.path,
+      });
     });
 
-    it('counts the nodes of the filters on referenced documents in the search\'s own bound', () => {
+    it("counts the nodes of the filters on referenced documents in the search's own bound", () => {
       const rules = { ...firm, search: { ...DEFAULT_SEARCH_OPTIONS, maxQueryNodes: 10 } };
       const many = Array.from({ length: 11 }, () => ({ niceName: 'Ada' }));
       expect(refusal(() => sanitizeFilter({ members: { $some: { $or: many } } }, rules)).message).toBe('The query has more than 10 keys and items');
     });
 
     it('refuses without rules that let a search cross references, as before', () => {
-      expect(refusal(() => sanitizeFilter({ 'owner.niceName': 'Ada' }, { fields: firm.fields, search: firm.search })).message).toBe("Unknown field 'owner.niceName'");
+      expect(refusal(() => sanitizeFilter({ 'owner.niceName': 'Ada' }, { fields: firm.fields, search: firm.search })).message).toBe(
+        "Unknown field 'owner.niceName'",
+      );
     });
   });
 
@@ -133,7 +199,11 @@ export function relationConditionsSpec(): void {
 
     it.each(['some', 'none', 'every'])('refuses members[%s] with a pointer to the POST search', (quantifier) => {
       const error = refusal(() => parseSearchQueryString({ [`members[${quantifier}]`]: 'x' }, firm));
-      expect(answer(error)).toEqual({ code: 'MR_INVALID_QUERY', message: expect.stringContaining(`members[${quantifier}] is not available in a query string`), path: `query.members.$${quantifier}` });
+      expect(answer(error)).toEqual({
+        code: 'MR_INVALID_QUERY',
+        message: expect.stringContaining(`members[${quantifier}] is not available in a query string`),
+        path: `query.members.$${quantifier}`,
+      });
     });
 
     it.each([
@@ -143,7 +213,11 @@ export function relationConditionsSpec(): void {
       ['a reference declared expand only', 'lead.niceName', 'sort.lead.niceName'],
     ])('refuses to sort by a referenced field given as %s', (_label, sort, path) => {
       const error = refusal(() => parseSearchBody({ sort }, firm));
-      expect(answer(error)).toEqual({ code: 'MR_INVALID_QUERY', message: `Sorting by a referenced field ('${path.slice('sort.'.length)}') is not supported`, path });
+      expect(answer(error)).toEqual({
+        code: 'MR_INVALID_QUERY',
+        message: `Sorting by a referenced field ('${path.slice('sort.'.length)}') is not supported`,
+        path,
+      });
     });
   });
 

@@ -43,9 +43,13 @@ export function searchParamsParserSpec(): void {
 
     it('parses a full body', () => {
       const query = { niceName: { $regex: '^A' }, employees: { $gte: 10 } };
-      expect(
-        parseSearchBody({ query, limit: 5, skip: 10, sort: { employees: -1, niceName: 1 }, select: ['niceName', 'employees'] }, rules),
-      ).toStrictEqual({ filter: query, limit: 5, skip: 10, sort: { employees: -1, niceName: 1 }, select: ['niceName', 'employees'] });
+      expect(parseSearchBody({ query, limit: 5, skip: 10, sort: { employees: -1, niceName: 1 }, select: ['niceName', 'employees'] }, rules)).toStrictEqual({
+        filter: query,
+        limit: 5,
+        skip: 10,
+        sort: { employees: -1, niceName: 1 },
+        select: ['niceName', 'employees'],
+      });
     });
 
     describe('limit', () => {
@@ -88,10 +92,22 @@ export function searchParamsParserSpec(): void {
 
     describe('sort', () => {
       it.each<[unknown, Record<string, 1 | -1>]>([
-        [{ employees: -1, niceName: 1 }, { employees: -1, niceName: 1 }],
-        [{ employees: 'desc', niceName: 'asc' }, { employees: -1, niceName: 1 }],
-        [{ employees: 'descending', niceName: 'ascending' }, { employees: -1, niceName: 1 }],
-        [{ employees: '-1', niceName: '1' }, { employees: -1, niceName: 1 }],
+        [
+          { employees: -1, niceName: 1 },
+          { employees: -1, niceName: 1 },
+        ],
+        [
+          { employees: 'desc', niceName: 'asc' },
+          { employees: -1, niceName: 1 },
+        ],
+        [
+          { employees: 'descending', niceName: 'ascending' },
+          { employees: -1, niceName: 1 },
+        ],
+        [
+          { employees: '-1', niceName: '1' },
+          { employees: -1, niceName: 1 },
+        ],
         ['-employees niceName', { employees: -1, niceName: 1 }],
         ['-employees,niceName', { employees: -1, niceName: 1 }],
         ['-employees, niceName', { employees: -1, niceName: 1 }],
@@ -126,7 +142,10 @@ export function searchParamsParserSpec(): void {
 
     describe('select', () => {
       it.each<[unknown, string[]]>([
-        [['niceName', 'employees'], ['niceName', 'employees']],
+        [
+          ['niceName', 'employees'],
+          ['niceName', 'employees'],
+        ],
         ['niceName employees', ['niceName', 'employees']],
         ['niceName,employees', ['niceName', 'employees']],
         [['_id'], ['_id']],

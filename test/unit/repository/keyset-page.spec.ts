@@ -37,7 +37,11 @@ export function keysetPageSpec(): void {
 
     it('Dates and ObjectIds come back as they were', () => {
       const when = new Date('2020-03-01T00:00:00.000Z');
-      const values = decodeCursor(encodeCursor([when, id, 'x', 3, true, undefined], binding({ a: 1, b: 1, c: 1, d: 1, e: 1, _id: 1 }), SECRET), binding({ a: 1, b: 1, c: 1, d: 1, e: 1, _id: 1 }), SECRET);
+      const values = decodeCursor(
+        encodeCursor([when, id, 'x', 3, true, undefined], binding({ a: 1, b: 1, c: 1, d: 1, e: 1, _id: 1 }), SECRET),
+        binding({ a: 1, b: 1, c: 1, d: 1, e: 1, _id: 1 }),
+        SECRET,
+      );
       expect(values).toEqual([when, id, 'x', 3, true, null]);
     });
   });
@@ -67,7 +71,9 @@ export function keysetPageSpec(): void {
     });
 
     it('refuses another key: MR_INVALID_CURSOR', () => {
-      expect(code(() => decodeCursor(cursor, binding({ employees: 1, _id: 1 }, { filter: { location: 'Paris', owner: { $in: [id] } } }), 'another-secret-16'))).toBe('MR_INVALID_CURSOR');
+      expect(
+        code(() => decodeCursor(cursor, binding({ employees: 1, _id: 1 }, { filter: { location: 'Paris', owner: { $in: [id] } } }), 'another-secret-16')),
+      ).toBe('MR_INVALID_CURSOR');
     });
   });
 

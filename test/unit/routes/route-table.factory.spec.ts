@@ -2,13 +2,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types, Schema as MongooseSchema } from 'mongoose';
 import { GeneratedResource } from '../../../src/decorators/generated-resource.decorator.js';
 import { createResourceDefinitions } from '../../../src/definitions/resource-definition.factory.js';
-import {
-  comparePaths,
-  createRouteTable,
-  referenceControllerName,
-  resourceControllerName,
-  sortRoutes,
-} from '../../../src/routes/route-table.factory.js';
+import { comparePaths, createRouteTable, referenceControllerName, resourceControllerName, sortRoutes } from '../../../src/routes/route-table.factory.js';
 import type { RouteDefinition, RouteMethod } from '../../../src/interfaces/route-definition.interface.js';
 import { Company, Entrepreneur } from '../../fixtures/models.js';
 
@@ -154,23 +148,26 @@ export function routeTableFactorySpec(): void {
       ]);
     });
 
-    it('gives an array of sub-documents its element routes, ordered after the document routes, and none to one without _id or that clients cannot write', () => {
-      const routes = createRouteTable(createResourceDefinitions({ resources: [Pet] }));
-      expect(routes.map((route) => [line(route), route.handler, route.controller])).toEqual([
-        ['POST /pet', 'create', 'PetController'],
-        ['GET /pet/:pet_id', 'findOne', 'PetController'],
-        ['PUT /pet/:pet_id', 'update', 'PetController'],
-        ['PATCH /pet/:pet_id', 'patch', 'PetController'],
-        ['DELETE /pet/:pet_id', 'delete', 'PetController'],
-        ['POST /pet/:pet_id/shots', 'addElement', 'PetShotsElementController'],
-        ['GET /pet/:pet_id/shots/:element_id', 'findElement', 'PetShotsElementController'],
-        ['PATCH /pet/:pet_id/shots/:element_id', 'patchElement', 'PetShotsElementController'],
-        ['DELETE /pet/:pet_id/shots/:element_id', 'deleteElement', 'PetShotsElementController'],
-        ['GET /pets', 'search', 'PetController'],
-        ['POST /pets', 'searchPost', 'PetController'],
-      ]);
-      expect(routes.filter((route) => route.element).every((route) => route.element!.field === 'shots')).toBe(true);
-    });
+    it(
+      'gives an array of sub-documents its element routes, ordered after the document routes, and none to one without _id or that clients cannot ' + 'write',
+      () => {
+        const routes = createRouteTable(createResourceDefinitions({ resources: [Pet] }));
+        expect(routes.map((route) => [line(route), route.handler, route.controller])).toEqual([
+          ['POST /pet', 'create', 'PetController'],
+          ['GET /pet/:pet_id', 'findOne', 'PetController'],
+          ['PUT /pet/:pet_id', 'update', 'PetController'],
+          ['PATCH /pet/:pet_id', 'patch', 'PetController'],
+          ['DELETE /pet/:pet_id', 'delete', 'PetController'],
+          ['POST /pet/:pet_id/shots', 'addElement', 'PetShotsElementController'],
+          ['GET /pet/:pet_id/shots/:element_id', 'findElement', 'PetShotsElementController'],
+          ['PATCH /pet/:pet_id/shots/:element_id', 'patchElement', 'PetShotsElementController'],
+          ['DELETE /pet/:pet_id/shots/:element_id', 'deleteElement', 'PetShotsElementController'],
+          ['GET /pets', 'search', 'PetController'],
+          ['POST /pets', 'searchPost', 'PetController'],
+        ]);
+        expect(routes.filter((route) => route.element).every((route) => route.element!.field === 'shots')).toBe(true);
+      },
+    );
 
     it('names each route once: its action is its handler and its option key', () => {
       for (const route of table) expect(route.handler).toBe(route.action);

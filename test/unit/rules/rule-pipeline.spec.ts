@@ -10,7 +10,8 @@ type Doc = { _id: unknown; tenant?: string; niceName?: string };
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function rulePipelineSpec(): void {
   describe('RulePipeline (the rules of one resource, as ordered stages)', () => {
-    const definition = (extra: Partial<RepositoryDefinition> = {}) => ({ name: 'Company', idField: '_id', fields: { versionKey: '__v' }, ...extra }) as unknown as RepositoryDefinition;
+    const definition = (extra: Partial<RepositoryDefinition> = {}) =>
+      ({ name: 'Company', idField: '_id', fields: { versionKey: '__v' }, ...extra }) as unknown as RepositoryDefinition;
     const model = {} as Model<any>;
     const byTenant = ({ request }: { request: { tenant?: string } }) => (request.tenant ? { tenant: request.tenant } : undefined);
     const north = { request: { tenant: 'north' } };
@@ -34,7 +35,13 @@ export function rulePipelineSpec(): void {
       return { seen, pipeline };
     }
 
-    const create = (data: Record<string, unknown>, call: object = north, hooks = true): StagedWrite => ({ phase: 'create', operation: 'create', data, call, hooks });
+    const create = (data: Record<string, unknown>, call: object = north, hooks = true): StagedWrite => ({
+      phase: 'create',
+      operation: 'create',
+      data,
+      call,
+      hooks,
+    });
 
     it('runs before in order (the hooks, then the scope stamps what they left), the write, then after in reverse (the hooks, then the event)', async () => {
       const { seen, pipeline } = recorded();
@@ -47,7 +54,7 @@ export function rulePipelineSpec(): void {
       expect(seen).toEqual(['beforeCreate {"niceName":"Acme"}', 'write {"niceName":"Acme","tenant":"north"}', 'afterCreate Acme', 'event company.created c1']);
     });
 
-    it('refuses a hook that moves a create out of the request\'s scope: the scope runs on what the hooks leave, and nothing is written', async () => {
+    it("refuses a hook that moves a create out of the request's scope: the scope runs on what the hooks leave, and nothing is written", async () => {
       const { seen, pipeline } = recorded({ beforeCreate: ({ data }) => void (data!.tenant = 'south') });
       let written = false;
       const write = async () => ((written = true), { _id: 'c1' });
@@ -62,16 +69,30 @@ export function rulePipelineSpec(): void {
           throw new Error('after');
         },
       });
-      await expect(pipeline.write(create({ niceName: 'Acme' }), async (data) => ({ _id: 'c1', ...data }), (doc) => ({ doc }))).rejects.toThrow('after');
+      await expect(
+        pipeline.write(
+          create({ niceName: 'Acme' }),
+          async (data) => ({ _id: 'c1', ...data }),
+          (doc) => ({ doc }),
+        ),
+      ).rejects.toThrow('after');
       expect(seen).toEqual(['beforeCreate {"niceName":"Acme"}', 'afterCreate Acme']);
       seen.length = 0;
-      await pipeline.write(create({ niceName: 'Gone' }), async () => null, () => null);
+      await pipeline.write(
+        create({ niceName: 'Gone' }),
+        async () => null,
+        () => null,
+      );
       expect(seen).toEqual(['beforeCreate {"niceName":"Gone"}']);
     });
 
     it('with { hooks: false } runs no hook of the app, and still the scope and the event', async () => {
       const { seen, pipeline } = recorded();
-      const result = await pipeline.write(create({ niceName: 'Acme' }, north, false), async (data) => ({ _id: 'c1', ...data }), (doc) => ({ doc }));
+      const result = await pipeline.write(
+        create({ niceName: 'Acme' }, north, false),
+        async (data) => ({ _id: 'c1', ...data }),
+        (doc) => ({ doc }),
+      );
       expect(result).toMatchObject({ tenant: 'north' });
       expect(seen).toEqual(['event company.created c1']);
     });
@@ -85,7 +106,7 @@ export function rulePipelineSpec(): void {
       expect(pipeline.filters).toBe(false);
     });
 
-    it('ANDs its read stages\' conditions for a call: the living documents (or, in the trash, the marked), then the row scope', () => {
+    it("ANDs its read stages' conditions for a call: the living documents (or, in the trash, the marked), then the row scope", () => {
       const pipeline = new RulePipeline<Doc>(model, definition({ softDelete: { field: 'deletedAt' } }), { scope: byTenant as never, read });
       expect(pipeline.filter(north, 'read')).toEqual({ deletedAt: null, tenant: 'north' });
       expect(pipeline.filter(north, 'write')).toEqual({ deletedAt: null, tenant: 'north' });
@@ -96,7 +117,7 @@ export function rulePipelineSpec(): void {
       expect(pipeline.filter({}, 'read')).toEqual({ deletedAt: null });
     });
 
-    it('checks an update\'s data against the scope: a stamped field may be named with its own value, not changed nor removed', async () => {
+    it("checks an update's data against the scope: a stamped field may be named with its own value, not changed nor removed", async () => {
       const pipeline = new RulePipeline<Doc>(model, definition(), { scope: byTenant as never, read });
       const update = (data: Record<string, unknown>): StagedWrite => ({ phase: 'update', operation: 'update', id: 'c1', data, call: north, hooks: true });
       const run = async () => ({ _id: 'c1' });

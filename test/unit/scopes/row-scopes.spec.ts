@@ -4,7 +4,7 @@ import type { RowScope, ScopeContext } from '../../../src/interfaces/row-scope.i
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function rowScopesSpec(): void {
-  describe('RowScopes (a resource\'s row scope, resolved per request)', () => {
+  describe("RowScopes (a resource's row scope, resolved per request)", () => {
     const request = (tenant?: string) => ({ headers: tenant === undefined ? {} : { 'x-tenant': tenant } });
     const byTenant = ({ request: sent }: ScopeContext) => {
       const tenant = sent.headers['x-tenant'];
@@ -42,7 +42,13 @@ export function rowScopesSpec(): void {
 
     it('stamps the equality fields of a create, accepts the same value (an ObjectId as its hex text), refuses another', () => {
       const owner = new Types.ObjectId();
-      const scopes = new RowScopes('Company', () => ({ tenant: 'north', owner: { $eq: owner }, employees: { $gte: 1 }, 'address.city': 'Lyon', $or: [{ a: 1 }] }));
+      const scopes = new RowScopes('Company', () => ({
+        tenant: 'north',
+        owner: { $eq: owner },
+        employees: { $gte: 1 },
+        'address.city': 'Lyon',
+        $or: [{ a: 1 }],
+      }));
       const call = { request: request('north') };
       const data: Record<string, unknown> = { niceName: 'x' };
       scopes.stamp(data, call);
@@ -51,7 +57,9 @@ export function rowScopesSpec(): void {
       const same = { tenant: 'north', owner: owner.toHexString() };
       scopes.stamp(same, call);
       expect(same.owner).toBe(owner.toHexString());
-      expect(() => scopes.stamp({ tenant: 'south' }, call)).toThrow(expect.objectContaining({ code: 'MR_OUT_OF_SCOPE', details: [{ path: 'tenant', message: 'set by the scope' }] }));
+      expect(() => scopes.stamp({ tenant: 'south' }, call)).toThrow(
+        expect.objectContaining({ code: 'MR_OUT_OF_SCOPE', details: [{ path: 'tenant', message: 'set by the scope' }] }),
+      );
     });
 
     it('refuses an update that changes or removes a stamped field, and lets one that names its own value pass', () => {

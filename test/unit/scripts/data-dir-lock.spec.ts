@@ -72,9 +72,13 @@ export function dataDirLockSpec(): void {
 
   describe("the sample's line for a failed start", () => {
     it('names the other sample, its PID and address, and the settings that start this one beside it', () => {
-      const line = startFailureLine(new DataDirInUseError('/home/ada/.cache/nestjs-model-routes/sample-data', { pid: 2563, owner: 'the sample app on http://127.0.0.1:3000' }), { host: '127.0.0.1', port: 3000 });
+      const line = startFailureLine(
+        new DataDirInUseError('/home/ada/.cache/nestjs-model-routes/sample-data', { pid: 2563, owner: 'the sample app on http://127.0.0.1:3000' }),
+        { host: '127.0.0.1', port: 3000 },
+      );
       expect(line).toBe(
-        'Another sample app is running on the data folder /home/ada/.cache/nestjs-model-routes/sample-data (PID 2563, the sample app on http://127.0.0.1:3000): ' +
+        'Another sample app is running on the data folder /home/ada/.cache/nestjs-model-routes/sample-data (PID 2563, the sample app on ' +
+          'http://127.0.0.1:3000): ' +
           'stop it (kill 2563), or start this one beside it with a data folder and a port of its own: SAMPLE_DATA_DIR=/tmp/sample-2 PORT=3001 npm run sample',
       );
       expect(line).not.toContain('\n');
@@ -82,7 +86,9 @@ export function dataDirLockSpec(): void {
 
     it('names a port in use', () => {
       const error = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:3000'), { code: 'EADDRINUSE' });
-      expect(startFailureLine(error, { host: '127.0.0.1', port: 3000 })).toBe('Port 3000 of 127.0.0.1 is in use (another sample app?): stop that process, or start this one on another port: PORT=3001 npm run sample');
+      expect(startFailureLine(error, { host: '127.0.0.1', port: 3000 })).toBe(
+        'Port 3000 of 127.0.0.1 is in use (another sample app?): stop that process, or start this one on another port: PORT=3001 npm run sample',
+      );
     });
 
     it('leaves any other failure to be printed whole', () => {

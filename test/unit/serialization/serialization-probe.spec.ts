@@ -72,7 +72,12 @@ export function serializationProbeSpec(): void {
     it('finds the properties a @Transform changes, for the groups it names, in nested classes too', () => {
       expect(probe(Vault, undefined).transformed.sort()).toEqual(['door.colour', 'label']);
       expect(probe(Vault, ['admin']).transformed.sort()).toEqual(['door.colour', 'label', 'openedAt']);
-      expect(probe(Vault, undefined).owners).toEqual(new Map<string, Function>([['', Vault], ['door', Door]]));
+      expect(probe(Vault, undefined).owners).toEqual(
+        new Map<string, Function>([
+          ['', Vault],
+          ['door', Door],
+        ]),
+      );
     });
 
     it('takes a transform that returns its values unchanged for the identity', () => {

@@ -44,7 +44,7 @@ export function openapiContractSpec(): void {
       expect(() => contract.check('GET', '/thing/{id}', 200, body)).toThrow(message);
     });
 
-    it('reads a range (4XX) for a status of its hundred the route lists no entry for, with the range\'s schema; an own entry wins; no range, no match', () => {
+    it("reads a range (4XX) for a status of its hundred the route lists no entry for, with the range's schema; an own entry wins; no range, no match", () => {
       expect(() => contract.check('DELETE', '/thing/{id}', 409, { message: 'Locked' })).not.toThrow();
       expect(() => contract.check('DELETE', '/thing/{id}', 409, { code: 'x' })).toThrow("must have required property 'message'");
       expect(() => contract.check('DELETE', '/thing/{id}', 404, { message: 'x' })).toThrow("must have required property 'code'");
@@ -62,7 +62,9 @@ export function openapiContractSpec(): void {
 
     it('throws for the response of a generated route that does not match, and keeps the list', () => {
       const watcher = new ContractWatcher(new OpenApiContract(document), routes);
-      expect(() => watcher.check('get', '/thing/1?x=y', 200, { name: 1 })).toThrow('The response to GET /thing/1?x=y breaks the OpenAPI contract: GET /thing/{id} 200: the body does not match');
+      expect(() => watcher.check('get', '/thing/1?x=y', 200, { name: 1 })).toThrow(
+        'The response to GET /thing/1?x=y breaks the OpenAPI contract: GET /thing/{id} 200: the body does not match',
+      );
       expect(watcher.violations).toHaveLength(1);
     });
 

@@ -72,7 +72,13 @@ export function openapiDtosSpec(): void {
 
     it("merges a user class's own @ApiProperty over the generated parent's, and keeps the parent's other properties", () => {
       expect(properties(CreatePatientDto).sort()).toEqual(['address', 'email', 'name', 'visits', 'ward']);
-      expect(property(CreatePatientDto, 'email')).toMatchObject({ type: String, description: 'Where the results go', format: 'email', nullable: true, required: false });
+      expect(property(CreatePatientDto, 'email')).toMatchObject({
+        type: String,
+        description: 'Where the results go',
+        format: 'email',
+        nullable: true,
+        required: false,
+      });
       expect(property(CreatePatientDto, 'name')).toMatchObject({ type: 'string', minLength: 2 });
       // The parent is left as it was.
       expect(property(create, 'email').description).toBeUndefined();
@@ -104,13 +110,18 @@ export function openapiDtosSpec(): void {
 
   describe('the described classes, as @nestjs/swagger documents them', () => {
     it("show the user's properties (decorators and the CLI plugin's factory) over the generated parent's", async () => {
-      const definitions = new Map<string, ResolvedResource>([['Patient', resolveResources([createResourceDefinition({ resource: Patient })], {}).resources[0]]]);
+      const definitions = new Map<string, ResolvedResource>([
+        ['Patient', resolveResources([createResourceDefinition({ resource: Patient })], {}).resources[0]],
+      ]);
       for (const dto of [CreatePatientDto, UpdatePatientDto]) describeDto(dto, definitions, new Map());
       const module = await Test.createTestingModule({ controllers: [PatientController] }).compile();
       // No contract check: this app only has its document built, and answers no request.
       const app = module.createNestApplication({ logger: false });
       await app.init();
-      const schemas = SwaggerModule.createDocument(app, new DocumentBuilder().build()).components!.schemas as Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[] }>;
+      const schemas = SwaggerModule.createDocument(app, new DocumentBuilder().build()).components!.schemas as Record<
+        string,
+        { properties: Record<string, Record<string, unknown>>; required?: string[] }
+      >;
       await app.close();
       expect(schemas.CreatePatientDto.properties.email).toMatchObject({ type: 'string', format: 'email', description: 'Where the results go' });
       expect(schemas.CreatePatientDto.properties.name).toMatchObject({ type: 'string', minLength: 2 });

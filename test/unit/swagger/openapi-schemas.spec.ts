@@ -30,16 +30,25 @@ export function openapiSchemasSpec(): void {
       expect(read.employee.description).toBeUndefined();
     });
 
-    it('says in the description of a request body which groups may write a group-only field, and that it is required of them when the schema requires it', () => {
-      for (const mode of ['create', 'update'] as const) {
-        const body = documentSchema(definition, mode).properties as Record<string, Record<string, unknown>>;
-        // An update requires nothing.
-        const required = mode === 'create' ? ' (required of them)' : '';
-        expect(body.amount).toEqual({ type: 'number', description: `Writable by groups: hr${required}; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)` });
-        expect(body.code).toMatchObject({ type: 'string', description: 'Writable by groups: finance, hr; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)' });
-        expect(body.employee.description).toBeUndefined();
-      }
-    });
+    it(
+      'says in the description of a request body which groups may write a group-only field, and that it is required of them when the schema ' + 'requires it',
+      () => {
+        for (const mode of ['create', 'update'] as const) {
+          const body = documentSchema(definition, mode).properties as Record<string, Record<string, unknown>>;
+          // An update requires nothing.
+          const required = mode === 'create' ? ' (required of them)' : '';
+          expect(body.amount).toEqual({
+            type: 'number',
+            description: `Writable by groups: hr${required}; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)`,
+          });
+          expect(body.code).toMatchObject({
+            type: 'string',
+            description: 'Writable by groups: finance, hr; in the body of another request, refused as an unknown field (400 MR_INVALID_BODY)',
+          });
+          expect(body.employee.description).toBeUndefined();
+        }
+      },
+    );
 
     it('describes, without a type, the response value of a transformed field; requests keep its type', () => {
       const read = documentSchema(definition, 'read').properties as Record<string, Record<string, unknown>>;

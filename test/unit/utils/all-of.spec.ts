@@ -2,7 +2,7 @@ import { allOf } from '../../../src/utils/all-of.util.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function allOfSpec(): void {
-  describe('allOf (a row scope, a reverse route\'s scope and the client\'s filter, ANDed)', () => {
+  describe("allOf (a row scope, a reverse route's scope and the client's filter, ANDed)", () => {
     const scope = { owner: 'ada' };
 
     it('is the filter alone without a scope, and the scope alone with an empty filter', () => {

@@ -29,8 +29,17 @@ export function servedRoutesSpec(): void {
     });
 
     it('leaves out the prefix where an exclusion names the path and method, and keeps the version', () => {
-      const serving: Serving = { prefix: '/api', exclude: [exclusion(/^\/company\/[^/]+\/?$/, RequestMethod.GET)], versioning: { type: VersioningType.URI, prefix: 'ver' } };
-      expect(servedRoutes(routes, serving).map(({ path }) => path)).toEqual(['/ver1/company/:company_id', '/ver2/company/:company_id', '/api/health', '/api/company']);
+      const serving: Serving = {
+        prefix: '/api',
+        exclude: [exclusion(/^\/company\/[^/]+\/?$/, RequestMethod.GET)],
+        versioning: { type: VersioningType.URI, prefix: 'ver' },
+      };
+      expect(servedRoutes(routes, serving).map(({ path }) => path)).toEqual([
+        '/ver1/company/:company_id',
+        '/ver2/company/:company_id',
+        '/api/health',
+        '/api/company',
+      ]);
     });
 
     it('keeps one path per route with header versioning, and the app default version for routes without one', () => {
@@ -48,7 +57,17 @@ export function servedRoutesSpec(): void {
       expect(requestedVersion({ headers: { 'x-version': '2' } }, { type: VersioningType.HEADER, header: 'X-Version' })).toBe('2');
       expect(requestedVersion({ headers: { accept: 'text/html, application/json;q=1;v="2"' } }, { type: VersioningType.MEDIA_TYPE, key: 'v=' })).toBe('2');
       expect(requestedVersion({ headers: {} }, { type: VersioningType.CUSTOM, extractor: () => ['2', '1'] })).toEqual(['2', '1']);
-      expect(requestedVersion({ headers: {} }, { type: VersioningType.CUSTOM, extractor: () => { throw new Error('no'); } })).toBeUndefined();
+      expect(
+        requestedVersion(
+          { headers: {} },
+          {
+            type: VersioningType.CUSTOM,
+            extractor: () => {
+              throw new Error('no');
+            },
+          },
+        ),
+      ).toBeUndefined();
     });
 
     it('answers a neutral route whatever the request names; a versioned one only its versions', () => {
@@ -101,8 +120,24 @@ export function servedRoutesSpec(): void {
   describe('formatRouteTable with versions', () => {
     it('adds the versions of each route when any has one', () => {
       const text = formatRouteTable([
-        { action: 'findOne', method: 'GET', path: '/company/:company_id', resource: 'Company', controller: 'CompanyController', handler: 'findOne', version: ['1', '2'] },
-        { action: 'create', method: 'POST', path: '/company', resource: 'Company', controller: 'CompanyController', handler: 'create', version: VERSION_NEUTRAL },
+        {
+          action: 'findOne',
+          method: 'GET',
+          path: '/company/:company_id',
+          resource: 'Company',
+          controller: 'CompanyController',
+          handler: 'findOne',
+          version: ['1', '2'],
+        },
+        {
+          action: 'create',
+          method: 'POST',
+          path: '/company',
+          resource: 'Company',
+          controller: 'CompanyController',
+          handler: 'create',
+          version: VERSION_NEUTRAL,
+        },
         { action: 'search', method: 'GET', path: '/companies', resource: 'Company', controller: 'CompanyController', handler: 'search' },
       ]);
       expect(text.split('\n')).toEqual([
@@ -134,12 +169,14 @@ export function servedRoutesSpec(): void {
 
     it('refuses a version that is not one, naming where it is', () => {
       expect(() => ModelRoutesExplorer.routeTable({ resources: [Shelf] })).toThrow(ModelRoutesConfigError);
-      expect(() => ModelRoutesExplorer.routeTable({ resources: [Shelf] })).toThrow(/Shelf: @GeneratedResource\(\{ routes \}\): search\.version must be a version/);
+      expect(() => ModelRoutesExplorer.routeTable({ resources: [Shelf] })).toThrow(
+        /Shelf: @GeneratedResource\(\{ routes \}\): search\.version must be a version/,
+      );
       expect(() => ModelRoutesExplorer.routeTable({ resources: [Crate] })).toThrow(/Crate: @GeneratedResource\(\{ version \}\) must be a version/);
       expect(() => ModelRoutesExplorer.routeTable({ resources: [Box], version: [] })).toThrow(/forRoot\(\{ version \}\) must be a version/);
     });
 
-    it('puts each route at its own version, else its resource\'s, else the module\'s', () => {
+    it("puts each route at its own version, else its resource's, else the module's", () => {
       const table = ModelRoutesExplorer.routeTable({ resources: [Box], version: '9' });
       expect(table.find((route) => route.action === 'findOne')?.version).toEqual(['1', VERSION_NEUTRAL]);
       expect(table.find((route) => route.action === 'search')?.version).toBe('3');

@@ -63,7 +63,14 @@ export function writeBodyValidatorSpec(): void {
 
     it('works with plain sets as rules', () => {
       const body = { a: 1 };
-      const plain = { writable: new Set(['a']), protected: new Set(['_id']), hidden: new Set<string>(), openPrefixes: [], objects: new Set<string>(), documentArrays: new Set<string>() };
+      const plain = {
+        writable: new Set(['a']),
+        protected: new Set(['_id']),
+        hidden: new Set<string>(),
+        openPrefixes: [],
+        objects: new Set<string>(),
+        documentArrays: new Set<string>(),
+      };
       expect(checkWriteBody(body, { fields: plain })).toEqual(body);
     });
   });

@@ -29,8 +29,18 @@ export function expandedSpec(): void {
     it('collects the documents expanded in place, by identifier, and leaves identifiers and nulls alone', () => {
       const ada = { _id: 'a', name: 'Ada' };
       const bob = { _id: 'b', name: 'Bob' };
-      const found = collectExpanded([name, captain, crew, author], [{ name: 'x', captain: ada, crew: [bob, ada], author: 'c' }, { captain: null, crew: [] }], new Map());
-      expect([...found]).toEqual([['a', ada], ['b', bob]]);
+      const found = collectExpanded(
+        [name, captain, crew, author],
+        [
+          { name: 'x', captain: ada, crew: [bob, ada], author: 'c' },
+          { captain: null, crew: [] },
+        ],
+        new Map(),
+      );
+      expect([...found]).toEqual([
+        ['a', ada],
+        ['b', bob],
+      ]);
     });
 
     it('compares a read with expand with the same document read without it: the names found, the identifiers left without a document', () => {

@@ -6,17 +6,31 @@ export function fieldRulesSpec(): void {
   const f = (path: string, type: FieldMetadata['type'], extra: Partial<FieldMetadata> = {}): FieldMetadata => ({ path, type, ...extra });
 
   function resource(fields: FieldMetadata[], labelField = 'niceName', name = 'Company'): ResourceMetadata {
-    return { name, path: name.toLowerCase(), plural: `${name.toLowerCase()}s`, idField: '_id', labelField, requireIfMatch: false, routes: ['search'], fields, referencedBy: [] };
+    return {
+      name,
+      path: name.toLowerCase(),
+      plural: `${name.toLowerCase()}s`,
+      idField: '_id',
+      labelField,
+      requireIfMatch: false,
+      routes: ['search'],
+      fields,
+      referencedBy: [],
+    };
   }
 
   describe('field rules of the back office app: reading the metadata', () => {
     it('flattens nested objects in order, each object before its fields', () => {
-      const fields = [f('a', 'string'), f('address', 'object', { fields: [f('address.city', 'string'), f('address.geo', 'object', { fields: [f('address.geo.lat', 'number')] })] }), f('z', 'number')];
+      const fields = [
+        f('a', 'string'),
+        f('address', 'object', { fields: [f('address.city', 'string'), f('address.geo', 'object', { fields: [f('address.geo.lat', 'number')] })] }),
+        f('z', 'number'),
+      ];
       expect(flatten(fields).map((field) => field.path)).toEqual(['a', 'address', 'address.city', 'address.geo', 'address.geo.lat', 'z']);
       expect(flatten([f('empty', 'object')]).map((field) => field.path)).toEqual(['empty']);
     });
 
-    it("lists the label field first, then the first scalar fields, up to six; never _id, a write-only field or a nested, array, file or JSON field", () => {
+    it('lists the label field first, then the first scalar fields, up to six; never _id, a write-only field or a nested, array, file or JSON field', () => {
       const fields = [
         f('_id', 'objectId', { readOnly: true }),
         f('secret', 'string', { writeOnly: true }),
@@ -34,7 +48,14 @@ export function fieldRulesSpec(): void {
         f('extra', 'string'),
       ];
       expect(listColumns(resource(fields)).map((field) => field.path)).toEqual(['niceName', 'employees', 'owner', 'active', 'founded', 'parent']);
-      expect(listColumns(resource(fields, 'address.city')).map((field) => field.path)).toEqual(['employees', 'niceName', 'owner', 'active', 'founded', 'parent']);
+      expect(listColumns(resource(fields, 'address.city')).map((field) => field.path)).toEqual([
+        'employees',
+        'niceName',
+        'owner',
+        'active',
+        'founded',
+        'parent',
+      ]);
     });
 
     it("with soft delete, leaves the mark out of the list's columns (and so of its filters), and shows it last in the trash's", () => {
@@ -55,61 +76,111 @@ export function fieldRulesSpec(): void {
       expect(isDeletionMark(resource(fields), f('deletedAt', 'date'))).toBe(false);
     });
 
-    it("makes the list's search from the page's parameters: a fragment for text, a range for numbers and dates, a value for enums, booleans and references", () => {
-      const columns = [f('niceName', 'string'), f('kind', 'string', { enum: ['a', 'b'] }), f('employees', 'number'), f('founded', 'date'), f('active', 'boolean'), f('owner', 'reference', { target: 'User' })];
-      const params = new URLSearchParams({ niceName: 'ac.me', kind: 'a', 'employees.min': '10', 'founded.max': '2024-12-31', active: 'true', owner: '65f0c0ffee', unrelated: 'x' });
-      expect(filterOf(columns, params)).toEqual({
-        niceName: { $regex: 'ac\\.me', $options: 'i' },
-        kind: 'a',
-        employees: { $gte: 10 },
-        founded: { $lte: '2024-12-31T23:59:59.999Z' },
-        active: 'true',
-        owner: '65f0c0ffee',
-      });
-      expect(filterOf(columns, new URLSearchParams({ 'employees.min': '1', 'employees.max': '5', 'founded.min': '2020-01-01', niceName: '' }))).toEqual({ employees: { $gte: 1, $lte: 5 }, founded: { $gte: '2020-01-01' } });
-      expect(filterOf(columns, new URLSearchParams())).toEqual({});
-    });
+    it(
+      "makes the list's search from the page's parameters: a fragment for text, a range for numbers and dates, a value for enums, booleans and " + 'references',
+      () => {
+        const columns = [
+          f('niceName', 'string'),
+          f('kind', 'string', { enum: ['a', 'b'] }),
+          f('employees', 'number'),
+          f('founded', 'date'),
+          f('active', 'boolean'),
+          f('owner', 'reference', { target: 'User' }),
+        ];
+        const params = new URLSearchParams({
+          niceName: 'ac.me',
+          kind: 'a',
+          'employees.min': '10',
+          'founded.max': '2024-12-31',
+          active: 'true',
+          owner: '65f0c0ffee',
+          unrelated: 'x',
+        });
+        expect(filterOf(columns, params)).toEqual({
+          niceName: { $regex: 'ac\\.me', $options: 'i' },
+          kind: 'a',
+          employees: { $gte: 10 },
+          founded: { $lte: '2024-12-31T23:59:59.999Z' },
+          active: 'true',
+          owner: '65f0c0ffee',
+        });
+        expect(filterOf(columns, new URLSearchParams({ 'employees.min': '1', 'employees.max': '5', 'founded.min': '2020-01-01', niceName: '' }))).toEqual({
+          employees: { $gte: 1, $lte: 5 },
+          founded: { $gte: '2020-01-01' },
+        });
+        expect(filterOf(columns, new URLSearchParams())).toEqual({});
+      },
+    );
 
     describe('filters across references', () => {
       const user = resource(
-        [f('_id', 'objectId', { readOnly: true }), f('niceName', 'string', { required: true }), f('birth', 'date'), f('role', 'string', { enum: ['admin', 'member'] }), f('active', 'boolean'), f('team', 'reference', { target: 'Team' }), f('score', 'number')],
+        [
+          f('_id', 'objectId', { readOnly: true }),
+          f('niceName', 'string', { required: true }),
+          f('birth', 'date'),
+          f('role', 'string', { enum: ['admin', 'member'] }),
+          f('active', 'boolean'),
+          f('team', 'reference', { target: 'Team' }),
+          f('score', 'number'),
+        ],
         'niceName',
         'User',
       );
       const named = (name: string) => (name === 'User' ? user : undefined);
 
-      it("offers, after the list's own filters, one per field of a filterable reference's target that its own list filters on and the metadata allows, at the dotted path", () => {
-        const owner = f('owner', 'reference', { target: 'User', filterable: true, filterFields: ['niceName', 'birth', 'role', 'active'] });
-        const company = resource([f('niceName', 'string'), owner, f('employees', 'number')]);
-        const filters = listFilters(company, listColumns(company), named);
-        expect(filters.map(({ field, label }) => [field.path, field.type, label])).toEqual([
-          ['niceName', 'string', 'Nice name'],
-          ['owner', 'reference', 'Owner'],
-          ['employees', 'number', 'Employees'],
-          // `score` is a column of the user list, but the metadata does not allow it; `team` is a reference (no second hop).
-          ['owner.niceName', 'string', 'Nice name of owner'],
-          ['owner.birth', 'date', 'Birth of owner'],
-          ['owner.role', 'string', 'Role of owner'],
-          ['owner.active', 'boolean', 'Active of owner'],
-        ]);
-        expect(filters.find(({ field }) => field.path === 'owner.role')?.field.enum).toEqual(['admin', 'member']);
-      });
+      it(
+        "offers, after the list's own filters, one per field of a filterable reference's target that its own list filters on and the metadata allows, at " +
+          'the dotted path',
+        () => {
+          const owner = f('owner', 'reference', { target: 'User', filterable: true, filterFields: ['niceName', 'birth', 'role', 'active'] });
+          const company = resource([f('niceName', 'string'), owner, f('employees', 'number')]);
+          const filters = listFilters(company, listColumns(company), named);
+          expect(filters.map(({ field, label }) => [field.path, field.type, label])).toEqual([
+            ['niceName', 'string', 'Nice name'],
+            ['owner', 'reference', 'Owner'],
+            ['employees', 'number', 'Employees'],
+            // `score` is a column of the user list, but the metadata does not allow it; `team` is a reference (no second hop).
+            ['owner.niceName', 'string', 'Nice name of owner'],
+            ['owner.birth', 'date', 'Birth of owner'],
+            ['owner.role', 'string', 'Role of owner'],
+            ['owner.active', 'boolean', 'Active of owner'],
+          ]);
+          expect(filters.find(({ field }) => field.path === 'owner.role')?.field.enum).toEqual(['admin', 'member']);
+        },
+      );
 
       it('offers none for a reference not declared filterable, or whose target the page does not know', () => {
-        const company = resource([f('niceName', 'string'), f('owner', 'reference', { target: 'User', filterFields: ['niceName'] }), f('lead', 'reference', { target: 'Gone', filterable: true, filterFields: ['niceName'] })]);
+        const company = resource([
+          f('niceName', 'string'),
+          f('owner', 'reference', { target: 'User', filterFields: ['niceName'] }),
+          f('lead', 'reference', { target: 'Gone', filterable: true, filterFields: ['niceName'] }),
+        ]);
         expect(listFilters(company, listColumns(company), named).map(({ field }) => field.path)).toEqual(['niceName', 'owner', 'lead']);
       });
 
       it('offers them for an array of references too (a condition on some element), though it is no column', () => {
-        const team = resource([f('name', 'string', { required: true }), f('members', 'references', { target: 'User', filterable: true, filterFields: ['niceName'] })], 'name', 'Team');
-        expect(listFilters(team, listColumns(team), named).map(({ field, label }) => [field.path, label])).toEqual([['name', 'Name'], ['members.niceName', 'Nice name of members']]);
+        const team = resource(
+          [f('name', 'string', { required: true }), f('members', 'references', { target: 'User', filterable: true, filterFields: ['niceName'] })],
+          'name',
+          'Team',
+        );
+        expect(listFilters(team, listColumns(team), named).map(({ field, label }) => [field.path, label])).toEqual([
+          ['name', 'Name'],
+          ['members.niceName', 'Nice name of members'],
+        ]);
       });
 
       it("makes them conditions on the dotted paths, from the page's parameters of the same names (what a reload reads again)", () => {
         const owner = f('owner', 'reference', { target: 'User', filterable: true, filterFields: ['niceName', 'birth', 'role', 'active'] });
         const company = resource([f('niceName', 'string'), owner]);
         const fields = listFilters(company, listColumns(company), named).map(({ field }) => field);
-        const params = new URLSearchParams({ 'owner.niceName': 'ad.a', 'owner.birth.max': '1989-12-31', 'owner.role': 'admin', 'owner.active': 'true', niceName: 'acme' });
+        const params = new URLSearchParams({
+          'owner.niceName': 'ad.a',
+          'owner.birth.max': '1989-12-31',
+          'owner.role': 'admin',
+          'owner.active': 'true',
+          niceName: 'acme',
+        });
         expect(filterOf(fields, params)).toEqual({
           niceName: { $regex: 'acme', $options: 'i' },
           'owner.niceName': { $regex: 'ad\\.a', $options: 'i' },
@@ -117,7 +188,15 @@ export function fieldRulesSpec(): void {
           'owner.role': 'admin',
           'owner.active': 'true',
         });
-        expect(fields.flatMap(filterParams)).toEqual(['niceName', 'owner', 'owner.niceName', 'owner.birth.min', 'owner.birth.max', 'owner.role', 'owner.active']);
+        expect(fields.flatMap(filterParams)).toEqual([
+          'niceName',
+          'owner',
+          'owner.niceName',
+          'owner.birth.min',
+          'owner.birth.max',
+          'owner.role',
+          'owner.active',
+        ]);
       });
     });
   });

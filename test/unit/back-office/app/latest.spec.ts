@@ -102,7 +102,13 @@ export function latestSpec(): void {
       const runner = latest();
       const steps: string[] = [];
       const gate = deferred<void>();
-      const run = runner.run(() => Promise.resolve('a'), { done: async () => { await gate.promise; steps.push('rendered'); }, failed: () => undefined });
+      const run = runner.run(() => Promise.resolve('a'), {
+        done: async () => {
+          await gate.promise;
+          steps.push('rendered');
+        },
+        failed: () => undefined,
+      });
       let settled = false;
       void run.then(() => (settled = true));
       await Promise.resolve();
@@ -111,8 +117,20 @@ export function latestSpec(): void {
       gate.resolve();
       await run;
       expect(steps).toEqual(['rendered']);
-      await expect(runner.run(() => Promise.reject(new Error('down')), { done: () => undefined, failed: (error) => { throw error; } })).rejects.toThrow('down');
-      const stale = runner.run(() => Promise.reject(new Error('stale')), { done: () => undefined, failed: (error) => { throw error; } });
+      await expect(
+        runner.run(() => Promise.reject(new Error('down')), {
+          done: () => undefined,
+          failed: (error) => {
+            throw error;
+          },
+        }),
+      ).rejects.toThrow('down');
+      const stale = runner.run(() => Promise.reject(new Error('stale')), {
+        done: () => undefined,
+        failed: (error) => {
+          throw error;
+        },
+      });
       runner.cancel();
       await expect(stale).resolves.toBeUndefined();
     });

@@ -8,7 +8,14 @@ export function listExportSpec(): void {
   describe("a back office list's export request (the export routes' query string and body)", () => {
     const companies = (...routes: ResourceRoute[]) => ({ path: 'company', plural: 'companies', routes });
     /** A list's search as the page sends it: its filter and sort, and its page. */
-    const page = { filter: { niceName: containing('ac'), employees: { $gte: 10 } }, sort: '-employees', limit: 20, skip: 40, after: 'eyJ2IjoxfQ.x', expand: ['owner'] };
+    const page = {
+      filter: { niceName: containing('ac'), employees: { $gte: 10 } },
+      sort: '-employees',
+      limit: 20,
+      skip: 40,
+      after: 'eyJ2IjoxfQ.x',
+      expand: ['owner'],
+    };
 
     it('none without an export route', () => {
       expect(exportRequest(companies('search', 'searchPost', 'findOne'), page, 'csv')).toBeUndefined();
@@ -17,7 +24,13 @@ export function listExportSpec(): void {
     it('a list searched with GET: GET /<plural>/export with its filter and sort, never its page nor its expand, and the format', () => {
       const request = exportRequest(companies('search', 'export', 'exportPost'), page, 'csv')!;
       expect(request.action).toBe('export');
-      expect([...request.query]).toEqual([['niceName[regex]', 'ac'], ['niceName[options]', 'i'], ['employees[gte]', '10'], ['sort', '-employees'], ['format', 'csv']]);
+      expect([...request.query]).toEqual([
+        ['niceName[regex]', 'ac'],
+        ['niceName[options]', 'i'],
+        ['employees[gte]', '10'],
+        ['sort', '-employees'],
+        ['format', 'csv'],
+      ]);
       expect(request.body).toBeUndefined();
       expect(request).toMatchObject({ filename: 'companies.csv', mediaType: 'text/csv' });
     });
@@ -31,25 +44,43 @@ export function listExportSpec(): void {
     });
 
     it('takes the other export route when the one of the list’s method is disabled', () => {
-      expect(exportRequest(companies('search', 'exportPost'), page, 'json')).toMatchObject({ action: 'exportPost', body: { query: page.filter, sort: '-employees' } });
-      expect(exportRequest(companies('searchPost', 'export'), page, 'ndjson')?.query.toString()).toBe('niceName%5Bregex%5D=ac&niceName%5Boptions%5D=i&employees%5Bgte%5D=10&sort=-employees&format=ndjson');
+      expect(exportRequest(companies('search', 'exportPost'), page, 'json')).toMatchObject({
+        action: 'exportPost',
+        body: { query: page.filter, sort: '-employees' },
+      });
+      expect(exportRequest(companies('searchPost', 'export'), page, 'ndjson')?.query.toString()).toBe(
+        'niceName%5Bregex%5D=ac&niceName%5Boptions%5D=i&employees%5Bgte%5D=10&sort=-employees&format=ndjson',
+      );
     });
 
     it('a filter on a field named format goes in a POST body when it can (GET takes format as the export’s)', () => {
-      expect(exportRequest(companies('search', 'export', 'exportPost'), { filter: { format: 'A4' } }, 'csv')).toMatchObject({ action: 'exportPost', body: { query: { format: 'A4' } } });
+      expect(exportRequest(companies('search', 'export', 'exportPost'), { filter: { format: 'A4' } }, 'csv')).toMatchObject({
+        action: 'exportPost',
+        body: { query: { format: 'A4' } },
+      });
       expect(exportRequest(companies('search', 'export'), { filter: { format: 'A4' } }, 'csv')?.action).toBe('export');
     });
 
-    it("a reverse list: its relation's reverse export routes, at the referenced document, chosen by the reverse routes as a list's by its search routes", () => {
-      const reverse = { target: { path: 'user', plural: 'users' }, id: 'u1', field: 'owner' };
-      const list = companies('search', 'export', 'exportPost');
-      expect(exportRequest(list, page, 'csv', { ...reverse, routes: ['reverse', 'reversePost'] })).toBeUndefined();
-      const get = exportRequest(list, page, 'csv', { ...reverse, routes: ['reverse', 'reversePost', 'reverseExport', 'reverseExportPost'] })!;
-      expect(get).toMatchObject({ action: 'reverseExport', at: { resource: reverse.target, id: 'u1', source: list, field: 'owner' }, filename: 'companies.csv' });
-      expect(get.query.toString()).toBe('niceName%5Bregex%5D=ac&niceName%5Boptions%5D=i&employees%5Bgte%5D=10&sort=-employees&format=csv');
-      expect(exportRequest(list, page, 'json', { ...reverse, routes: ['reversePost', 'reverseExport', 'reverseExportPost'] })).toMatchObject({ action: 'reverseExportPost', body: { query: page.filter, sort: '-employees' } });
-      expect(exportRequest(list, page, 'json', { ...reverse, routes: ['reverse', 'reverseExportPost'] })?.action).toBe('reverseExportPost');
-    });
+    it(
+      "a reverse list: its relation's reverse export routes, at the referenced document, chosen by the reverse routes as a list's by its search " + 'routes',
+      () => {
+        const reverse = { target: { path: 'user', plural: 'users' }, id: 'u1', field: 'owner' };
+        const list = companies('search', 'export', 'exportPost');
+        expect(exportRequest(list, page, 'csv', { ...reverse, routes: ['reverse', 'reversePost'] })).toBeUndefined();
+        const get = exportRequest(list, page, 'csv', { ...reverse, routes: ['reverse', 'reversePost', 'reverseExport', 'reverseExportPost'] })!;
+        expect(get).toMatchObject({
+          action: 'reverseExport',
+          at: { resource: reverse.target, id: 'u1', source: list, field: 'owner' },
+          filename: 'companies.csv',
+        });
+        expect(get.query.toString()).toBe('niceName%5Bregex%5D=ac&niceName%5Boptions%5D=i&employees%5Bgte%5D=10&sort=-employees&format=csv');
+        expect(exportRequest(list, page, 'json', { ...reverse, routes: ['reversePost', 'reverseExport', 'reverseExportPost'] })).toMatchObject({
+          action: 'reverseExportPost',
+          body: { query: page.filter, sort: '-employees' },
+        });
+        expect(exportRequest(list, page, 'json', { ...reverse, routes: ['reverse', 'reverseExportPost'] })?.action).toBe('reverseExportPost');
+      },
+    );
 
     it('offers the formats the export routes write, with their extensions', () => {
       expect(Object.keys(EXPORT_FORMATS).sort()).toEqual(Object.keys(SERVER_FORMATS).sort());

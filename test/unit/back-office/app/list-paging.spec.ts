@@ -6,7 +6,15 @@ export function listPagingSpec(): void {
   describe("the back office list's paging (the URL's position, the pager's links, the trail of cursors)", () => {
     const here = '#/company';
     const sorted = new URLSearchParams('sort=-employees&niceName=acme');
-    const status = (fields: Partial<Envelope['status']>): Envelope['status'] => ({ count: 120, search_count: 20, match_count: 57, counted: 'exact', limit: 20, skip: 0, ...fields });
+    const status = (fields: Partial<Envelope['status']>): Envelope['status'] => ({
+      count: 120,
+      search_count: 20,
+      match_count: 57,
+      counted: 'exact',
+      limit: 20,
+      skip: 0,
+      ...fields,
+    });
 
     /** A `sessionStorage` of its own. */
     function storage(): TrailStorage & { items: Map<string, string> } {
@@ -50,7 +58,10 @@ export function listPagingSpec(): void {
     });
 
     it('goes back to the first page from a cursor page whose page before is not remembered; a rank lost shows the rows shown', () => {
-      expect(pagerLinks(here, sorted, { after: 'c1', skip: 0, from: 21 }, status({}), 20).previous).toEqual({ href: '#/company?sort=-employees&niceName=acme', label: 'First page' });
+      expect(pagerLinks(here, sorted, { after: 'c1', skip: 0, from: 21 }, status({}), 20).previous).toEqual({
+        href: '#/company?sort=-employees&niceName=acme',
+        label: 'First page',
+      });
       const lost = pagerLinks(here, sorted, { after: 'c1', skip: 0 }, status({ next: 'c2' }), 20);
       expect(lost.text).toBe('20 shown of 57 matching (120 in total)');
       expect(lost.next).toBe('#/company?sort=-employees&niceName=acme&after=c2');
@@ -58,17 +69,29 @@ export function listPagingSpec(): void {
 
     it('pages an unsorted list (natural order: no cursor) with skip, as before; a sorted one opened with a skip continues with its cursor', () => {
       const unsorted = new URLSearchParams('niceName=acme');
-      expect(pagerLinks(here, unsorted, { skip: 0, from: 1 }, status({}), 20)).toEqual({ text: '1–20 of 57 matching (120 in total)', next: '#/company?niceName=acme&skip=20' });
-      expect(pagerLinks(here, unsorted, { skip: 40, from: 41 }, status({ search_count: 17, skip: 40 }), 20)).toEqual({ text: '41–57 of 57 matching (120 in total)', previous: { href: '#/company?niceName=acme&skip=20', label: 'Previous page' } });
+      expect(pagerLinks(here, unsorted, { skip: 0, from: 1 }, status({}), 20)).toEqual({
+        text: '1–20 of 57 matching (120 in total)',
+        next: '#/company?niceName=acme&skip=20',
+      });
+      expect(pagerLinks(here, unsorted, { skip: 40, from: 41 }, status({ search_count: 17, skip: 40 }), 20)).toEqual({
+        text: '41–57 of 57 matching (120 in total)',
+        previous: { href: '#/company?niceName=acme&skip=20', label: 'Previous page' },
+      });
       expect(pagerLinks(here, unsorted, { skip: 20, from: 21 }, status({ skip: 20 }), 20).previous?.href).toBe('#/company?niceName=acme');
       const old = pagerLinks(here, sorted, { skip: 20, from: 21 }, status({ skip: 20, next: 'c2' }), 20);
-      expect(old).toEqual({ text: '21–40 of 57 matching (120 in total)', previous: { href: '#/company?sort=-employees&niceName=acme', label: 'Previous page' }, next: '#/company?sort=-employees&niceName=acme&after=c2&from=41' });
+      expect(old).toEqual({
+        text: '21–40 of 57 matching (120 in total)',
+        previous: { href: '#/company?sort=-employees&niceName=acme', label: 'Previous page' },
+        next: '#/company?sort=-employees&niceName=acme&after=c2&from=41',
+      });
       // A sorted answer without a cursor is its last page, whatever the count says.
       expect(pagerLinks(here, sorted, { skip: 0, from: 1 }, status({}), 20).next).toBeUndefined();
     });
 
     it('counts from what the page shows when the answer has no match_count; an empty list is 0–0', () => {
-      expect(pagerLinks(here, sorted, { after: 'c1', skip: 0, from: 21 }, status({ match_count: undefined, counted: 'none', next: 'c2' }), 20).text).toBe('21–40 of 40 matching (120 in total)');
+      expect(pagerLinks(here, sorted, { after: 'c1', skip: 0, from: 21 }, status({ match_count: undefined, counted: 'none', next: 'c2' }), 20).text).toBe(
+        '21–40 of 40 matching (120 in total)',
+      );
       expect(pagerLinks(here, sorted, { skip: 0, from: 1 }, status({ search_count: 0, match_count: 0 }), 20).text).toBe('0–0 of 0 matching (120 in total)');
     });
 
@@ -88,7 +111,12 @@ export function listPagingSpec(): void {
       trail.record(here, sorted, 'c1', '#/company?sort=-employees&niceName=acme');
       trail.record(here, sorted, 'c3', 'h3');
       trail.record(here, sorted, 'c4', 'h4');
-      expect(['c1', 'c2', 'c3', 'c4'].map((cursor) => trail.before(here, sorted, cursor))).toEqual(['#/company?sort=-employees&niceName=acme', undefined, 'h3', 'h4']);
+      expect(['c1', 'c2', 'c3', 'c4'].map((cursor) => trail.before(here, sorted, cursor))).toEqual([
+        '#/company?sort=-employees&niceName=acme',
+        undefined,
+        'h3',
+        'h4',
+      ]);
     });
 
     it('loses only the way back when the storage is missing, full or holds something else', () => {

@@ -6,17 +6,32 @@ export function searchQuerySpec(): void {
     it('writes equality as field=value and operators as field[op]=value, lists joined by commas', () => {
       const query = toQueryString({ filter: { niceName: 'Acme', active: true, employees: { $gte: 10, $lte: 50 }, _id: { $in: ['a', 'b'] } } });
       expect(query.toString()).toBe('niceName=Acme&active=true&employees%5Bgte%5D=10&employees%5Blte%5D=50&_id%5Bin%5D=a%2Cb');
-      expect([...query]).toEqual([['niceName', 'Acme'], ['active', 'true'], ['employees[gte]', '10'], ['employees[lte]', '50'], ['_id[in]', 'a,b']]);
+      expect([...query]).toEqual([
+        ['niceName', 'Acme'],
+        ['active', 'true'],
+        ['employees[gte]', '10'],
+        ['employees[lte]', '50'],
+        ['_id[in]', 'a,b'],
+      ]);
     });
 
     it('leaves out operators without a value, a zero skip and a missing limit; keeps a zero limit', () => {
       expect(toQueryString({ filter: { employees: { $gte: undefined, $lte: 5 } }, skip: 0 }).toString()).toBe('employees%5Blte%5D=5');
-      expect([...toQueryString({ filter: {}, sort: '-employees', limit: 0, skip: 20 })]).toEqual([['sort', '-employees'], ['limit', '0'], ['skip', '20']]);
+      expect([...toQueryString({ filter: {}, sort: '-employees', limit: 0, skip: 20 })]).toEqual([
+        ['sort', '-employees'],
+        ['limit', '0'],
+        ['skip', '20'],
+      ]);
       expect(toQueryString({ filter: {} }).toString()).toBe('');
     });
 
     it('sends the same search as a POST body: the filter as query, the rest only when set', () => {
-      expect(toBody({ filter: { niceName: containing('ac') }, sort: 'niceName', limit: 10, skip: 10 })).toEqual({ query: { niceName: { $regex: 'ac', $options: 'i' } }, sort: 'niceName', limit: 10, skip: 10 });
+      expect(toBody({ filter: { niceName: containing('ac') }, sort: 'niceName', limit: 10, skip: 10 })).toEqual({
+        query: { niceName: { $regex: 'ac', $options: 'i' } },
+        sort: 'niceName',
+        limit: 10,
+        skip: 10,
+      });
       expect(toBody({ filter: {}, limit: 0 })).toEqual({ query: {}, limit: 0 });
       expect(toBody({ filter: {}, skip: 0 })).toEqual({ query: {} });
     });
@@ -35,7 +50,11 @@ export function searchQuerySpec(): void {
     });
 
     it('asks for expanded references as expand=a,b in a query string and as a list in a body; none when there are none', () => {
-      expect([...toQueryString({ filter: { lead: 'x' }, limit: 20, expand: ['captain', 'base'] })]).toEqual([['lead', 'x'], ['limit', '20'], ['expand', 'captain,base']]);
+      expect([...toQueryString({ filter: { lead: 'x' }, limit: 20, expand: ['captain', 'base'] })]).toEqual([
+        ['lead', 'x'],
+        ['limit', '20'],
+        ['expand', 'captain,base'],
+      ]);
       expect(toQueryString({ filter: {}, expand: [] }).toString()).toBe('');
       expect(toBody({ filter: {}, expand: ['captain', 'base'] })).toEqual({ query: {}, expand: ['captain', 'base'] });
       expect(toBody({ filter: {}, expand: [] })).toEqual({ query: {} });

@@ -29,7 +29,7 @@ export function textSpec(): void {
       expect(fieldLabel(field('string', 'address.zipCode'))).toBe('Zip code');
     });
 
-    it("names a document by its label field, else its identifier, else nothing", () => {
+    it('names a document by its label field, else its identifier, else nothing', () => {
       expect(documentLabel(company, { _id: 'a1', niceName: 'Acme' })).toBe('Acme');
       expect(documentLabel(company, { _id: 'a1', niceName: '' })).toBe('a1');
       expect(documentLabel(company, { _id: 'a1', niceName: null })).toBe('a1');

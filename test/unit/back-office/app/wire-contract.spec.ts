@@ -5,7 +5,15 @@ import type { ImportReport as AppImportReport } from '../../../../src/back-offic
 import { errorBody, type ErrorResponseBody } from '../../../../src/errors/error-body.util.js';
 import type { ImportReport } from '../../../../src/interfaces/import.interface.js';
 import type { SearchResult } from '../../../../src/interfaces/search-result.interface.js';
-import { actionsOf, ROUTE_ACTIONS, type ElementActionName, type FileActionName, type ReferenceActionName, type ResourceActionName, type RouteNames } from '../../../../src/metadata/route-actions.js';
+import {
+  actionsOf,
+  ROUTE_ACTIONS,
+  type ElementActionName,
+  type FileActionName,
+  type ReferenceActionName,
+  type ResourceActionName,
+  type RouteNames,
+} from '../../../../src/metadata/route-actions.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function wireContractSpec(): void {
@@ -29,8 +37,31 @@ export function wireContractSpec(): void {
   ] = [true, true, true, true, true, true, true];
 
   /** The app's route names, one entry per member of each union: a missing or unknown name fails the type check. */
-  const APP_NAMES: { resource: Record<ResourceRoute, true>; reference: Record<ReferenceRoute | ReverseRoute, true>; file: Record<FileRoute, true>; element: Record<ElementRoute, true> } = {
-    resource: { findOne: true, create: true, update: true, patch: true, delete: true, search: true, searchPost: true, export: true, exportPost: true, import: true, updateMany: true, deleteMany: true, trash: true, restore: true, purge: true, history: true, revert: true },
+  const APP_NAMES: {
+    resource: Record<ResourceRoute, true>;
+    reference: Record<ReferenceRoute | ReverseRoute, true>;
+    file: Record<FileRoute, true>;
+    element: Record<ElementRoute, true>;
+  } = {
+    resource: {
+      findOne: true,
+      create: true,
+      update: true,
+      patch: true,
+      delete: true,
+      search: true,
+      searchPost: true,
+      export: true,
+      exportPost: true,
+      import: true,
+      updateMany: true,
+      deleteMany: true,
+      trash: true,
+      restore: true,
+      purge: true,
+      history: true,
+      revert: true,
+    },
     reference: { find: true, list: true, add: true, remove: true, reverse: true, reversePost: true, reverseExport: true, reverseExportPost: true },
     file: { upload: true, addFile: true, download: true, deleteFile: true },
     element: { addElement: true, findElement: true, patchElement: true, deleteElement: true },
@@ -53,7 +84,7 @@ export function wireContractSpec(): void {
       expect(TYPES_AGREE.every(Boolean)).toBe(true);
     });
 
-    it.each(['resource', 'reference', 'file', 'element'] as const)("knows every %s action of the table, and no other", (scope) => {
+    it.each(['resource', 'reference', 'file', 'element'] as const)('knows every %s action of the table, and no other', (scope) => {
       expect(Object.keys(APP_NAMES[scope]).sort()).toEqual([...actionsOf(scope)].sort());
     });
 
@@ -70,7 +101,9 @@ export function wireContractSpec(): void {
         expected = filled(action, NAMES, values);
       } else if (scope === 'file') {
         // A single file's routes end at the field; a gallery's name one file.
-        expect(apiUrl('', route.segments({ resource: company, id: values.company_id, field: 'logo' }))).toBe(filled(action, { ...NAMES, field: 'logo' }, values));
+        expect(apiUrl('', route.segments({ resource: company, id: values.company_id, field: 'logo' }))).toBe(
+          filled(action, { ...NAMES, field: 'logo' }, values),
+        );
         at = { resource: company, id: values.company_id, field: 'photos', item: values.file_id };
         const gallery = { ...NAMES, field: 'photos', fileParam: 'file_id' };
         expected = filled(action, gallery, values);
@@ -84,7 +117,12 @@ export function wireContractSpec(): void {
     it("reads the error shape the library's errorBody writes", async () => {
       const body = errorBody('MR_VALIDATION_FAILED', 400, 'Validation failed', [{ path: 'niceName', message: 'niceName is required' }]);
       const error = await errorOf(new Response(JSON.stringify(body), { status: 400 }));
-      expect(error).toMatchObject({ status: 400, code: 'MR_VALIDATION_FAILED', message: 'Validation failed', details: [{ path: 'niceName', message: 'niceName is required' }] });
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'MR_VALIDATION_FAILED',
+        message: 'Validation failed',
+        details: [{ path: 'niceName', message: 'niceName is required' }],
+      });
       const bare = await errorOf(new Response(JSON.stringify(errorBody('MR_NOT_FOUND', 404, 'Company c1 not found')), { status: 404 }));
       expect(bare).toMatchObject({ status: 404, code: 'MR_NOT_FOUND', message: 'Company c1 not found', details: [] });
     });
