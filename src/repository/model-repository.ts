@@ -4,24 +4,23 @@ import type { WriteOptions } from '../concurrency/conditional-write.js';
 import type { RepositoryDefinition } from '../definitions/repository-definition.interface.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { FileRef } from '../files/file-ref.js';
-import type { ResourceHooks, WriteEventSink } from '../hooks/write-hooks.js';
 import type { BulkOptions, BulkReport } from '../interfaces/bulk.interface.js';
-import type { RowScope, RowScopeFunction } from '../interfaces/row-scope.interface.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
 import type { SearchResult } from '../interfaces/search-result.interface.js';
 import type { SearchParams } from '../query/search-params.interface.js';
 import type { HistoryPage } from '../rules/document-history.js';
 import { RulePipeline } from '../rules/rule-pipeline.js';
-import type { AppCodeRunner } from '../rules/rule-stage.js';
 import { registerReadFilter } from '../scopes/row-scope.js';
 import { inTrash } from '../scopes/soft-delete.js';
 import type { ElementRules } from '../write/element-rules.util.js';
 import { DocumentSearch } from './document-search.js';
 import { DocumentStore, type PlainDocument } from './document-store.js';
 import { DocumentWrites } from './document-writes.js';
+import type { RepositoryOptions } from './repository-options.js';
 import type { SearchPlace } from './search-error.util.js';
 
 export type { PlainDocument } from './document-store.js';
+export type { RepositoryOptions } from './repository-options.js';
 export { EXPORT_PAGE } from './document-search.js';
 
 /**
@@ -30,20 +29,6 @@ export { EXPORT_PAGE } from './document-search.js';
  * @publicApi
  */
 export type ExportPages<T = Record<string, unknown>> = AsyncIterable<Array<PlainDocument<T>>>;
-
-/** What a repository is built with, besides its model and definition. */
-export interface RepositoryOptions<T> {
-  /** The resource's lifecycle hooks, run around every write (see `ResourceHooks`). */
-  hooks?: ResourceHooks<T>;
-  /** Where to emit the events of its stored writes (see `WriteEvent`). */
-  events?: WriteEventSink;
-  /** Its row scope (see `RowScope`). */
-  scope?: RowScope | RowScopeFunction;
-  /** The context of the work in progress, for your own code's calls, which hand none (the module gives `ambientContext`). */
-  ambient?: () => CallContext | undefined;
-  /** Runs the app's hooks and event listeners as the work of the call's request (the module gives one with `runWithRequest`). */
-  appCode?: AppCodeRunner;
-}
 
 /**
  * The one data access service behind every generated route, one instance per resource. Knows
