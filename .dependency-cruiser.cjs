@@ -61,8 +61,8 @@ const TIERS = [
       { name: 'references', path: '^src/references/' },
       // Lifecycle hooks and write events: what runs around a repository's writes (the repository calls them).
       { name: 'hooks', path: '^src/hooks/' },
-      // The rules pipeline: ordered stages around the repository's reads and writes (field access,
-      // scope, soft delete, hooks, history, events).
+      // The rules pipeline: ordered stages around the repository's reads and writes (row scope, soft
+      // delete, hooks, history, events).
       { name: 'rules', path: '^src/rules/' },
     ],
   },
