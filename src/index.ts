@@ -41,6 +41,7 @@ export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteEvent, 
 export type { RowScope, RowScopeFunction, ScopeContext, ScopeFilter } from './interfaces/row-scope.interface.js';
 export type { HistoryEntry, HistoryPage } from './rules/document-history.js';
 export { runWithRequest } from './call/route-call.js';
+export type { CallContext } from './call/call-context.js';
 export { RowScopeInterceptor } from './controllers/row-scope.interceptor.js';
 export type { ExportFormat } from './export/export-formats.js';
 export type { ImportBatch, ImportMode, ImportReport, ImportRow, ImportRowError } from './interfaces/import.interface.js';
