@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { startEngine } from '../scripts/mongo-engine.js';
 import { measure, pick, spawnServer, stopServer, type Load } from './harness.js';
 import { rotated } from './measure.js';
-import { countArgument, SCENARIOS } from './scenarios.js';
+import { countArgument, onlyArguments, SCENARIOS, selectScenarios } from './scenarios.js';
 import { reset, seed } from './seed.js';
 import { GUARANTEE_NAMES, guaranteeVariants, guaranteesTable, type Variant, type VariantMeasure } from './guarantees-table.js';
 
@@ -33,7 +33,10 @@ const rate = countArgument(process.argv, 'rate') ?? 200;
 const fixedRate: Load = { connections: 8, duration: seconds, rate };
 const warmup: Load = quick ? { connections: 8, amount: 50 } : { connections: 8, duration: 2 };
 const NO_WARMUP: Load = { connections: 1, amount: 0 };
-const SCENARIO_NAMES = ['modify', 'create'];
+/** `--only <text>`: the write scenarios to price (by default modify and create). */
+const only = onlyArguments(process.argv);
+/** `--brief`: the generated server, the plain hand-written one and the one with the same guarantees only. */
+const brief = process.argv.includes('--brief');
 const data = quick ? { users: 100, companies: 500 } : { users: 500, companies: 5000 };
 
 const engine = await startEngine();
@@ -42,12 +45,12 @@ try {
   const ids = pick(await seed(engine.uri, dbName, data.users, data.companies));
   const results: VariantMeasure[] = [];
   for (const adapter of ['express', 'fastify'] as const) {
-    for (const scenario of SCENARIOS.filter((candidate) => SCENARIO_NAMES.includes(candidate.name))) {
+    for (const scenario of only.length ? selectScenarios(SCENARIOS, only) : SCENARIOS.filter((candidate) => ['modify', 'create'].includes(candidate.name))) {
       await reset(engine.uri, dbName);
       // Every variant up at once, measured in turn slice after slice: the engine's speed drifts over minutes (see `npm run bench -- --interleave`).
       const servers = new Map<Variant, Awaited<ReturnType<typeof spawnServer>>>();
       try {
-        for (const variant of guaranteeVariants()) {
+        for (const variant of guaranteeVariants(brief)) {
           servers.set(
             variant,
             await spawnServer(`${variant.app}.js`, {
