@@ -33,7 +33,10 @@ const dbName = `floor_${Date.now().toString(36)}`;
 try {
   const ids = pick(await seed(engine.uri, dbName, quick ? 50 : 500, quick ? 500 : 5000));
   const servers = await Promise.all(
-    SERVERS.map(async (server) => ({ ...server, ...(await spawnServer(server.script, { BENCH_URI: engine.uri, BENCH_DB: dbName, BENCH_ADAPTER: server.adapter })) })),
+    SERVERS.map(async (server) => ({
+      ...server,
+      ...(await spawnServer(server.script, { BENCH_URI: engine.uri, BENCH_DB: dbName, BENCH_ADAPTER: server.adapter })),
+    })),
   );
   const measures = new Map<string, Measure[]>(SERVERS.map((server) => [server.name, []]));
   try {

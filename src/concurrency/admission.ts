@@ -1,38 +1,62 @@
 import { EventEmitter } from 'node:events';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { FixedLimit, GradientLimit, type ConcurrencyLimit, type GradientLimitOptions } from './adaptive-limit.js';
 
 /**
  * The admission limit of one `forRoot` registration (`forRoot({ admission })`): how many requests
  * to its generated routes do their database work at once, and how many wait for a place.
  *
+ * By default the limit adapts: it follows how long the admitted requests take, between `min` and
+ * `max`, shrinking when they take longer than their routes' best times by more than the engine's
+ * room can explain, growing when they do not and the limit is reached (see `GradientLimit`); and a
+ * request that cannot start within `maxWait` is answered 503 at once rather than started to time
+ * out. `concurrency` fixes it instead.
+ *
  * @publicApi
  */
 export interface AdmissionOptions {
   /**
-   * Requests to the generated routes that do their work at once; the others wait in the queue.
-   * Default: a quarter of the connection pool's `maxPoolSize` (the driver's default pool of 100
-   * gives 25), at least 1: a search holds up to three connections at once (its page, its count,
-   * the collection's count), and the pool keeps room for your own code.
+   * A fixed limit: requests to the generated routes that do their work at once, whatever their
+   * times; the others wait in the queue. Unset (the default), the limit adapts between `min` and `max`.
    */
   concurrency?: number;
   /**
+   * The least the adaptive limit goes down to. Default 2 (or `max` when lower). Not with `concurrency`.
+   */
+  min?: number;
+  /**
+   * The most the adaptive limit goes up to. Default a quarter of the connection pool's
+   * `maxPoolSize` (the driver's default pool of 100 gives 25), at least 1: a search holds up to
+   * three connections at once (its page, its count, the collection's count), and the pool keeps
+   * room for your own code. Not with `concurrency`.
+   */
+  max?: number;
+  /**
    * Requests that may wait for a place, in arrival order; past it a request is answered 503
-   * `MR_OVERLOADED` with `Retry-After` at once, without touching the database. Default: as many as
-   * `concurrency` (0: none waits).
+   * `MR_OVERLOADED` with `Retry-After` at once, without touching the database. Default `max` (or
+   * `concurrency` when fixed; 0: none waits).
    */
   queue?: number;
+  /**
+   * Milliseconds a request may wait for a place. One that would wait longer, by the queue ahead of
+   * it and the admitted requests' recent times, is answered 503 `MR_OVERLOADED` at once; one that
+   * has waited that long when its turn comes is answered so then. Default a fifth of
+   * `search.maxTimeMS` (1000 ms of the default 5000) when the limit adapts; no bound with a fixed
+   * `concurrency` unless given.
+   */
+  maxWait?: number;
   /** Seconds a refused client is told to wait (`Retry-After`). Default 1. */
   retryAfter?: number;
   /**
    * Exports that stream at once (`GET /<plural>/export`): each holds a database cursor and its
    * connection to the client for as long as the client reads, so an export takes a place under
-   * `concurrency` only for its first page, and one of these for the rest. Past it an export is
+   * the limit only for its first page, and one of these for the rest. Past it an export is
    * answered 503 `MR_OVERLOADED` with `Retry-After` at once. Default 2.
    */
   exports?: number;
   /**
-   * Imports at once (`POST /<plural>/import`): each holds its place under `concurrency` while its
+   * Imports at once (`POST /<plural>/import`): each holds its place under the limit while its
    * file arrives (at its client's pace, within `search.importBodyTimeout`) and while its rows are
    * written, so that a few slow uploads of files cannot take every place. Past it an import is
    * answered 503 `MR_OVERLOADED` with `Retry-After` at once, before its body is read. Default 2.
@@ -40,48 +64,92 @@ export interface AdmissionOptions {
   imports?: number;
 }
 
-/** The admission limit in force, every number given. */
-export type ResolvedAdmissionOptions = Required<AdmissionOptions>;
+/**
+ * The admission limit in force, every number given: `concurrency` is the fixed limit, or where the
+ * adaptive one (`adaptive`) starts; `maxWait` unset: no bound on a wait.
+ */
+export interface ResolvedAdmissionOptions {
+  concurrency: number;
+  queue: number;
+  retryAfter: number;
+  exports: number;
+  imports: number;
+  maxWait?: number;
+  adaptive?: GradientLimitOptions;
+}
 
 /** The driver's default `maxPoolSize`, used when the connection does not say its own. */
 export const DEFAULT_POOL_SIZE = 100;
 
-/** `admission` of `forRoot`, checked and completed from the connection's pool size; `false` turns the limit off. */
-export function resolveAdmissionOptions(options: AdmissionOptions | false | undefined, poolSize: number | undefined): ResolvedAdmissionOptions | false {
+/**
+ * `admission` of `forRoot`, checked and completed from the connection's pool size and the search
+ * time limit (`search.maxTimeMS`, whose default is 5000); `false` turns the limit off.
+ */
+export function resolveAdmissionOptions(
+  options: AdmissionOptions | false | undefined,
+  poolSize: number | undefined,
+  maxTimeMS = 5000,
+): ResolvedAdmissionOptions | false {
   if (options === false) return false;
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new ModelRoutesConfigError(
-      'MR_CONFIG_INVALID_OPTION',
-      `ModelRoutesModule.forRoot({ admission }): admission must be an object or false (got ${JSON.stringify(options)}).`,
-    );
+    throw invalid(`admission must be an object or false (got ${JSON.stringify(options)})`);
+  }
+  const given = options ?? {};
+  const fixed = given.concurrency !== undefined;
+  if (fixed && (given.min !== undefined || given.max !== undefined)) {
+    throw invalid('give either a fixed concurrency or the bounds min and max of the adaptive limit, not both');
   }
   const pool = Number.isSafeInteger(poolSize) && poolSize! > 0 ? poolSize! : DEFAULT_POOL_SIZE;
-  const concurrency = options?.concurrency ?? Math.max(1, Math.floor(pool / 4));
-  const resolved = { concurrency, queue: concurrency, retryAfter: 1, exports: 2, imports: 2, ...options };
-  const minimum = { concurrency: 1, queue: 0, retryAfter: 0, exports: 1, imports: 1 };
-  for (const [key, least] of Object.entries(minimum) as Array<[keyof ResolvedAdmissionOptions, number]>) {
-    const value = resolved[key];
-    if (!Number.isSafeInteger(value) || value < least) {
-      throw new ModelRoutesConfigError(
-        'MR_CONFIG_INVALID_OPTION',
-        `ModelRoutesModule.forRoot({ admission }): ${key} must be an integer of at least ${least} (got ${JSON.stringify(value)}).`,
-      );
-    }
+  const max = given.max ?? Math.max(1, Math.floor(pool / 4));
+  const min = given.min ?? Math.min(2, max);
+  const concurrency = given.concurrency ?? min;
+  const numbers = {
+    concurrency,
+    min,
+    max,
+    queue: given.queue ?? (fixed ? concurrency : max),
+    retryAfter: given.retryAfter ?? 1,
+    exports: given.exports ?? 2,
+    imports: given.imports ?? 2,
+    maxWait: given.maxWait ?? (fixed ? undefined : Math.max(1, Math.floor(maxTimeMS / 5))),
+  };
+  const minimum = { min: 1, max: 1, concurrency: 1, queue: 0, retryAfter: 0, exports: 1, imports: 1, maxWait: 1 };
+  for (const [key, least] of Object.entries(minimum) as Array<[keyof typeof numbers, number]>) {
+    const value = numbers[key];
+    if (value === undefined && key === 'maxWait') continue;
+    if (!Number.isSafeInteger(value) || value! < least) throw invalid(`${key} must be an integer of at least ${least} (got ${JSON.stringify(value)})`);
   }
-  return resolved;
+  if (min > max) throw invalid(`min (${min}) must not be above max (${max})`);
+  const { queue, retryAfter, exports, imports, maxWait } = numbers;
+  return {
+    concurrency,
+    queue,
+    retryAfter,
+    exports,
+    imports,
+    ...(maxWait !== undefined && { maxWait }),
+    // A request slower than a quarter of the time limit is a sign of overload whatever its route.
+    ...(!fixed && { adaptive: { min, max, initial: min, slow: Math.max(1, maxTimeMS / 4) } }),
+  };
+}
+
+function invalid(problem: string): ModelRoutesConfigError {
+  return new ModelRoutesConfigError('MR_CONFIG_INVALID_OPTION', `ModelRoutesModule.forRoot({ admission }): ${problem}.`);
 }
 
 /**
  * One admitted request's place. It is given back once, when the request is over (`end`: answered,
  * refused, or its connection closed) and no work runs under it any more (`hold` / `unhold`): a
- * client that goes away while its query runs does not free the place before the query ends.
+ * client that goes away while its query runs does not free the place before the query ends. How
+ * long it was held, and whether its work failed (`fail`), teach an adaptive limit.
  */
 export class AdmissionTicket {
   private holds = 0;
   private ended = false;
   private left = false;
+  private failed = false;
 
-  constructor(private readonly giveBack: () => void) {}
+  constructor(private readonly giveBack: (failed: boolean) => void) {}
 
   /** Work that uses the database starts under this place. */
   hold(): void {
@@ -94,6 +162,11 @@ export class AdmissionTicket {
     this.settle();
   }
 
+  /** The request's work failed: its time says nothing of its route's, unless it was slow. */
+  fail(): void {
+    this.failed = true;
+  }
+
   /** The request is over; the place is given back as soon as no work holds it. */
   end(): void {
     this.ended = true;
@@ -103,14 +176,23 @@ export class AdmissionTicket {
   private settle(): void {
     if (this.ended && this.holds === 0 && !this.left) {
       this.left = true;
-      this.giveBack();
+      this.giveBack(this.failed);
     }
   }
 }
 
+/** A request waiting for a place: when it came, and how it is let in or refused. */
+interface Waiting {
+  since: number;
+  kind: object | undefined;
+  admit(ticket: AdmissionTicket): void;
+  refuse(error: ModelRoutesException): void;
+}
+
 /**
- * The admission limit of one registration: at most `concurrency` requests of its generated routes
- * at work, at most `queue` waiting (in arrival order), the rest refused at once with a 503
+ * The admission limit of one registration: at most its limit's `current` requests of its
+ * generated routes at work (fixed, or adapting to their times: `GradientLimit`), at most `queue`
+ * waiting (in arrival order) and for at most `maxWait`, the rest refused at once with a 503
  * `MR_OVERLOADED` and `Retry-After`. A request whose client goes away while it waits leaves the
  * queue without running. Emits `'queued'` when a request starts to wait (with the number waiting),
  * `'withdrawn'` when one leaves the queue because its client went away, `'shed'` when one is
@@ -120,13 +202,23 @@ export class AdmissionTicket {
  */
 export class Admission extends EventEmitter {
   private active = 0;
-  /** Exports streaming, imports running: each under its own bound, beside `concurrency`. */
+  /** Exports streaming, imports running: each under its own bound, beside the limit. */
   private readonly bounded = { exports: 0, imports: 0 };
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting: Waiting[] = [];
   private shedCount = 0;
+  private readonly limit: ConcurrencyLimit | undefined;
+  /** The admitted requests' recent time, in milliseconds (a moving average): what a wait in the queue is estimated by. */
+  private serviceTime = 0;
 
-  constructor(readonly options: ResolvedAdmissionOptions | false) {
+  /**
+   * @param now the clock of waits and times, in milliseconds (`performance.now` unless a test gives its own)
+   */
+  constructor(
+    readonly options: ResolvedAdmissionOptions | false,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     super();
+    this.limit = options ? (options.adaptive ? new GradientLimit(options.adaptive) : new FixedLimit(options.concurrency)) : undefined;
   }
 
   /** Requests at work now. */
@@ -137,6 +229,11 @@ export class Admission extends EventEmitter {
   /** Requests waiting for a place. */
   get queued(): number {
     return this.waiting.length;
+  }
+
+  /** Requests that may work at once now: the fixed limit, or where the adaptive one stands. */
+  get concurrency(): number {
+    return this.limit?.current ?? Infinity;
   }
 
   /** Exports streaming and imports running now, each under its own bound (`exports`, `imports`). */
@@ -151,32 +248,31 @@ export class Admission extends EventEmitter {
 
   /**
    * A place for one request: at once when one is free (no promise), after those ahead of it
-   * otherwise; a 503 `MR_OVERLOADED` when the queue is full. `undefined` when there is no limit.
+   * otherwise; a 503 `MR_OVERLOADED` when the queue is full, or when the wait it would have (the
+   * requests ahead of it, at the admitted requests' recent pace) is longer than `maxWait`.
+   * `undefined` when there is no limit.
    *
    * @param gone registers the call that withdraws the request from the queue, for when its client
    *   goes away while it waits: it then leaves the queue at once (`'withdrawn'`), its promise is
    *   rejected with the 503 nobody will read, and its work never runs. Called once a request has a
    *   place, it does nothing.
+   * @param kind what the request is (its route): an adaptive limit compares each kind's times with
+   *   its own best; none (an import, whose time is its client's) teaches it nothing
    */
-  enter(gone?: (withdraw: () => void) => void): AdmissionTicket | Promise<AdmissionTicket> | undefined {
-    const { options } = this;
-    if (!options) return undefined;
-    if (this.active < options.concurrency) {
-      this.active++;
-      return new AdmissionTicket(() => this.leave());
+  enter(gone?: (withdraw: () => void) => void, kind?: object): AdmissionTicket | Promise<AdmissionTicket> | undefined {
+    const { options, limit } = this;
+    if (!options || !limit) return undefined;
+    if (this.active < limit.current) return this.admit(kind);
+    const ahead = this.waiting.length;
+    if (ahead >= options.queue || (options.maxWait !== undefined && ((ahead + 1) * this.serviceTime) / limit.current > options.maxWait)) {
+      throw this.refuse();
     }
-    if (this.waiting.length >= options.queue) {
-      this.shedCount++;
-      this.emit('shed', this.shedCount);
-      throw overloaded(options);
-    }
-    // The place is handed over by the request that leaves: `active` stays as it is.
     return new Promise<AdmissionTicket>((resolve, reject) => {
-      const admit = () => resolve(new AdmissionTicket(() => this.leave()));
-      this.waiting.push(admit);
+      const waiting: Waiting = { since: this.now(), kind, admit: resolve, refuse: reject };
+      this.waiting.push(waiting);
       this.emit('queued', this.waiting.length);
       gone?.(() => {
-        const at = this.waiting.indexOf(admit);
+        const at = this.waiting.indexOf(waiting);
         if (at < 0) return;
         this.waiting.splice(at, 1);
         this.emit('withdrawn', this.waiting.length);
@@ -216,11 +312,42 @@ export class Admission extends EventEmitter {
     };
   }
 
-  private leave(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
-    this.emit('left', this.active);
+  /** A place taken now, its time counted from now. */
+  private admit(kind: object | undefined): AdmissionTicket {
+    const limit = this.limit!;
+    const since = this.now();
+    const generation = limit.generation;
+    const busy = ++this.active;
+    return new AdmissionTicket((failed) => {
+      const elapsed = this.now() - since;
+      if (kind) {
+        limit.done(kind, elapsed, !failed, generation, busy);
+        if (!failed) this.serviceTime = this.serviceTime === 0 ? elapsed : this.serviceTime + (elapsed - this.serviceTime) * 0.1;
+      }
+      this.active--;
+      this.emit('left', this.active);
+      this.next();
+    });
+  }
+
+  /** Lets the requests waiting in as far as the limit allows; one that has waited past `maxWait` is refused instead of started late. */
+  private next(): void {
+    const { options, limit } = this;
+    if (!options || !limit) return;
+    while (this.waiting.length > 0 && this.active < limit.current) {
+      const waiting = this.waiting.shift()!;
+      if (options.maxWait !== undefined && this.now() - waiting.since > options.maxWait) waiting.refuse(this.refuse());
+      else waiting.admit(this.admit(waiting.kind));
+    }
+  }
+
+  /** Counts a refused request and makes its 503, naming the limit as it stands and the options that set it. */
+  private refuse(): ModelRoutesException {
+    this.shedCount++;
+    this.emit('shed', this.shedCount);
+    const options = this.options as ResolvedAdmissionOptions;
+    const set = options.adaptive ? 'min, max, queue, maxWait' : 'concurrency, queue';
+    return overloaded(options, `${this.concurrency} requests at work and ${this.waiting.length} waiting: forRoot({ admission: { ${set} } })`);
   }
 }
 
@@ -229,10 +356,7 @@ export class Admission extends EventEmitter {
  * would only name the guard that shed it, and under a flood of shed requests capturing one was a
  * tenth of a shed answer's CPU (see BENCHMARKS.md, "What a shed request costs").
  */
-function overloaded(
-  { concurrency, queue, retryAfter }: ResolvedAdmissionOptions,
-  limited = `${concurrency} requests at work and ${queue} waiting: forRoot({ admission: { concurrency, queue } })`,
-): ModelRoutesException {
+function overloaded({ retryAfter }: ResolvedAdmissionOptions, limited = 'its client went away while it waited'): ModelRoutesException {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

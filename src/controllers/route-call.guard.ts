@@ -64,7 +64,9 @@ export class RouteCallGuard implements CanActivate {
     if (plan.row.answers.shape === 'report') endOfResponse(response, this.admission.enterImport());
     // An upload's route is not admitted here: it waits on its client for most of its time, and has its own bounds (size, body time-out, image work).
     // A request whose client goes away while it waits for a place leaves the queue: its work would answer nobody.
-    const ticket = plan.row.upload ? undefined : this.admission.enter((withdraw) => endOfResponse(response, withdraw));
+    // Its route is its kind, whose times an adaptive limit learns; an import's time is its client's, and teaches it nothing.
+    const kind = plan.row.answers.shape === 'report' ? undefined : plan;
+    const ticket = plan.row.upload ? undefined : this.admission.enter((withdraw) => endOfResponse(response, withdraw), kind);
     return ticket instanceof Promise ? ticket.then(open) : open(ticket);
   }
 
@@ -83,6 +85,7 @@ export class RouteCallGuard implements CanActivate {
     try {
       call = openRouteCall(plan, request, response, (name) => this.targets.get(name), this.settings, ticket);
     } catch (error) {
+      ticket?.fail();
       ticket?.unhold();
       ticket?.end();
       throw error;
@@ -97,6 +100,7 @@ export class RouteCallGuard implements CanActivate {
         return admit(request, opened);
       },
       (error: unknown) => {
+        ticket?.fail();
         ticket?.unhold();
         ticket?.end();
         throw error;

@@ -28,6 +28,9 @@ export async function serveRoute(controller: object, plan: RoutePlan, args: unkn
   ticket.hold();
   try {
     return await answer(controller, call, own);
+  } catch (error) {
+    ticket.fail();
+    throw error;
   } finally {
     ticket.unhold();
     ticket.end();

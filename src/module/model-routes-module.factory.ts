@@ -67,11 +67,11 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
   };
 }
 
-/** The admission limit of the generated routes, its defaults read from the size of the connection's pool. */
+/** The admission limit of the generated routes, its defaults read from the size of the connection's pool and the search time limit. */
 function admissionProvider(connectionName: string | undefined): Provider {
   return {
     provide: ADMISSION,
-    useFactory: (settings: ModelRoutesSettings, connection: Connection) => new Admission(resolveAdmissionOptions(settings.admission, poolSizeOf(connection))),
+    useFactory: (settings: ModelRoutesSettings, connection: Connection) => new Admission(resolveAdmissionOptions(settings.admission, poolSizeOf(connection), settings.search?.maxTimeMS)),
     inject: [MODEL_ROUTES_SETTINGS, getConnectionToken(connectionName)],
   };
 }

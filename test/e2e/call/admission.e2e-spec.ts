@@ -1,8 +1,10 @@
 /**
  * Overload (issue 26, item 6): the generated routes of a registration do their database work at
  * most `admission.concurrency` at a time, at most `admission.queue` wait, and the next one is a 503
- * `MR_OVERLOADED` with `Retry-After`, at once and without touching the database. The defaults come
- * from the connection pool: this app's `maxPoolSize` of 8 gives 2 at work and 2 waiting.
+ * `MR_OVERLOADED` with `Retry-After`, at once and without touching the database. The bounds come
+ * from the connection pool: this app's `maxPoolSize` of 8 gives an adaptive limit of at most 2 (and
+ * at least 2), and 2 waiting. Issue 41: a request that would wait, or has waited, longer than
+ * `admission.maxWait` is refused rather than started late (a second app, with a fixed limit of 1).
  *
  * Deterministic: an override of `findOne` waits at a gate the test opens, so requests are held
  * inside their work for as long as the test says; where a request is (at the gate, in the queue)
@@ -78,7 +80,8 @@ export function admissionSpec(): void {
 
   beforeAll(async () => {
     t = await bootTestApp(engine, {
-      modelRoutes: ModelRoutesModule.forRoot({ resources: [Turbine], controllers: [TurbineController] }),
+      // A wait no test request reaches: the requests held at the gate are the subject here, not their time.
+      modelRoutes: ModelRoutesModule.forRoot({ resources: [Turbine], controllers: [TurbineController], admission: { maxWait: 60_000 } }),
       mongoose: { maxPoolSize: 8, monitorCommands: true },
     });
     admission = t.app.get<Admission>(ADMISSION, { strict: false });
@@ -94,8 +97,18 @@ export function admissionSpec(): void {
   const send = (request: PromiseLike<Response>): Promise<Response> => Promise.resolve(request);
   const getOne = () => send(t.http().get(`/turbine/${id}`));
 
-  it('derives its defaults from the connection pool: a quarter of maxPoolSize at work, as many waiting, Retry-After 1 s, 2 exports streaming', () => {
-    expect(admission.options).toEqual({ concurrency: 2, queue: 2, retryAfter: 1, exports: 2, imports: 2 });
+  it('derives its bounds from the connection pool: an adaptive limit of at most a quarter of maxPoolSize, as many waiting, Retry-After 1 s', () => {
+    expect(admission.options).toEqual({
+      concurrency: 2,
+      queue: 2,
+      maxWait: 60_000,
+      retryAfter: 1,
+      exports: 2,
+      imports: 2,
+      // What is slow is a quarter of the searches' time limit (default 5000 ms).
+      adaptive: { min: 2, max: 2, initial: 2, slow: 1250 },
+    });
+    expect(admission.concurrency).toBe(2);
   });
 
   it(
@@ -204,6 +217,64 @@ export function admissionSpec(): void {
     // No request reached its work after the two admitted ones: the withdrawn one was never given the place they left.
     expect(gate.arrivals).toBe(arrivals);
     await t.http().get(`/turbine/${id}`).expect(200);
+  });
+
+  describe('maxWait (issue 41)', () => {
+    let fixed: TestApp;
+    let limited: Admission;
+    const MAX_WAIT = 100;
+    let turbine: string;
+    beforeAll(async () => {
+      fixed = await bootTestApp(engine, {
+        modelRoutes: ModelRoutesModule.forRoot({
+          resources: [Turbine],
+          controllers: [TurbineController],
+          admission: { concurrency: 1, queue: 4, maxWait: MAX_WAIT },
+        }),
+        mongoose: { monitorCommands: true },
+      });
+      limited = fixed.app.get<Admission>(ADMISSION, { strict: false });
+      // Written past the routes: the first request the limit times is the first test's, held longer than maxWait.
+      turbine = String((await fixed.connection.model('Turbine').create({ name: 'T9' }))._id);
+    });
+    afterAll(async () => {
+      gate.open();
+      await fixed?.close();
+    });
+    const held = () => send(fixed.http().get(`/turbine/${turbine}`));
+
+    it('refuses, when its turn comes, a request that waited longer than maxWait: its work never runs', async () => {
+      gate.reset();
+      const atWork = held();
+      await gate.until(1);
+      const late = held();
+      while (limited.queued < 1) await once(limited, 'queued');
+      const queuedAt = performance.now();
+      const arrivals = gate.arrivals;
+      // Waits for the clock, not for a duration: the queued request has waited longer than maxWait whatever the machine's speed.
+      while (performance.now() - queuedAt <= MAX_WAIT) await new Promise((resolve) => setTimeout(resolve, MAX_WAIT / 4));
+      gate.open();
+      expect((await atWork).status).toBe(200);
+      const refused = await late;
+      expectError(refused, 503, 'MR_OVERLOADED');
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body.message).toMatch(/forRoot\(\{ admission: \{ concurrency, queue \} \}\)/);
+      expect(gate.arrivals).toBe(arrivals);
+      expect([limited.running, limited.queued]).toEqual([0, 0]);
+    });
+
+    it('refuses at once a request that would wait longer than maxWait at the recent pace, without queueing it', async () => {
+      // The only request timed so far (the first test's, admitted) held its place longer than maxWait: one behind the one at work would wait as long.
+      gate.reset();
+      const atWork = held();
+      await gate.until(1);
+      const shed = limited.shed;
+      const refused = await held();
+      expectError(refused, 503, 'MR_OVERLOADED');
+      expect([limited.queued, limited.shed - shed]).toEqual([0, 1]);
+      gate.open();
+      expect((await atWork).status).toBe(200);
+    });
   });
 }
 

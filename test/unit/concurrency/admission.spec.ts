@@ -4,21 +4,44 @@ import { ModelRoutesException } from '../../../src/errors/model-routes.exception
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function admissionOptionsSpec(): void {
   describe('resolveAdmissionOptions', () => {
-    it('derives its defaults from the pool: a quarter of maxPoolSize at work (at least 1), as many waiting, Retry-After 1 s', () => {
-      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2, imports: 2 });
-      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 2, retryAfter: 1, exports: 2, imports: 2 });
-      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 1, retryAfter: 1, exports: 2, imports: 2 });
+    const adaptive = (min: number, max: number, slow = 1250) => ({ min, max, initial: min, slow });
+    it('adapts by default, between 2 and a quarter of maxPoolSize (at least 1), as many waiting, for at most a fifth of maxTimeMS; Retry-After 1 s', () => {
+      const defaults = { retryAfter: 1, exports: 2, imports: 2 };
+      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 2, queue: 25, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
+      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 2, maxWait: 1000, adaptive: adaptive(2, 2), ...defaults });
+      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 1, maxWait: 1000, adaptive: adaptive(1, 1), ...defaults });
       // A pool the connection does not tell: the driver's default of 100.
-      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 25, queue: 25, retryAfter: 1, exports: 2, imports: 2 });
-      expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1, exports: 2, imports: 2 });
-      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5, exports: 4, imports: 3 }, 100)).toEqual({
-        concurrency: 25,
+      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 2, queue: 25, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
+      // The time limit of the searches sets the wait and what is slow.
+      expect(resolveAdmissionOptions({ min: 4, max: 40 }, 100, 20_000)).toEqual({
+        concurrency: 4,
+        queue: 40,
+        maxWait: 4000,
+        adaptive: adaptive(4, 40, 5000),
+        ...defaults,
+      });
+      expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5, exports: 4, imports: 3, maxWait: 300 }, 100)).toEqual({
+        concurrency: 2,
         queue: 0,
+        maxWait: 300,
         retryAfter: 5,
         exports: 4,
         imports: 3,
+        adaptive: adaptive(2, 25),
       });
       expect(resolveAdmissionOptions(false, 100)).toBe(false);
+    });
+
+    it('keeps a fixed limit when given concurrency: as many waiting, no bound on the wait unless given', () => {
+      expect(resolveAdmissionOptions({ concurrency: 4 }, 100)).toEqual({ concurrency: 4, queue: 4, retryAfter: 1, exports: 2, imports: 2 });
+      expect(resolveAdmissionOptions({ concurrency: 4, queue: 1, maxWait: 50 }, 100)).toEqual({
+        concurrency: 4,
+        queue: 1,
+        maxWait: 50,
+        retryAfter: 1,
+        exports: 2,
+        imports: 2,
+      });
     });
 
     it.each([
@@ -26,6 +49,10 @@ export function admissionOptionsSpec(): void {
       [{ queue: -1 }, /queue must be an integer of at least 0/],
       [{ retryAfter: 0.5 }, /retryAfter must be an integer of at least 0/],
       [{ imports: 0 }, /imports must be an integer of at least 1/],
+      [{ maxWait: 0 }, /maxWait must be an integer of at least 1/],
+      [{ min: 0 }, /min must be an integer of at least 1/],
+      [{ min: 8, max: 4 }, /min \(8\) must not be above max \(4\)/],
+      [{ concurrency: 4, max: 8 }, /either a fixed concurrency or the bounds min and max/],
       [true, /admission must be an object or false/],
     ])('refuses %p at startup, naming the option', (options, message) => {
       expect(() => resolveAdmissionOptions(options as never, 100)).toThrow(message);
