@@ -34,8 +34,8 @@ export interface AdmissionOptions {
   max?: number;
   /**
    * Requests that may wait for a place, in arrival order; past it a request is answered 503
-   * `MR_OVERLOADED` with `Retry-After` at once, without touching the database. Default `max` (or
-   * `concurrency` when fixed; 0: none waits).
+   * `MR_OVERLOADED` with `Retry-After` at once, without touching the database. Default twice `max`
+   * (`maxWait` is what bounds a wait then), or `concurrency` when fixed; 0: none waits.
    */
   queue?: number;
   /**
@@ -107,7 +107,7 @@ export function resolveAdmissionOptions(
     concurrency,
     min,
     max,
-    queue: given.queue ?? (fixed ? concurrency : max),
+    queue: given.queue ?? (fixed ? concurrency : 2 * max),
     retryAfter: given.retryAfter ?? 1,
     exports: given.exports ?? 2,
     imports: given.imports ?? 2,

@@ -204,8 +204,8 @@ export const ERROR_CODES = Object.freeze({
   MR_OVERLOADED: {
     status: 503,
     description:
-      'The server is at its admission limit: as many requests to the generated routes as it runs at once are at work and as many wait (`forRoot({ ' +
-      'admission: { concurrency, queue } })`). Answered at once, without touching the database; `Retry-After` says when to try again.',
+      'The server is at its admission limit: as many requests to the generated routes as it runs at once are at work, and the queue is full or ' +
+      'the wait would pass `maxWait` (`forRoot({ admission })`). Answered without touching the database; `Retry-After` says when to try again.',
   },
   MR_IMAGE_BUSY: {
     status: 503,

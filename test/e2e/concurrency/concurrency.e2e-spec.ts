@@ -29,7 +29,8 @@ export function concurrencySpec(): void {
     const engine = useEngine(choice);
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp(engine, { resources: [Entrepreneur, Company, Team, Author, Tag, Article] });
+      // No admission limit: the races are the subject, and a limit would let only a few of the concurrent requests reach the database at once.
+      t = await createTestApp(engine, { resources: [Entrepreneur, Company, Team, Author, Tag, Article], admission: false });
       // One listening server: supertest would otherwise open (and close) one per request, which
       // concurrent requests cannot share.
       await t.app.listen(0, '127.0.0.1');

@@ -5,17 +5,17 @@ import { ModelRoutesException } from '../../../src/errors/model-routes.exception
 export function admissionOptionsSpec(): void {
   describe('resolveAdmissionOptions', () => {
     const adaptive = (min: number, max: number, slow = 1250) => ({ min, max, initial: min, slow });
-    it('adapts by default, between 2 and a quarter of maxPoolSize (at least 1), as many waiting, for at most a fifth of maxTimeMS; Retry-After 1 s', () => {
+    it('adapts by default, between 2 and a quarter of maxPoolSize (at least 1), twice as many waiting, for at most a fifth of maxTimeMS; Retry-After 1 s', () => {
       const defaults = { retryAfter: 1, exports: 2, imports: 2 };
-      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 2, queue: 25, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
-      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 2, maxWait: 1000, adaptive: adaptive(2, 2), ...defaults });
-      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 1, maxWait: 1000, adaptive: adaptive(1, 1), ...defaults });
+      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 2, queue: 50, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
+      expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 4, maxWait: 1000, adaptive: adaptive(2, 2), ...defaults });
+      expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 2, maxWait: 1000, adaptive: adaptive(1, 1), ...defaults });
       // A pool the connection does not tell: the driver's default of 100.
-      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 2, queue: 25, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
+      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 2, queue: 50, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
       // The time limit of the searches sets the wait and what is slow.
       expect(resolveAdmissionOptions({ min: 4, max: 40 }, 100, 20_000)).toEqual({
         concurrency: 4,
-        queue: 40,
+        queue: 80,
         maxWait: 4000,
         adaptive: adaptive(4, 40, 5000),
         ...defaults,
