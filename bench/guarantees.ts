@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { startEngine } from '../scripts/mongo-engine.js';
-import { measure, pick, spawnServer, stopServer, type Load } from './harness.js';
+import { cpuMicroseconds, measure, pick, spawnServer, stopServer, type Load } from './harness.js';
 import { rotated } from './measure.js';
 import { countArgument, onlyArguments, SCENARIOS, selectScenarios } from './scenarios.js';
 import { reset, seed } from './seed.js';
@@ -98,8 +97,3 @@ try {
   await engine.stop();
 }
 
-/** The CPU time a process has used, user and system, in microseconds (Linux: `/proc/<pid>/stat`, in clock ticks of 10 ms). */
-function cpuMicroseconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}

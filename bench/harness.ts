@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { freePorts } from '../scripts/mongo-engine.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,4 +154,10 @@ export async function stopServer(child: ChildProcess): Promise<void> {
 export async function freePort(): Promise<number> {
   const [port] = await freePorts(1);
   return port!;
+}
+
+/** The CPU time a process has used, user and system, in microseconds (Linux: `/proc/<pid>/stat`, in clock ticks of 10 ms). */
+export function cpuMicroseconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }

@@ -263,10 +263,7 @@ export class Admission extends EventEmitter {
     const { options, limit } = this;
     if (!options || !limit) return undefined;
     if (this.active < limit.current) return this.admit(kind);
-    const ahead = this.waiting.length;
-    if (ahead >= options.queue || (options.maxWait !== undefined && ((ahead + 1) * this.serviceTime) / limit.current > options.maxWait)) {
-      throw this.refuse();
-    }
+    if (this.cannotWait(options, limit)) throw this.refuse();
     return new Promise<AdmissionTicket>((resolve, reject) => {
       const waiting: Waiting = { since: this.now(), kind, admit: resolve, refuse: reject };
       this.waiting.push(waiting);
@@ -310,6 +307,23 @@ export class Admission extends EventEmitter {
       left = true;
       this.bounded[kind]--;
     };
+  }
+
+  /**
+   * The 503 a request would be answered now, counted as shed, when no place is free and it could
+   * not wait (the queue is full, or its wait would pass `maxWait`); `undefined` otherwise, and the
+   * request then goes on to `enter`. For a platform hook that refuses before the body is read.
+   */
+  refuseEarly(): ModelRoutesException | undefined {
+    const { options, limit } = this;
+    if (!options || !limit || this.active < limit.current || !this.cannotWait(options, limit)) return undefined;
+    return this.refuse();
+  }
+
+  /** Whether one more request would find the queue full, or a wait longer than `maxWait` (those ahead of it, at the admitted requests' recent pace). */
+  private cannotWait(options: ResolvedAdmissionOptions, limit: ConcurrencyLimit): boolean {
+    const ahead = this.waiting.length;
+    return ahead >= options.queue || (options.maxWait !== undefined && ((ahead + 1) * this.serviceTime) / limit.current > options.maxWait);
   }
 
   /** A place taken now, its time counted from now. */

@@ -25,6 +25,7 @@ import {
 import { ROUTE_CALL, RouteCallGuard } from '../controllers/route-call.guard.js';
 import type { RouteCall } from '../call/route-call.js';
 import { ROUTE_PLAN, type RoutePlan } from '../call/route-plan.js';
+import { markAdmittedRoute } from '../controllers/fastify-shedding.js';
 import type { SerializationViews } from '../serialization/serialization-views.js';
 import { ModelRoutesExceptionFilter } from '../filters/model-routes-exception.filter.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
@@ -186,6 +187,8 @@ export function decorateGeneratedHandler(handlers: Type, route: GeneratedRouteDe
   for (const decorate of [METHOD_DECORATORS[row.method](route.path), HttpCode(row.status), ...version, ...(route.decorators ?? []), ...entry]) {
     decorate(prototype, route.handler, descriptor);
   }
+  // On Fastify, a request the admission limit would refuse is refused before its body is read (uploads are not admitted).
+  if (!row.upload) markAdmittedRoute(descriptor.value as Function, plan);
 }
 
 /** Puts a fresh function named `name` on the class's prototype, calling `implementation`. */

@@ -22,8 +22,13 @@ interface FastifyRequestLike {
 
 /** Marks a handler as an upload route in Fastify's route config (Express needs nothing). */
 export function markUploadRoute(handler: Function): void {
+  setFastifyRouteConfig(handler, UPLOAD, true);
+}
+
+/** Adds `key: value` to a handler's Fastify route config (what `request.routeOptions.config` holds), keeping what it has. */
+export function setFastifyRouteConfig(handler: Function, key: string, value: unknown): void {
   const config = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG, handler) as Record<string, unknown> | undefined) ?? {};
-  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG, { ...config, [UPLOAD]: true }, handler);
+  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG, { ...config, [key]: value }, handler);
 }
 
 const registered = new WeakSet<object>();

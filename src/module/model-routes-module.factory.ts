@@ -11,6 +11,7 @@ import { ImageWork, resolveImageOptions } from '../files/image-work.js';
 import { ADMISSION, IMAGE_WORK } from '../constants.js';
 import { createControllers } from '../factories/controllers.factory.js';
 import { FastifyImports } from '../import/fastify-imports.js';
+import { FastifyShedding, routePlansOf } from '../controllers/fastify-shedding.js';
 import { resolveResources, type ResolvedResources } from '../definitions/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
 import { createRepositoryProviders } from './model-repository.providers.js';
@@ -57,6 +58,11 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
         inject: [MODEL_ROUTES_SETTINGS],
       },
       admissionProvider(connectionName),
+      {
+        provide: FastifyShedding,
+        useFactory: (host: HttpAdapterHost, admission: Admission) => new FastifyShedding(host, admission, routePlansOf(controllers)),
+        inject: [HttpAdapterHost, ADMISSION],
+      },
       ...(plan.table.some((route) => route.action === 'import') ? [FastifyImports] : []),
       ...createRepositoryProviders(plan.definitions, connectionName),
       ...ruleClasses.filter((provider) => !options.providers?.includes(provider)),
