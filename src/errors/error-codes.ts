@@ -33,8 +33,8 @@ export const ERROR_CODES = Object.freeze({
     status: 400,
     description:
       'The `after` of a search is not a cursor this search gave (`status.next`): it was altered, or belongs to another resource, route (another parent of ' +
-      'a reverse route), sort or filter, or the search has no sort. `details[].path` is `after`. Send the search of the page that gave the cursor, ' +
-      'or start again from the first page.',
+      'a reverse route), sort or filter, or the search has no sort; or one of its values holds a NUL character (U+0000), as in every client string. ' +
+      '`details[].path` is `after`. Send the search of the page that gave the cursor, or start again from the first page.',
   },
   MR_INVALID_BODY: {
     status: 400,

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Types } from 'mongoose';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../utils/text.util.js';
 
 /**
  * The key of the cursors' MAC where `search.cursorSecret` is not set. It is public, so such a MAC
@@ -41,7 +42,11 @@ export function encodeCursor(values: readonly unknown[], binding: CursorBinding,
 
 /**
  * The values a cursor carries, one per key of the binding's sort, when it is one `encodeCursor`
- * made for this binding; else a 400 `MR_INVALID_CURSOR` naming `after`.
+ * made for this binding; else a 400 `MR_INVALID_CURSOR` naming `after`. A value holding U+0000 is
+ * refused like every other client string holding it (see NUL_CHARACTER_MESSAGE), whoever signed
+ * it: with the library's public key a client can sign any values, and a page whose last document
+ * holds one (stored by another writer, on an engine that can store it) cannot be continued alike
+ * on every engine.
  */
 export function decodeCursor(cursor: unknown, binding: CursorBinding, secret: string): unknown[] {
   if (typeof cursor !== 'string' || cursor.length === 0) throw invalidCursor('after must be the string status.next of a page');
@@ -87,13 +92,24 @@ function tagged(value: unknown): unknown {
 }
 
 function untagged(value: unknown): unknown {
+  if (typeof value === 'string' && hasNulCharacter(value)) throw nulInCursor();
   if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value;
   const tag = value as { $oid?: unknown; $date?: unknown };
   if (typeof value === 'object' && Object.keys(value).length === 1) {
     if (typeof tag.$oid === 'string' && /^[0-9a-f]{24}$/.test(tag.$oid)) return new Types.ObjectId(tag.$oid);
+    // `Date.parse` reads past a trailing NUL: refused before it, as in a string value.
+    if (typeof tag.$date === 'string' && hasNulCharacter(tag.$date)) throw nulInCursor();
     if (typeof tag.$date === 'string' && !Number.isNaN(Date.parse(tag.$date))) return new Date(tag.$date);
   }
   throw invalidCursor('after holds a value no page gives: send status.next of a page as it came');
+}
+
+/** A cursor whose value holds U+0000: refused as that character is in every client string. */
+function nulInCursor(): ModelRoutesException {
+  return invalidCursor(
+    `A value of the cursor in after ${NUL_CHARACTER_MESSAGE}: a page whose last document's sort value holds one cannot be continued; ` +
+      'sort by another field, or start again from the first page',
+  );
 }
 
 /**

@@ -3,7 +3,8 @@ import { Types } from 'mongoose';
 import { GeneratedResource } from '../../../src/index.js';
 import { encodeCursor, LIBRARY_CURSOR_KEY } from '../../../src/repository/search-cursor.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
-import { useEngine } from '../../support/engine.js';
+import { chooseFerretDbBackend } from '../../../scripts/mongo-engine.js';
+import { isFerretDb, itOnMongoDb, useEngine } from '../../support/engine.js';
 import { expectError } from '../../support/expect-error.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
@@ -11,6 +12,8 @@ export function keysetPagingSpec(): void {
   /** Issue 26, item 1: keyset paging with `status.next` and `after` on the search and reverse routes. */
   const engine = useEngine();
   let t: TestApp;
+  /** FerretDB on PostgreSQL, whose JSONB cannot hold U+0000: no stored document holds one. */
+  const storesNoNul = !process.env.MONGODB_URI && isFerretDb() && chooseFerretDbBackend().backend === 'postgresql';
 
   /** Cursors made with its own secret: one made with the library's key is refused. */
   @GeneratedResource({ path: 'scribe', plural: 'scribes', search: { cursorSecret: 'scribes-own-secret-0123' } })
@@ -246,6 +249,7 @@ export function keysetPagingSpec(): void {
       ['no MAC', (c: string) => c.split('.')[0]],
       ['not a cursor', () => 'abc'],
       ['empty', () => ''],
+      ['a NUL character after it', (c: string) => `${c}\u0000`],
     ])('%s: 400 MR_INVALID_CURSOR naming after', async (_name, tamper) => {
       const response = await t
         .http()
@@ -301,6 +305,67 @@ export function keysetPagingSpec(): void {
         const response = await t.http().get('/tomes').query({ sort: 'pages', after: position }).expect(200);
         expect(response.body.result.map((tome: { pages: number }) => tome.pages)).toEqual([300, 640, 999]);
         expect(response.body.result[0]).not.toHaveProperty('secret');
+      },
+    );
+
+    it.each([
+      ['GET', (after: string) => t.http().get('/tomes').query({ sort: 'title', after })],
+      ['POST', (after: string) => t.http().post('/tomes').send({ sort: 'title', after })],
+    ] as const)(
+      'a forged cursor whose sort value holds a NUL character: 400 MR_INVALID_CURSOR naming after, as every NUL a client sends (%s)',
+      async (_name, send) => {
+        // The library's key is public: a client can sign any values, as a cursor of this very search.
+        const binding = { resource: 'Tome', sort: { title: 1 as const, _id: 1 as const }, filter: {} };
+        const forged = encodeCursor(['t0\u00001', new Types.ObjectId()], binding, LIBRARY_CURSOR_KEY);
+        const response = await send(forged);
+        expectError(response, 400, 'MR_INVALID_CURSOR');
+        expect(response.body.details).toEqual([{ path: 'after', message: expect.stringContaining('NUL character (U+0000)') }]);
+      },
+    );
+
+    it('with search.cursorSecret, a forged cursor whose sort value holds a NUL character is refused by its MAC first', async () => {
+      const forged = encodeCursor(['A\u0000', new Types.ObjectId(ids.ada)], { resource: 'Scribe', sort: { name: 1, _id: 1 }, filter: {} }, LIBRARY_CURSOR_KEY);
+      const response = await t.http().get('/scribes').query({ sort: 'name', after: forged });
+      expectError(response, 400, 'MR_INVALID_CURSOR');
+      expect(response.body.message).toMatch(/belongs to another search .* or was altered/);
+    });
+
+    // Issue 41, item 5: the library refuses U+0000 in every body, but another writer may store it where the engine can (MongoDB).
+    itOnMongoDb(
+      'FerretDB v1 on PostgreSQL cannot store U+0000 (see the test below)',
+      'a page that ends on a stored sort value holding a NUL character is answered; its status.next is a 400 MR_INVALID_CURSOR, never a 5xx',
+      async () => {
+        const Tomes = t.connection.model('Tome');
+        await Tomes.collection.insertMany([
+          { title: 'n\u0000a', shelf: 'nul' },
+          { title: 'nb', shelf: 'nul' },
+        ]);
+        try {
+          const first = await t.http().get('/tomes').query({ shelf: 'nul', sort: 'title', limit: '1' }).expect(200);
+          expect(first.body.result.map((tome: { title: string }) => tome.title)).toEqual(['n\u0000a']);
+          for (const response of [
+            await t.http().get('/tomes').query({ shelf: 'nul', sort: 'title', limit: '1', after: first.body.status.next }),
+            await t
+              .http()
+              .post('/tomes')
+              .send({ query: { shelf: 'nul' }, sort: 'title', limit: 1, after: first.body.status.next }),
+          ]) {
+            expectError(response, 400, 'MR_INVALID_CURSOR');
+            expect(response.body.details).toEqual([{ path: 'after', message: expect.stringContaining('NUL character (U+0000)') }]);
+          }
+        } finally {
+          await Tomes.collection.deleteMany({ shelf: 'nul' });
+        }
+      },
+    );
+
+    // The engine's refusal is what makes the forged cursor above the only way a NUL reaches a cursor on this backend.
+    (storesNoNul ? it : it.skip)(
+      `no page ends on a stored sort value holding a NUL character: the engine does not store one${storesNoNul ? '' : ' [FerretDB on PostgreSQL only]'}`,
+      async () => {
+        const Tomes = t.connection.model('Tome');
+        await expect(Tomes.collection.insertOne({ title: 'n\u0000a', shelf: 'nul' })).rejects.toThrow(/unsupported Unicode escape sequence/);
+        expect(await Tomes.collection.countDocuments({ shelf: 'nul' })).toBe(0);
       },
     );
 

@@ -77,6 +77,33 @@ export function keysetPageSpec(): void {
     });
   });
 
+  describe('a value holding the NUL character (U+0000), refused as in every client string', () => {
+    const sort = { niceName: 1 as const, _id: 1 as const };
+    const refusal = (values: unknown[]) => {
+      try {
+        decodeCursor(encodeCursor(values, binding(sort), SECRET), binding(sort), SECRET);
+      } catch (error) {
+        const { code, details } = error as ModelRoutesException;
+        return { code, details };
+      }
+      return 'none';
+    };
+    const nul = { code: 'MR_INVALID_CURSOR', details: [{ path: 'after', message: expect.stringContaining('must not contain the NUL character (U+0000)') }] };
+
+    it.each([
+      ['a string signed with the right key (a page that ended on a stored one)', ['Glo\u0000bex', id]],
+      ['a string that is only the NUL character', ['\u0000', id]],
+      ['a date tag that Date.parse would read past', [{ $date: '2020-03-01T00:00:00.000Z\u0000' }, id]],
+    ])('%s: MR_INVALID_CURSOR naming after', (_name, values) => {
+      expect(refusal(values)).toEqual(nul);
+    });
+
+    it('takes the same strings without it', () => {
+      expect(refusal(['Globex', id])).toBe('none');
+      expect(refusal(['Glo\u0001bex', id])).toBe('none');
+    });
+  });
+
   describe('strip: the sort fields read for the cursor only', () => {
     it('takes a whole top-level field out, or the sub-field of a selected object', () => {
       const doc = { _id: id, niceName: 'Acme', employees: 3, address: { street: 'Main', city: 'Paris' }, meta: { rank: 1 } };
