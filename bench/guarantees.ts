@@ -96,4 +96,3 @@ try {
 } finally {
   await engine.stop();
 }
-

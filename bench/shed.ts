@@ -63,7 +63,13 @@ try {
     const server = await spawnServer('generated.js', { ...env, BENCH_ADMISSION: '1,0' });
     try {
       // The one place, kept taken: a slow search after another on one connection, for as long as the measures run.
-      const holder = autocannon({ url: `http://127.0.0.1:${server.port}`, connections: 1, duration: 4 * seconds + 4, timeout: 60, requests: [{ ...toRequest(slow()) }] });
+      const holder = autocannon({
+        url: `http://127.0.0.1:${server.port}`,
+        connections: 1,
+        duration: 4 * seconds + 4,
+        timeout: 60,
+        requests: [{ ...toRequest(slow()) }],
+      });
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await load(server.port, server.process.pid!, 50, getOne);
       lines.push(row(adapter, 'GET one, 50 connections, 1 place', await load(server.port, server.process.pid!, 50, getOne)));
@@ -82,5 +88,6 @@ try {
 
 function row(adapter: string, what: string, run: Run): string {
   const share = run.answers ? (100 * run.shed) / run.answers : 0;
-  return `| ${adapter === 'fastify' ? 'Fastify' : 'Express'} | ${what} | ${(run.answers / seconds).toFixed(0)} | ${share.toFixed(1)}% | ${(run.cpu / Math.max(1, run.answers)).toFixed(0)} µs |`;
+  const cpu = run.cpu / Math.max(1, run.answers);
+  return `| ${adapter === 'fastify' ? 'Fastify' : 'Express'} | ${what} | ${(run.answers / seconds).toFixed(0)} | ${share.toFixed(1)}% | ${cpu.toFixed(0)} µs |`;
 }

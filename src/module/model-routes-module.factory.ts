@@ -77,7 +77,8 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
 function admissionProvider(connectionName: string | undefined): Provider {
   return {
     provide: ADMISSION,
-    useFactory: (settings: ModelRoutesSettings, connection: Connection) => new Admission(resolveAdmissionOptions(settings.admission, poolSizeOf(connection), settings.search?.maxTimeMS)),
+    useFactory: (settings: ModelRoutesSettings, connection: Connection) =>
+      new Admission(resolveAdmissionOptions(settings.admission, poolSizeOf(connection), settings.search?.maxTimeMS)),
     inject: [MODEL_ROUTES_SETTINGS, getConnectionToken(connectionName)],
   };
 }

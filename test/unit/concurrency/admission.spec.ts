@@ -5,7 +5,7 @@ import { ModelRoutesException } from '../../../src/errors/model-routes.exception
 export function admissionOptionsSpec(): void {
   describe('resolveAdmissionOptions', () => {
     const adaptive = (min: number, max: number, slow = 1250) => ({ min, max, initial: min, slow });
-    it('adapts by default, between 2 and a quarter of maxPoolSize (at least 1), twice as many waiting, for at most a fifth of maxTimeMS; Retry-After 1 s', () => {
+    it('adapts by default between 2 and a quarter of maxPoolSize (at least 1), twice as many waiting, for a fifth of maxTimeMS at most', () => {
       const defaults = { retryAfter: 1, exports: 2, imports: 2 };
       expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 2, queue: 50, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
       expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 4, maxWait: 1000, adaptive: adaptive(2, 2), ...defaults });
