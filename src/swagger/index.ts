@@ -74,7 +74,8 @@ export function componentSchemas(definitions: ModelRoutesRegistration['definitio
     );
     schemas[componentName.document(name)] = document;
     schemas[componentName.selected(name)] = selectableSchema(document);
-    schemas[componentName.list(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.selected(name)}` });
+    schemas[componentName.list(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.document(name)}` });
+    schemas[componentName.selectedList(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.selected(name)}` });
   }
   return schemas;
 }

@@ -17,9 +17,12 @@ import { AFTER_TEXT, documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt,
 /** Names of the component schemas the generated routes refer to. */
 export const componentName = {
   document: (name: string) => name,
+  /** A page of whole documents: what a search answers without `select`. */
   list: (name: string) => `${name}List`,
-  /** A document of a search's answer: any field may be absent (`select`), so none is required but `_id`. */
+  /** A document of a search's answer with `select`: any field may be absent, so none is required but `_id`. */
   selected: (name: string) => `${name}Selected`,
+  /** A page of `<Name>Selected`: what a search answers with `select`. */
+  selectedList: (name: string) => `${name}SelectedList`,
   error: 'ModelRoutesError',
 };
 
@@ -394,9 +397,13 @@ function conditionalStatuses(row: RouteActionRow, owner: ResolvedResource): Meth
 function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedResource, byName: Definitions): MethodDecorator[] {
   const known = byName.has(route.resource);
   const document = known ? ref(componentName.document(route.resource)) : { type: 'object' };
-  const selected = known ? ref(componentName.selected(route.resource)) : document;
-  const list =
-    route.action === 'list' ? envelopeSchema(selected, { missing: true }) : known ? ref(componentName.list(route.resource)) : envelopeSchema(selected);
+  const list = !known
+    ? envelopeSchema(document, { missing: route.action === 'list' })
+    : route.action === 'list'
+      ? {
+          anyOf: [envelopeSchema(document, { missing: true }), envelopeSchema(ref(componentName.selected(route.resource)), { missing: true })],
+        }
+      : { anyOf: [ref(componentName.list(route.resource)), ref(componentName.selectedList(route.resource))] };
   const element = route.element && objectAt(documentSchema(owner, 'read'), route.element.field);
   const schema = row.answers.shape === 'list' ? list : row.answers.shape === 'element' ? (element ?? { type: 'object' }) : document;
   const state =
@@ -411,7 +418,10 @@ function responses(row: RouteActionRow, route: RouteDefinition, owner: ResolvedR
             : 'updated ';
   const description =
     row.answers.shape === 'list'
-      ? 'The envelope of the results'
+      ? known
+        ? `The envelope of the results: whole ${route.resource} documents without select (${componentName.list(route.resource)}), only the ` +
+          `selected fields and _id with it (${componentName.selectedList(route.resource)})`
+        : 'The envelope of the results'
       : row.answers.shape === 'element'
         ? `The element of ${route.element!.field}`
         : `The ${state}${route.resource}`;

@@ -39,6 +39,13 @@ export class OpenApiContract {
       throw new Error(`${key}: the body does not match the documented schema: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
     }
   }
+
+  /** The errors of `body` against the component schema `name` (`CompanyList`), none when it matches. */
+  errorsAgainst(name: string, body: unknown): string[] {
+    const validate = this.ajv.getSchema(`openapi#/components/schemas/${name}`);
+    if (!validate) throw new Error(`${name} is not a schema of the document`);
+    return validate(body) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+  }
 }
 
 /** `#/components/schemas/X` → `openapi#/components/schemas/X`, so Ajv resolves it in the document. */
