@@ -37,7 +37,7 @@ export { InjectModelRepository } from './decorators/inject-model-repository.deco
 export { getModelRepositoryToken } from './repository/model-repository.token.js';
 export type { WriteOptions } from './concurrency/conditional-write.js';
 export { ModelRepository, type ExportPages, type PlainDocument } from './repository/model-repository.js';
-export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteEvent, WriteOperation } from './hooks/write-hooks.js';
+export type { AfterWriteContext, BeforeWriteContext, ResourceHooks, WriteData, WriteEvent, WriteOperation } from './hooks/write-hooks.js';
 export type { RowScope, RowScopeFunction, ScopeContext, ScopeFilter } from './interfaces/row-scope.interface.js';
 export type { HistoryEntry, HistoryPage } from './rules/document-history.js';
 export { runWithRequest } from './call/route-call.js';

@@ -43,12 +43,36 @@ export interface BeforeWriteContext<T = Record<string, unknown>> {
    * written is what the hook leaves. It may set server-owned fields (`readonly`, hidden). Absent
    * for a delete and the writes of one field.
    */
-  data?: Record<string, unknown>;
+  data?: WriteData<T>;
   /** The HTTP request, when the write is a generated route's (absent in your own code outside one). */
   request?: unknown;
   /** Reads the document as it is now (hidden fields out); `null` when none has this id. */
   current(): Promise<(T & { _id: unknown }) | null>;
 }
+
+/**
+ * The data of a write, as a before-hook is handed it: any field of `T` may be absent, or `null` (an
+ * update removes it); a nested object holds only the sub-fields that change, at every depth; an
+ * array, a date, an identifier or a Map is a whole value. Dotted paths (`'address.city'`), which your
+ * own repository calls may send, are admitted too, as `unknown`.
+ *
+ * @example
+ * ```ts
+ * beforeUpdate({ data }: BeforeWriteContext<Ticket>) {
+ *   if ((data?.comments?.length ?? 0) > 100) throw new BadRequestException('Too many comments');
+ * }
+ * ```
+ *
+ * @publicApi
+ */
+export type WriteData<T> = { [K in keyof T]?: WriteValue<T[K]> | null } & { [path: `${string}.${string}`]: unknown };
+
+/** A field's value in `WriteData`: a plain nested object's sub-fields are changes too; any other value is whole. */
+type WriteValue<V> = V extends readonly unknown[] | ReadonlyMap<unknown, unknown> | Date | { toJSON(): unknown } | ((...args: never[]) => unknown)
+  ? V
+  : V extends object
+    ? { [K in keyof V]?: WriteValue<V[K]> | null }
+    : V;
 
 /**
  * What an after-hook is told of a write that was stored.
