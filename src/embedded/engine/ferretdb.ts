@@ -83,7 +83,8 @@ export async function startFerretDbOnPostgres(binary: string, bin: string, reaso
   for (let attempt = 1; ; attempt++) {
     const [pgPort, port] = await freePorts(2);
     try {
-      return await launchOnPostgres({ binary, bin, version, reason, owner, template, clusterDir, pgPort: pgPort!, port: place.port ?? port!, startedAt });
+      const ports = { pgPort: pgPort!, port: place.port ?? port! };
+      return await launchOnPostgres({ binary, bin, version, reason, owner, template, keptDir, clusterDir, ...ports, startedAt });
     } catch (error) {
       // Another process may take a free port before the server binds it: try other ports (unless FerretDB's was asked for).
       if (attempt >= 3 || !/address already in use/i.test(String(error))) throw error;
@@ -98,7 +99,8 @@ interface PostgresLaunch {
   reason: string;
   owner: ServerUser;
   template: string;
-  /** The kept cluster; none for a temporary one. */
+  /** The kept data folder and its cluster (in it, or linked from it); none for a temporary one. */
+  keptDir?: string;
   clusterDir?: string;
   pgPort: number;
   port: number;
@@ -150,7 +152,7 @@ async function launchOnPostgres(launch: PostgresLaunch): Promise<Engine> {
       uri: `mongodb://127.0.0.1:${port}/`,
       description:
         `FerretDB ${FERRETDB_VERSION} (PostgreSQL ${launch.version} backend; ${launch.reason}) at mongodb://127.0.0.1:${port}/, ` +
-        `PostgreSQL at ${url}, cluster in ${clusterDir}${kept ? '' : ' (temporary)'}, started in ${Date.now() - launch.startedAt} ms`,
+        `PostgreSQL at ${url}, ${where(launch.keptDir, clusterDir)}, started in ${Date.now() - launch.startedAt} ms`,
       async stop() {
         stopped = true;
         await Promise.all([server?.kill(), database.kill()]);
@@ -170,6 +172,12 @@ async function launchOnPostgres(launch: PostgresLaunch): Promise<Engine> {
     cleanUp();
     throw error;
   }
+}
+
+/** Where the data is, for the description: the kept folder (and its cluster when linked from elsewhere), or a temporary cluster. */
+function where(keptDir: string | undefined, clusterDir: string): string {
+  if (!keptDir) return `cluster in ${clusterDir} (temporary)`;
+  return clusterDir.startsWith(`${keptDir}/`) ? `data in ${keptDir}` : `data in ${keptDir} (its cluster in ${clusterDir}, reachable by PostgreSQL's user)`;
 }
 
 /** Runs FerretDB on `port` with `backendArgs` until kill(), or until this process dies. */
