@@ -69,7 +69,7 @@ export function embeddedDatabaseSpec(): void {
     return app;
   }
 
-  test(`EmbeddedDatabaseModule.forRoot: starts the engine in the folder named, logs one line, serves a create and a read, stops on app.close() [${backend}]`, async () => {
+  test(`EmbeddedDatabaseModule.forRoot: starts in the folder named, logs one line, serves a create and a read, stops on app.close() [${backend}]`, async () => {
     const lines: string[] = [];
     const app = await boot([
       EmbeddedDatabaseModule.forRoot({ dataDir, backend, log: (line) => lines.push(line) }),
