@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { EmbeddedDatabaseError } from './embedded-database.error.js';
 import { EmbeddedDatabase } from './embedded-database.js';
 import type { EmbeddedDatabaseOptions } from './embedded-database.options.js';
-import { FERRETDB_VERSION } from './engine/choice.js';
+import { cacheDir, FERRETDB_VERSION } from './engine/choice.js';
 import { canConnect } from './engine/ports.js';
 import { startFerretDb } from './engine/start-ferretdb.js';
 
@@ -56,7 +56,7 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions = {
     throw new EmbeddedDatabaseError(
       'no-engine',
       `startEmbeddedDatabase(): no FerretDB ${FERRETDB_VERSION} binary, and no 'go' on the PATH to build one. Install Go (https://go.dev/dl/; ` +
-        'the first start builds FerretDB from the Go module proxy, once, into ~/.cache/nestjs-model-routes), or set FERRETDB_BIN to a FerretDB v1 ' +
+        `the first start builds FerretDB from the Go module proxy, once, into ${cacheDir()}), or set FERRETDB_BIN to a FerretDB v1 ` +
         'binary, or connect to a MongoDB server instead (the uri option).',
     );
   }
