@@ -110,6 +110,10 @@ const TIERS = [
       { name: 'swagger', path: '^src/swagger/' },
       // The ./back-office entry: the admin app, its assets and its metadata endpoint.
       { name: 'back-office', path: '^src/back-office/' },
+      // The ./embedded entry: starts and stops the embedded database (FerretDB) for development and
+      // tests. It imports no other room (only node:, Nest, @nestjs/mongoose and mongoose), and no
+      // other room imports it (a named wall below): the main entry never loads process-spawning code.
+      { name: 'embedded', path: '^src/embedded/' },
       // The main entry: exports only.
       { name: 'entry', path: '^src/index\\.ts$' },
     ],
@@ -162,6 +166,14 @@ const nevers = [
     severity: 'error',
     from: { path: '^src/query/' },
     to: { path: [pkg('@nestjs/[^/]+'), '^src/repository/'] },
+  },
+  {
+    // The code that spawns servers is reached only through its own entry, nestjs-model-routes/embedded.
+    name: 'only-the-embedded-entry-imports-embedded',
+    comment: 'src/embedded (the ./embedded entry, which starts processes) is imported by no other part of src/',
+    severity: 'error',
+    from: { path: '^src/', pathNot: '^src/embedded/' },
+    to: { path: '^src/embedded/' },
   },
   {
     // Decorators record metadata at import time; the factories read it later, from the storage.

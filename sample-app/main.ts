@@ -7,7 +7,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createModelRoutesDocument } from '../src/swagger/index.js';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { cacheDir, startEngine } from '../scripts/mongo-engine.js';
+import { startEmbeddedDatabase, type EmbeddedDatabaseOptions } from '../src/embedded/index.js';
+import { cacheDir } from '../src/embedded/engine/choice.js';
 import { AppModule } from './app.module.js';
 import { configureSampleApp } from './app.setup.js';
 import { startFailureLine } from './start-failure.js';
@@ -16,8 +17,9 @@ const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 
 /**
- * Starts the sample app on PORT (default 3000) against MONGODB_URI, or against an embedded
- * FerretDB when MONGODB_URI is not set, whose data is kept in SAMPLE_DATA_DIR (default
+ * Starts the sample app on PORT (default 3000) against MONGODB_URI, or against the embedded
+ * database when MONGODB_URI is not set (`startEmbeddedDatabase()` of `nestjs-model-routes/embedded`,
+ * as a user's app would; its backend from MODEL_ROUTES_ENGINE), whose data is kept in SAMPLE_DATA_DIR (default
  * `sample-data` in the cache folder; one running sample at a time per folder). SIGTERM or Ctrl-C (SIGINT) stops it: the server stops
  * accepting connections, the requests in flight are answered, the Mongoose connection closes, the
  * process exits with 0, and the embedded engine (if any) stops with it.
@@ -26,7 +28,13 @@ async function main(): Promise<void> {
   const logger = new Logger('Sample');
   // The embedded engine keeps the sample's data between runs, outside the repo.
   const dataDir = resolve(process.env.SAMPLE_DATA_DIR ?? join(cacheDir(), 'sample-data'));
-  const engine = await startEngine({ log: (line) => logger.log(line), dataDir, owner: `the sample app on http://${host}:${port}` });
+  const engine = await startEmbeddedDatabase({
+    uri: process.env.MONGODB_URI,
+    dataDir,
+    backend: sampleBackend(),
+    owner: `the sample app on http://${host}:${port}`,
+    log: (line) => logger.log(line),
+  });
   const options = {
     // Two routes with the same method and path stop the start. 'shadow' stays off: it flags every
     // literal sibling of a :param route (GET /company/stats beside GET /company/:company_id) even
@@ -58,7 +66,7 @@ async function main(): Promise<void> {
   // keep-alive connections, the requests in flight are answered, then the Mongoose connection
   // closes. By default Nest then raises the signal again, and the process ends killed by it (exit
   // status 143 for SIGTERM); useProcessExit makes it exit with 0 instead. The embedded engine stops
-  // when this process exits: its watchdog sees the pipe to it close (scripts/engine/watchdog.ts), and
+  // when this process exits: its watchdog sees the pipe to it close (src/embedded/engine/watchdog.ts), and
   // that only happens after the Mongoose connection closed.
   app.enableShutdownHooks(['SIGINT', 'SIGTERM'], { useProcessExit: true });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -77,6 +85,14 @@ async function main(): Promise<void> {
  */
 function closeConnectionsOnceIdle(server: Server): void {
   setInterval(() => server.closeIdleConnections(), 100).unref();
+}
+
+/** The backend MODEL_ROUTES_ENGINE names, as the tests read it (`auto`, `ferretdb-postgresql`, `ferretdb-sqlite`). */
+function sampleBackend(): EmbeddedDatabaseOptions['backend'] {
+  const engine = process.env.MODEL_ROUTES_ENGINE || 'auto';
+  if (engine === 'auto') return 'auto';
+  if (engine === 'ferretdb-postgresql' || engine === 'ferretdb-sqlite') return engine.slice('ferretdb-'.length) as 'postgresql' | 'sqlite';
+  throw new Error(`MODEL_ROUTES_ENGINE=${engine}: expected one of auto, ferretdb-postgresql, ferretdb-sqlite`);
 }
 
 /**

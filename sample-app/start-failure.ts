@@ -1,4 +1,4 @@
-import { DataDirInUseError } from '../scripts/data-dir-lock.js';
+import { DataDirInUseError } from '../src/embedded/index.js';
 
 /** Where the sample was asked to listen. */
 export interface SampleAddress {

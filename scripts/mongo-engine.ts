@@ -12,38 +12,28 @@
  *    template cluster that is initdb'd once per PostgreSQL version into the cache.
  * 3. `mongodb-memory-server` (a real `mongod`), when that package is installed (`auto` only).
  *
+ * FerretDB is started by the library's own code (src/embedded/engine/, what `startEmbeddedDatabase()`
+ * of `nestjs-model-routes/embedded` runs): this file adds the repo's choices around it (MONGODB_URI,
+ * MODEL_ROUTES_ENGINE, mongodb-memory-server).
+ *
  * Every server is started as a child of a tiny `sh` watchdog that kills it as soon as this
  * process's pipe to it closes, so no server outlives the process that started it, even when that
  * process is killed; a temporary PostgreSQL cluster is removed by its watchdog too.
  */
-import { lockDataDir } from './data-dir-lock.js';
-import { chooseFerretDbBackend, engineChoice, findOrBuildFerretDb, findPostgresBin } from './engine/choice.js';
-import { startFerretDbOnPostgres, startFerretDbOnSqlite } from './engine/ferretdb.js';
+import { engineChoice } from '../src/embedded/engine/choice.js';
+import { startFerretDb } from '../src/embedded/engine/start-ferretdb.js';
 import { startMemoryServer } from './engine/memory-server.js';
-import type { Engine, StartEngineOptions } from './engine/types.js';
+import type { Engine, StartEngineOptions } from '../src/embedded/engine/types.js';
 
 // The public surface: importers (test/support, bench, sample-app, test/unit) import from here.
-export { cacheDir, chooseFerretDbBackend, engineChoice, findPostgresBin } from './engine/choice.js';
-export { freePorts } from './engine/ports.js';
-export type { Engine, EngineChoice, EngineKind, FerretDbBackend, StartEngineOptions } from './engine/types.js';
+export { cacheDir, chooseFerretDbBackend, engineChoice, findPostgresBin } from '../src/embedded/engine/choice.js';
+export { DataDirInUseError } from '../src/embedded/engine/data-dir-lock.js';
+export { freePorts } from '../src/embedded/engine/ports.js';
+export type { Engine, EngineChoice, EngineKind, FerretDbBackend, StartEngineOptions } from '../src/embedded/engine/types.js';
 
 export async function startEngine(options: StartEngineOptions = {}): Promise<Engine> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const release = options.dataDir && !process.env.MONGODB_URI ? lockDataDir(options.dataDir, options.owner) : undefined;
-  let engine: Engine;
-  try {
-    engine = await resolveEngine(options);
-  } catch (error) {
-    release?.();
-    throw error;
-  }
-  if (release) {
-    const stop = engine.stop.bind(engine);
-    engine.stop = async () => {
-      await stop();
-      release();
-    };
-  }
+  const engine = await resolveEngine(options);
   log(`[engine] ${engine.description}`);
   return engine;
 }
@@ -60,14 +50,8 @@ async function resolveEngine(options: StartEngineOptions): Promise<Engine> {
   }
   const choice = engineChoice(options.engine);
   const asked = options.engine ? `startEngine({ engine: '${choice}' })` : `MODEL_ROUTES_ENGINE=${choice}`;
-  // Before a build of FerretDB, so that a backend that cannot run fails at once.
-  const { backend, reason } = chooseFerretDbBackend(choice, asked);
-  const binary = findOrBuildFerretDb();
-  if (binary) {
-    return backend === 'postgresql'
-      ? startFerretDbOnPostgres(binary, findPostgresBin()!, reason, options.dataDir)
-      : startFerretDbOnSqlite(binary, reason, options.dataDir);
-  }
+  const ferretDb = await startFerretDb({ choice, asked, dataDir: options.dataDir, owner: options.owner });
+  if (ferretDb) return ferretDb;
   if (choice !== 'auto') {
     throw new Error(`${asked}: no FerretDB binary, and no 'go' on the PATH to build one`);
   }

@@ -1,5 +1,5 @@
 /** The last resort of `auto`: `mongodb-memory-server`, an optional package that is not a dependency. */
-import type { Engine } from './types.js';
+import type { Engine } from '../../src/embedded/engine/types.js';
 
 /** A real `mongod` from `mongodb-memory-server`, when that package is installed; else `undefined`. */
 export async function startMemoryServer(): Promise<Engine | undefined> {

@@ -29,6 +29,7 @@ export function docExamplesSpec(): void {
     return text
       .replaceAll("from 'nestjs-model-routes/back-office'", `from '${src}/back-office/index.js'`)
       .replaceAll("from 'nestjs-model-routes/openapi'", `from '${src}/swagger/index.js'`)
+      .replaceAll("from 'nestjs-model-routes/embedded'", `from '${src}/embedded/index.js'`)
       .replaceAll("from 'nestjs-model-routes'", `from '${src}/index.js'`);
   }
 

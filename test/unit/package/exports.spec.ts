@@ -55,6 +55,33 @@ export function exportsSpec(): void {
     });
   });
 
+  /** `nestjs-model-routes/embedded`: the code that starts processes, which the main entry never loads (issue 42). */
+  describe('the embedded database entry (src/embedded/index.ts)', () => {
+    it('exports the start function, the module, the database token and the errors', async () => {
+      const entry = await import('../../../src/embedded/index.js');
+      expect(Object.keys(entry).sort()).toEqual([
+        'DataDirInUseError',
+        'EmbeddedDatabase',
+        'EmbeddedDatabaseError',
+        'EmbeddedDatabaseModule',
+        'startEmbeddedDatabase',
+      ]);
+    });
+
+    it.each(['EmbeddedDatabase', 'EmbeddedDatabaseError', 'EmbeddedDatabaseModule', 'startEmbeddedDatabase', 'DataDirInUseError'])(
+      'the manual (README.md, docs/) documents %s',
+      (name) => {
+        expect(readManual()).toMatch(new RegExp(`\\b${name}\\b`));
+      },
+    );
+
+    it('is the ./embedded export of the package, which ships the script that builds FerretDB', () => {
+      const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+      expect(pkg.exports['./embedded']).toEqual({ types: './dist/embedded/index.d.ts', import: './dist/embedded/index.js' });
+      expect(pkg.files).toContain('scripts/build-ferretdb.sh');
+    });
+  });
+
   /** `nestjs-model-routes/back-office`: opt-in, so the main entry never loads it. */
   describe('the back office entry (src/back-office/index.ts)', () => {
     it('exports BackOfficeModule only (its options and metadata are types)', async () => {

@@ -5,7 +5,7 @@ import ts from 'typescript';
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function publicApiJsdocSpec(): void {
   const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-  const ENTRY_POINTS = ['src/index.ts', 'src/swagger/index.ts', 'src/back-office/index.ts'];
+  const ENTRY_POINTS = ['src/index.ts', 'src/swagger/index.ts', 'src/back-office/index.ts', 'src/embedded/index.ts'];
 
   /** The names each entry point exports whose declaration's JSDoc lacks `@publicApi` (as @nestjs/swagger marks its public surface). */
   function unmarkedExports(): string[] {

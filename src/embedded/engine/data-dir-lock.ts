@@ -11,14 +11,22 @@ import { join } from 'node:path';
 /** The lock file, in the data folder. */
 export const LOCK_FILE = 'in-use.json';
 
-/** What the lock file says of the process that holds the folder. */
+/**
+ * What the lock file says of the process that holds the folder.
+ *
+ * @publicApi
+ */
 export interface DataDirHolder {
   pid: number;
   /** What the holder said it is (`the sample app on http://127.0.0.1:3000`), if anything. */
   owner?: string;
 }
 
-/** A start on a data folder that another running engine holds. */
+/**
+ * A start on a data folder that another running engine holds; the message names its process and the fix.
+ *
+ * @publicApi
+ */
 export class DataDirInUseError extends Error {
   constructor(
     readonly dataDir: string,

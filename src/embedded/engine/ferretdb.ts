@@ -1,7 +1,7 @@
 /** FerretDB v1, launched under the watchdog on its SQLite backend or on a private PostgreSQL cluster. */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { FERRETDB_VERSION } from './choice.js';
 import { canConnect, freePort, freePorts } from './ports.js';
 import {
@@ -23,13 +23,23 @@ import { waitUntil, watch, type Watched } from './watchdog.js';
 // ---------------------------------------------------------------------------------------------
 // FerretDB on SQLite
 
+/** Where an engine keeps its data and which port FerretDB listens on. */
+export interface FerretDbPlace {
+  /** The kept data folder; none for a temporary one, removed on stop(). */
+  keptDir?: string;
+  /** FerretDB's port on 127.0.0.1; default a free one. */
+  port?: number;
+}
+
 /** FerretDB on its embedded SQLite backend, its data in `keptDir` or in a temporary folder. */
-export async function startFerretDbOnSqlite(binary: string, reason: string, keptDir?: string): Promise<Engine> {
+export async function startFerretDbOnSqlite(binary: string, reason: string, place: FerretDbPlace = {}): Promise<Engine> {
   const startedAt = Date.now();
+  // Absolute: FerretDB runs in another working directory (the watchdog's).
+  const keptDir = place.keptDir === undefined ? undefined : resolve(place.keptDir);
   if (keptDir) mkdirSync(keptDir, { recursive: true });
   const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'model-routes-ferretdb-'));
   const args = ['--handler=sqlite', `--sqlite-url=file:${dataDir}/`];
-  const port = await freePort();
+  const port = place.port ?? (await freePort());
   let stopped = false;
   let server: Watched | undefined = await launchFerretDb(binary, args, port).catch(async (error) => {
     if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
@@ -63,8 +73,9 @@ export async function startFerretDbOnSqlite(binary: string, reason: string, kept
 // FerretDB on PostgreSQL
 
 /** FerretDB on a private PostgreSQL cluster: the kept one of `keptDir`, or a temporary copy of the template. */
-export async function startFerretDbOnPostgres(binary: string, bin: string, reason: string, keptDir?: string): Promise<Engine> {
+export async function startFerretDbOnPostgres(binary: string, bin: string, reason: string, place: FerretDbPlace = {}): Promise<Engine> {
   const startedAt = Date.now();
+  const keptDir = place.keptDir === undefined ? undefined : resolve(place.keptDir);
   const version = postgresVersion(bin);
   const owner = serverUser();
   const template = ensureTemplate(bin, version, owner);
@@ -72,9 +83,10 @@ export async function startFerretDbOnPostgres(binary: string, bin: string, reaso
   for (let attempt = 1; ; attempt++) {
     const [pgPort, port] = await freePorts(2);
     try {
-      return await launchOnPostgres({ binary, bin, version, reason, owner, template, clusterDir, pgPort: pgPort!, port: port!, startedAt });
+      const ports = { pgPort: pgPort!, port: place.port ?? port! };
+      return await launchOnPostgres({ binary, bin, version, reason, owner, template, keptDir, clusterDir, ...ports, startedAt });
     } catch (error) {
-      // Another process may take a free port before the server binds it: try other ports.
+      // Another process may take a free port before the server binds it: try other ports (unless FerretDB's was asked for).
       if (attempt >= 3 || !/address already in use/i.test(String(error))) throw error;
     }
   }
@@ -87,7 +99,8 @@ interface PostgresLaunch {
   reason: string;
   owner: ServerUser;
   template: string;
-  /** The kept cluster; none for a temporary one. */
+  /** The kept data folder and its cluster (in it, or linked from it); none for a temporary one. */
+  keptDir?: string;
   clusterDir?: string;
   pgPort: number;
   port: number;
@@ -139,7 +152,7 @@ async function launchOnPostgres(launch: PostgresLaunch): Promise<Engine> {
       uri: `mongodb://127.0.0.1:${port}/`,
       description:
         `FerretDB ${FERRETDB_VERSION} (PostgreSQL ${launch.version} backend; ${launch.reason}) at mongodb://127.0.0.1:${port}/, ` +
-        `PostgreSQL at ${url}, cluster in ${clusterDir}${kept ? '' : ' (temporary)'}, started in ${Date.now() - launch.startedAt} ms`,
+        `PostgreSQL at ${url}, ${where(launch.keptDir, clusterDir)}, started in ${Date.now() - launch.startedAt} ms`,
       async stop() {
         stopped = true;
         await Promise.all([server?.kill(), database.kill()]);
@@ -159,6 +172,12 @@ async function launchOnPostgres(launch: PostgresLaunch): Promise<Engine> {
     cleanUp();
     throw error;
   }
+}
+
+/** Where the data is, for the description: the kept folder (and its cluster when linked from elsewhere), or a temporary cluster. */
+function where(keptDir: string | undefined, clusterDir: string): string {
+  if (!keptDir) return `cluster in ${clusterDir} (temporary)`;
+  return clusterDir.startsWith(`${keptDir}/`) ? `data in ${keptDir}` : `data in ${keptDir} (its cluster in ${clusterDir}, reachable by PostgreSQL's user)`;
 }
 
 /** Runs FerretDB on `port` with `backendArgs` until kill(), or until this process dies. */

@@ -1,4 +1,4 @@
-/** The engine's public types: a leaf module, imported by every other room of `scripts/engine/`. */
+/** The engine's types: a leaf module, imported by every other file of `src/embedded/engine/` and by `scripts/mongo-engine.ts`. */
 export type EngineKind = 'external' | 'ferretdb' | 'mongodb-memory-server';
 export type FerretDbBackend = 'sqlite' | 'postgresql';
 /** The values of `MODEL_ROUTES_ENGINE` and of `StartEngineOptions.engine`. */

@@ -1,7 +1,8 @@
 /**
- * Which engine to start: the choice (`options.engine`, `MODEL_ROUTES_ENGINE`), the FerretDB backend
- * it resolves to, where PostgreSQL's server binaries are, the cache folder, and the FerretDB binary
- * (looked up, or built on first use by `scripts/build-ferretdb.sh`).
+ * Which engine to start: the choice (`options.engine`, `MODEL_ROUTES_ENGINE`, or the backend of
+ * `startEmbeddedDatabase()`), the FerretDB backend it resolves to, where PostgreSQL's server
+ * binaries are, the cache folder, and the FerretDB binary (looked up, or built on first use by
+ * `scripts/build-ferretdb.sh`).
  */
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
@@ -37,7 +38,7 @@ export function chooseFerretDbBackend(
       throw new Error(
         `${asked}, but no PostgreSQL server binaries were found (initdb and postgres ` +
           'on the PATH or in /usr/lib/postgresql/<version>/bin): install them (Debian: apt-get install postgresql), ' +
-          'or use MODEL_ROUTES_ENGINE=ferretdb-sqlite',
+          "or use FerretDB's SQLite backend (MODEL_ROUTES_ENGINE=ferretdb-sqlite; startEmbeddedDatabase({ backend: 'sqlite' }))",
       );
     }
     return { backend: 'postgresql', reason: asked };
@@ -89,11 +90,21 @@ export function findOrBuildFerretDb(): string | undefined {
   if (existsSync(cached)) return cached;
   if (!hasCommand('go')) return undefined;
   const script = findBuildScript();
-  const out = execFileSync('bash', [script], {
-    env: { ...process.env, FERRETDB_VERSION, MODEL_ROUTES_CACHE: cacheDir() },
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-  });
+  let out: string;
+  try {
+    // The script says on stderr, in one line, that it builds (once, about a minute) and where to.
+    out = execFileSync('bash', [script], {
+      env: { ...process.env, FERRETDB_VERSION, MODEL_ROUTES_CACHE: cacheDir() },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    });
+  } catch (error) {
+    throw new Error(
+      `Building FerretDB ${FERRETDB_VERSION} with Go failed (its output is above; 'go' fetches it from the Go module proxy, so it needs the network ` +
+        `once): ${(error as Error).message.split('\n')[0]}. Set FERRETDB_BIN to a FerretDB v1 binary, or connect to MongoDB instead.`,
+      { cause: error },
+    );
+  }
   return out.trim().split('\n').pop();
 }
 
@@ -106,7 +117,10 @@ function hasCommand(name: string): boolean {
   }
 }
 
-/** The script sits in `scripts/` of the repo, whether this file runs from source or from a build. */
+/**
+ * The script sits in `scripts/` of the package (the repo, or the installed package, whose `files`
+ * ship it), whether this file runs from source (src/embedded/engine/) or from a build (dist/embedded/engine/).
+ */
 function findBuildScript(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {

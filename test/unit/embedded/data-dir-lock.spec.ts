@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataDirInUseError, LOCK_FILE, lockDataDir } from '../../../scripts/data-dir-lock.js';
+import { DataDirInUseError, LOCK_FILE, lockDataDir } from '../../../src/embedded/engine/data-dir-lock.js';
 import { startFailureLine } from '../../../sample-app/start-failure.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */

@@ -1,0 +1,3 @@
+import { runSpecsUnder } from '../../support/suite.js';
+
+await runSpecsUnder(import.meta.url);
