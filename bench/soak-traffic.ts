@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
+import { goodput } from './soak-figures.js';
 
 /**
  * The soak's data and traffic: users and companies created through the sample app's own routes,
@@ -69,19 +70,19 @@ function companyBody(name: string, owner: string, next: () => number) {
   return { niceName: name, owner, employees: Math.floor(next() * 1000), location: LOCATIONS[Math.floor(next() * LOCATIONS.length)] };
 }
 
-/** One request of the cycle: its kind (for the report), and the request autocannon sends. */
-interface Step {
+/** One request of the cycle: its kind (for the report), and the request autocannon (or the sweep's client) sends. */
+export interface Step {
   kind: string;
   build: (pick: Picker, context: Context) => { method: string; path: string; body?: unknown; headers?: Record<string, string> };
   /** Keeps what the response says for the next steps (the created company's id). */
   keep?: (body: string, context: Context) => void;
 }
 
-interface Context {
+export interface Context {
   created?: string;
 }
 
-interface Picker {
+export interface Picker {
   user(): string;
   company(): string;
   number(max: number): number;
@@ -89,7 +90,7 @@ interface Picker {
 }
 
 /** The cycle every connection runs, in order: 50% reads, 25% searches, 25% writes. */
-const CYCLE: Step[] = [
+export const CYCLE: Step[] = [
   { kind: 'read company', build: (p) => ({ method: 'GET', path: `/company/${p.company()}` }) },
   {
     kind: 'create company',
@@ -126,6 +127,8 @@ const CYCLE: Step[] = [
 export interface TrafficResult {
   requests: number;
   rps: number;
+  /** Successful (2xx) requests per second. */
+  goodput: number;
   statusCodes: Record<string, number>;
   errors: number;
   timeouts: number;
@@ -145,12 +148,7 @@ export interface TrafficResult {
 
 /** Drives the cycle on `connections` connections for `seconds` seconds. */
 export async function drive(url: string, data: Seeded, connections: number, seconds: number, next: () => number): Promise<TrafficResult> {
-  const picker: Picker = {
-    user: () => data.users[Math.floor(next() * data.users.length)]!,
-    company: () => data.companies[Math.floor(next() * data.companies.length)]!,
-    number: (max) => Math.floor(next() * max),
-    location: () => LOCATIONS[Math.floor(next() * LOCATIONS.length)]!,
-  };
+  const picker = makePicker(data, next);
   const byKind: Record<string, Record<string, number>> = {};
   const samples: string[] = [];
   let shed = 0;
@@ -197,6 +195,7 @@ export async function drive(url: string, data: Seeded, connections: number, seco
   return {
     requests: result.requests.total,
     rps: result.requests.total / elapsed,
+    goodput: goodput(statusCodes, elapsed),
     statusCodes,
     errors: result.errors,
     timeouts: result.timeouts,
@@ -209,6 +208,16 @@ export async function drive(url: string, data: Seeded, connections: number, seco
     samples,
     shed,
     admitted: percentiles(admittedMs),
+  };
+}
+
+/** Picks the seeded documents and the values of the cycle's requests with `next` (the seeded generator). */
+export function makePicker(data: Seeded, next: () => number): Picker {
+  return {
+    user: () => data.users[Math.floor(next() * data.users.length)]!,
+    company: () => data.companies[Math.floor(next() * data.companies.length)]!,
+    number: (max) => Math.floor(next() * max),
+    location: () => LOCATIONS[Math.floor(next() * LOCATIONS.length)]!,
   };
 }
 
