@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { ModelRoutesConfigError } from '../errors/model-routes-config.error.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
+import { isDatabaseUnavailable } from '../errors/error-response.mapper.js';
 import { FixedLimit, GradientLimit, type ConcurrencyLimit, type GradientLimitOptions } from './adaptive-limit.js';
 
 /**
@@ -147,9 +148,9 @@ export class AdmissionTicket {
   private holds = 0;
   private ended = false;
   private left = false;
-  private failed = false;
+  private failure: Failure = 'none';
 
-  constructor(private readonly giveBack: (failed: boolean) => void) {}
+  constructor(private readonly giveBack: (failure: Failure) => void) {}
 
   /** Work that uses the database starts under this place. */
   hold(): void {
@@ -162,9 +163,12 @@ export class AdmissionTicket {
     this.settle();
   }
 
-  /** The request's work failed: its time says nothing of its route's, unless it was slow. */
-  fail(): void {
-    this.failed = true;
+  /**
+   * The request's work failed with `error`: its time says nothing of its route's, unless it was
+   * slow; a database that cannot be reached says nothing of the load at all (see `Failure`).
+   */
+  fail(error?: unknown): void {
+    this.failure = isDatabaseUnavailable(error) ? { outage: error } : 'failed';
   }
 
   /** The request is over; the place is given back as soon as no work holds it. */
@@ -176,10 +180,13 @@ export class AdmissionTicket {
   private settle(): void {
     if (this.ended && this.holds === 0 && !this.left) {
       this.left = true;
-      this.giveBack(this.failed);
+      this.giveBack(this.failure);
     }
   }
 }
+
+/** How an admitted request's work ended: it did not fail, it failed, or the database could not be reached (`outage`: the error). */
+type Failure = 'none' | 'failed' | { outage: unknown };
 
 /** A request waiting for a place: when it came, and how it is let in or refused. */
 interface Waiting {
@@ -209,6 +216,8 @@ export class Admission extends EventEmitter {
   private readonly limit: ConcurrencyLimit | undefined;
   /** The admitted requests' recent time, in milliseconds (a moving average): what a wait in the queue is estimated by. */
   private serviceTime = 0;
+  /** The error of the last request that found the database unreachable, until one succeeds again: refusals then say so. */
+  private outage: unknown;
 
   /**
    * @param now the clock of waits and times, in milliseconds (`performance.now` unless a test gives its own)
@@ -332,12 +341,15 @@ export class Admission extends EventEmitter {
     const since = this.now();
     const generation = limit.generation;
     const busy = ++this.active;
-    return new AdmissionTicket((failed) => {
+    return new AdmissionTicket((failure) => {
       const elapsed = this.now() - since;
-      if (kind) {
-        limit.done(kind, elapsed, !failed, generation, busy);
-        if (!failed) this.serviceTime = this.serviceTime === 0 ? elapsed : this.serviceTime + (elapsed - this.serviceTime) * 0.1;
+      // A database that cannot be reached makes every request slow: that is no load to adapt to.
+      if (typeof failure === 'object') this.outage = failure.outage;
+      else if (kind) {
+        limit.done(kind, elapsed, failure === 'none', generation, busy);
+        if (failure === 'none') this.serviceTime = this.serviceTime === 0 ? elapsed : this.serviceTime + (elapsed - this.serviceTime) * 0.1;
       }
+      if (failure === 'none') this.outage = undefined;
       this.active--;
       this.emit('left', this.active);
       this.next();
@@ -355,13 +367,32 @@ export class Admission extends EventEmitter {
     }
   }
 
-  /** Counts a refused request and makes its 503, naming the limit as it stands and the options that set it. */
+  /**
+   * Counts a refused request and makes its 503, naming the limit as it stands and the options that
+   * set it; while the database cannot be reached (the last request that ended found it so), the 503
+   * says that instead, with its cause: the queue is stuck behind the outage, not behind the load.
+   */
   private refuse(): ModelRoutesException {
     this.shedCount++;
     this.emit('shed', this.shedCount);
     const options = this.options as ResolvedAdmissionOptions;
+    if (this.outage !== undefined) return unavailable(options, this.outage);
     const set = options.adaptive ? 'min, max, queue, maxWait' : 'concurrency, queue';
     return overloaded(options, `${this.concurrency} requests at work and ${this.waiting.length} waiting: forRoot({ admission: { ${set} } })`);
+  }
+}
+
+/** The 503 of a request refused while the database cannot be reached, its cause the error of the last request that found it so. */
+function unavailable({ retryAfter }: ResolvedAdmissionOptions, cause: unknown): ModelRoutesException {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const error = new ModelRoutesException('MR_DATABASE_UNAVAILABLE', 'The database is unavailable; try again later', undefined, {
+      'Retry-After': String(retryAfter),
+    });
+    return Object.assign(error, { cause });
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -85,7 +85,7 @@ export class RouteCallGuard implements CanActivate {
     try {
       call = openRouteCall(plan, request, response, (name) => this.targets.get(name), this.settings, ticket);
     } catch (error) {
-      ticket?.fail();
+      ticket?.fail(error);
       ticket?.unhold();
       ticket?.end();
       throw error;
@@ -100,7 +100,7 @@ export class RouteCallGuard implements CanActivate {
         return admit(request, opened);
       },
       (error: unknown) => {
-        ticket?.fail();
+        ticket?.fail(error);
         ticket?.unhold();
         ticket?.end();
         throw error;

@@ -29,7 +29,7 @@ export async function serveRoute(controller: object, plan: RoutePlan, args: unkn
   try {
     return await answer(controller, call, own);
   } catch (error) {
-    ticket.fail();
+    ticket.fail(error);
     throw error;
   } finally {
     ticket.unhold();

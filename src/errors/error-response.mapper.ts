@@ -115,6 +115,11 @@ export function mapError(error: unknown): MappedError {
   return { body: errorBody('MR_INTERNAL', 500, 'Internal server error'), unexpected: true };
 }
 
+/** Whether a failure is answered 503 `MR_DATABASE_UNAVAILABLE`: the database cannot be reached, or did not answer in time. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return mapError(error).body.code === 'MR_DATABASE_UNAVAILABLE';
+}
+
 /** Whether an error itself says the database cannot serve now (its `cause`s aside). */
 function isUnavailable(error: unknown): boolean {
   const { name, code, message } = (error ?? {}) as { name?: string; code?: unknown; message?: string };

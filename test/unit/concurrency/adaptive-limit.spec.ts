@@ -164,6 +164,33 @@ export function adaptiveLimitSpec(): void {
       running[1]!.end();
     });
 
+    it('while the database cannot be reached, refuses with 503 MR_DATABASE_UNAVAILABLE and its cause, and does not shrink for it; a success ends it', async () => {
+      const time = clock();
+      const admission = new Admission(options(100, 1), time.now);
+      const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27017'), { name: 'MongoServerSelectionError' });
+      const running = [admission.enter(undefined, read), admission.enter(undefined, read)] as AdmissionTicket[];
+      const waiting = admission.enter(undefined, read) as Promise<AdmissionTicket>;
+      const refused = waiting.catch((error: unknown) => error);
+      // Server selection gives up after seconds: slower than `slow`, but no sign of load.
+      time.advance(3000);
+      running[0]!.fail(outage);
+      running[0]!.end();
+      const error = await refused;
+      expect(error).toMatchObject({ code: 'MR_DATABASE_UNAVAILABLE', headers: { 'Retry-After': '1' }, cause: outage });
+      expect(admission.concurrency).toBe(2);
+      // Refused at once too while it lasts, when the queue is full.
+      const atWork = admission.enter(undefined, read) as AdmissionTicket;
+      const queued = admission.enter(undefined, read) as Promise<AdmissionTicket>;
+      expect(() => admission.enter(undefined, read)).toThrow(expect.objectContaining({ code: 'MR_DATABASE_UNAVAILABLE' }));
+      // A success ends it: the next refusal is the limit's own (here by the recent pace, the 3 s of that success).
+      running[1]!.end();
+      const next = await queued;
+      expect(() => admission.enter(undefined, read)).toThrow(expect.objectContaining({ code: 'MR_OVERLOADED' }));
+      atWork.end();
+      next.end();
+      expect([admission.running, admission.queued]).toEqual([0, 0]);
+    });
+
     it('halves after a slow request and lets the queue in only as far as the new limit', async () => {
       const time = clock();
       const admission = new Admission({ ...options(10_000), adaptive: { min: 2, max: 10, initial: 8, slow: 1000 } }, time.now);
