@@ -21,7 +21,12 @@ export interface OutageResult {
   requests: number;
   /** Status (or error) → count, over the whole phase. */
   answers: Record<string, number>;
-  /** Answers that are neither 2xx nor 503 MR_DATABASE_UNAVAILABLE, and transport errors: how many, and the first 20. */
+  /**
+   * Answers that are neither 2xx, nor 503 MR_DATABASE_UNAVAILABLE, nor the admission limit's 503
+   * MR_OVERLOADED (a request that waited past `admission.maxWait` behind the outage, or was refused
+   * at once by the queue's pace after it: retryable, with `Retry-After`), and transport errors: how
+   * many, and the first 20.
+   */
   unexpectedCount: number;
   unexpected: string[];
   /** Requests in flight when the engine stopped, answered 422 MR_QUERY_TIMEOUT or 500 MR_INTERNAL: status, code, when. */
@@ -116,6 +121,7 @@ function twentyInARow(outcomes: Outcome[], up: number): number | undefined {
 
 const isSuccess = (outcome: Outcome) => outcome.status !== undefined && outcome.status < 300;
 const isUnavailable = (outcome: Outcome) => outcome.status === 503 && outcome.code === 'MR_DATABASE_UNAVAILABLE';
+const isShed = (outcome: Outcome) => outcome.status === 503 && outcome.code === 'MR_OVERLOADED';
 
 /** The outage's moments: suspend() called, the engine down (suspend() resolved), the engine up again. */
 interface Moments {
@@ -139,7 +145,7 @@ function summarize(outcomes: Outcome[], { stopping, down, up }: Moments, appAliv
   const isEngineCancel = (o: Outcome) =>
     inFlightAtKill(o) && ((o.status === 422 && o.code === 'MR_QUERY_TIMEOUT') || (o.status === 500 && o.code === 'MR_INTERNAL'));
   const unexpected = outcomes
-    .filter((o) => !isSuccess(o) && !isUnavailable(o) && !isEngineCancel(o))
+    .filter((o) => !isSuccess(o) && !isUnavailable(o) && !isShed(o) && !isEngineCancel(o))
     .map((o) => `${o.error ?? `${o.status} ${o.code}`} (${when(o)})`);
   const cancelled = outcomes.filter(isEngineCancel).map((o) => `${o.status} ${o.code} (${when(o)})`);
   const firstUnavailable = outcomes.filter(isUnavailable).sort((a, b) => a.done - b.done)[0];

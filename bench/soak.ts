@@ -244,8 +244,8 @@ function reportOutage(o: OutageResult, errors: string[]): void {
   const internal = o.cancelledByEngine.filter((item) => item.startsWith('500')).length;
   check(
     o.unexpectedCount === 0,
-    'every request sent while the engine was down or after it answered 2xx or 503 MR_DATABASE_UNAVAILABLE, no socket error',
-    `${o.unexpectedCount} others`,
+    "every request sent while the engine was down or after it answered 2xx, 503 MR_DATABASE_UNAVAILABLE or the limit's 503 MR_OVERLOADED, no socket error",
+    `${o.unexpectedCount} others (${o.answers['503 MR_OVERLOADED'] ?? 0} shed by the admission limit)`,
   );
   check(
     others.length === 0 && internal <= cancels.length,
