@@ -164,7 +164,7 @@ export function adaptiveLimitSpec(): void {
       running[1]!.end();
     });
 
-    it('while the database cannot be reached, refuses with 503 MR_DATABASE_UNAVAILABLE and its cause, and does not shrink for it; a success ends it', async () => {
+    it('while the database cannot be reached, refuses with MR_DATABASE_UNAVAILABLE and its cause, without shrinking; a success ends it', async () => {
       const time = clock();
       const admission = new Admission(options(100, 1), time.now);
       const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27017'), { name: 'MongoServerSelectionError' });
