@@ -68,7 +68,7 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
     /** Where the repository of the referenced model (Entrepreneur) is. */
     @Inject(ReferenceTargets) readonly targets!: ReferenceTargets;
 
-    /** The repository of the referenced model, serving the call in progress. */
+    /** The repository of the referenced model, serving the call in progress (a view made on each access: read it once per call). */
     get target(): ModelRepository {
       return serving(this, this.targets.get(targetName));
     }
@@ -92,9 +92,11 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
     async list(key: string, query: Record<string, unknown>) {
       const doc = found(await serving(this, this.source).findOne(key), key);
       const ids = (doc[field] as Types.ObjectId[] | undefined) ?? [];
+      // One view of the target for the call (each `this.target` makes one).
+      const target = this.target;
       const [result, missing] = await Promise.all([
-        this.target.search(callOf(this)?.searchFor(query) ?? parseSearchQueryString(query, this.target.definition), { _id: { $in: ids } }),
-        this.target.missingObjectIds(ids),
+        target.search(callOf(this)?.searchFor(query) ?? parseSearchQueryString(query, target.definition), { _id: { $in: ids } }),
+        target.missingObjectIds(ids),
       ]);
       // Dangling identifiers (their documents were deleted) are reported, never silently dropped.
       return { ...result, status: { ...result.status, missing: missing.map(String) } };
@@ -124,8 +126,9 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
     }
 
     async add(key: string, related: string) {
-      const objectId = await this.target.resolveObjectId(related);
-      if (!objectId || !(await this.target.findByObjectId(objectId))) throw ModelRoutesException.notFound(targetName, related);
+      const target = this.target;
+      const objectId = await target.resolveObjectId(related);
+      if (!objectId || !(await target.findByObjectId(objectId))) throw ModelRoutesException.notFound(targetName, related);
       return found(await serving(this, this.source).addReference(key, field, objectId), key);
     }
 
@@ -147,12 +150,13 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
      * one outside the scope is a 404, as a deleted one is then (the two are never told apart).
      */
     private async searchByReference(key: string, params: SearchParams) {
-      if (this.target.definition.idField === '_id' && !this.target.isScoped()) {
-        const result = await serving(this, this.source).search(params, { [field]: this.target.castId(key) });
-        if (nothingMatched(result.status) && !(await this.target.existingObjectId(key))) throw ModelRoutesException.notFound(targetName, key);
+      const target = this.target;
+      if (target.definition.idField === '_id' && !target.isScoped()) {
+        const result = await serving(this, this.source).search(params, { [field]: target.castId(key) });
+        if (nothingMatched(result.status) && !(await target.existingObjectId(key))) throw ModelRoutesException.notFound(targetName, key);
         return result;
       }
-      const objectId = await this.target.existingObjectId(key);
+      const objectId = await target.existingObjectId(key);
       if (!objectId) throw ModelRoutesException.notFound(targetName, key);
       return serving(this, this.source).search(params, { [field]: objectId });
     }
@@ -163,13 +167,14 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
      * references it, as `searchByReference` answers.
      */
     private async referencing(key: string): Promise<Record<string, unknown>> {
-      if (this.target.definition.idField !== '_id' || this.target.isScoped()) {
-        const objectId = await this.target.existingObjectId(key);
+      const target = this.target;
+      if (target.definition.idField !== '_id' || target.isScoped()) {
+        const objectId = await target.existingObjectId(key);
         if (!objectId) throw ModelRoutesException.notFound(targetName, key);
         return { [field]: objectId };
       }
-      const scope = { [field]: this.target.castId(key) };
-      if (!(await this.target.existingObjectId(key)) && !(await serving(this, this.source).matchingObjectIds(scope, 1)).length)
+      const scope = { [field]: target.castId(key) };
+      if (!(await target.existingObjectId(key)) && !(await serving(this, this.source).matchingObjectIds(scope, 1)).length)
         throw ModelRoutesException.notFound(targetName, key);
       return scope;
     }
