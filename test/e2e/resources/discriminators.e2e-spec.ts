@@ -57,6 +57,7 @@ export function discriminatorsSpec(): void {
   @Schema()
   class Truck {
     @Prop({ required: true }) load!: number;
+    @Prop({ select: false }) vin?: string;
   }
 
   const engine = useEngine();
@@ -330,6 +331,56 @@ export function discriminatorsSpec(): void {
       const truck = (await t.http().post('/vehicle').send({ kind: 'Truck', wheels: 6, load: 12 }).expect(201)).body;
       expect(truck).toEqual({ _id: expect.any(String), kind: 'Truck', wheels: 6, load: 12 });
       expectError(await t.http().post('/vehicle').send({ kind: 'Truck', wheels: 6 }), 400, 'MR_VALIDATION_FAILED');
+    });
+
+    it("keeps a sub-type's hidden field (select: false) out of every answer, filter, sort and select", async () => {
+      const truck = (await t.http().post('/vehicle').send({ kind: 'Truck', wheels: 4, load: 3 }).expect(201)).body;
+      expectError(await t.http().post('/vehicle').send({ kind: 'Truck', wheels: 4, load: 3, vin: 'x' }), 400, 'MR_INVALID_BODY');
+      await t.connection.collection('vehicles').updateMany({}, { $set: { vin: 'SECRET' } });
+      const read = await t
+        .http()
+        .get(`/vehicle/${String(truck._id)}`)
+        .expect(200);
+      expect(read.text).not.toContain('SECRET');
+      const patched = await t
+        .http()
+        .patch(`/vehicle/${String(truck._id)}`)
+        .send({ load: 4 })
+        .expect(200);
+      expect(patched.text).not.toContain('SECRET');
+      expectError(
+        await t
+          .http()
+          .patch(`/vehicle/${String(truck._id)}`)
+          .send({ vin: 'y' }),
+        400,
+        'MR_INVALID_BODY',
+      );
+      const listed = await t.http().get('/vehicles').expect(200);
+      expect(listed.body.result.length).toBeGreaterThan(0);
+      expect(listed.text).not.toContain('SECRET');
+      expect((await t.http().get('/vehicles').query({ vin: 'SECRET' })).status).toBe(400);
+      expect(
+        (
+          await t
+            .http()
+            .post('/vehicles')
+            .send({ select: ['vin'] })
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await t
+            .http()
+            .post('/vehicles')
+            .send({ sort: { vin: 1 } })
+        ).status,
+      ).toBe(400);
+      const deleted = await t
+        .http()
+        .delete(`/vehicle/${String(truck._id)}`)
+        .expect(200);
+      expect(deleted.text).not.toContain('SECRET');
     });
   });
 
