@@ -5,6 +5,7 @@
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Types } from 'mongoose';
 import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import { GeneratedResource, ModelRoutesModule } from '../../../src/index.js';
 import { createModelRoutesDocument } from '../../../src/swagger/index.js';
@@ -15,9 +16,16 @@ import { expectError } from '../../support/expect-error.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function discriminatorsSpec(): void {
+  @GeneratedResource()
+  @Schema()
+  class Writer {
+    @Prop({ required: true }) name!: string;
+  }
+
   @Schema()
   class Book {
     @Prop({ required: true }) isbn!: string;
+    @Prop({ type: Types.ObjectId, ref: 'Writer' }) author?: Types.ObjectId;
     @Prop() pages?: number;
     @Prop() published?: Date;
   }
@@ -65,6 +73,7 @@ export function discriminatorsSpec(): void {
   beforeAll(async () => {
     t = await createTestApp(engine, {
       resources: [
+        Writer,
         Product,
         { resource: Device, schema: DeviceSchema },
         { resource: Vehicle, discriminators: [{ name: 'Truck', schema: SchemaFactory.createForClass(Truck) }] },
@@ -318,6 +327,53 @@ export function discriminatorsSpec(): void {
     });
   });
 
+  describe('a reference declared on a sub-type', () => {
+    it('is checked on write, followed by its route, and found by the reverse route', async () => {
+      const writer = (await t.http().post('/writer').send({ name: 'Frank Herbert' }).expect(201)).body;
+      const b = await created({ ...book, author: writer._id });
+      expectError(
+        await t
+          .http()
+          .post('/product')
+          .send({ ...book, author: '5f0000000000000000000000' }),
+        400,
+        'MR_REFERENCE_NOT_FOUND',
+      );
+      expectError(
+        await t
+          .http()
+          .post('/product')
+          .send({ ...shirt, author: writer._id }),
+        400,
+        'MR_INVALID_BODY',
+      );
+      expect(
+        (
+          await t
+            .http()
+            .get(`/product/${String(b._id)}/author`)
+            .expect(200)
+        ).body,
+      ).toEqual(writer);
+      const reverse = (
+        await t
+          .http()
+          .get(`/writer/${String(writer._id)}/products/author`)
+          .expect(200)
+      ).body;
+      expect(reverse.result.map((doc: { _id: string }) => doc._id)).toEqual([b._id]);
+      expect(
+        (
+          await t
+            .http()
+            .get('/products')
+            .query({ author: String(writer._id) })
+            .expect(200)
+        ).body.result,
+      ).toHaveLength(1);
+    });
+  });
+
   describe('the other ways of declaring sub-types', () => {
     it("serves discriminators declared on the schema (Mongoose's schema.discriminator, with a value of its own)", async () => {
       const phone = (await t.http().post('/device').send({ type: 'phone', name: 'P1', screen: 6 }).expect(201)).body;
@@ -428,7 +484,7 @@ export function discriminatorsSpec(): void {
   describe('back office', () => {
     let office: TestApp;
     beforeAll(async () => {
-      office = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Product] }), imports: [BackOfficeModule.forRoot()] });
+      office = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Writer, Product] }), imports: [BackOfficeModule.forRoot()] });
     });
     afterAll(() => office?.close());
 
