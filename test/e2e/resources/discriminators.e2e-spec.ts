@@ -12,6 +12,7 @@ import { createModelRoutesDocument } from '../../../src/swagger/index.js';
 import { BackOfficeModule, type BackOfficeMetadata, type FieldMetadata } from '../../../src/back-office/index.js';
 import { bootTestApp, createTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
+import { bodyType, clientTypes, compile, COMPILE_TIMEOUT, typed } from '../../support/typed-client.js';
 import { expectError } from '../../support/expect-error.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
@@ -479,6 +480,26 @@ export function discriminatorsSpec(): void {
       expect(shirtBody.additionalProperties).toBe(false);
       expect(shirtBody.properties.kind).toEqual({ type: 'string', enum: ['Shirt'] });
     });
+
+    it(
+      'gives a generated client (openapi-typescript) a union it narrows by the key, and refuses a body of mixed sub-types at compile time',
+      async () => {
+        const types = await clientTypes(document);
+        const client = [
+          "import type { components, paths } from './api';",
+          "type Product = components['schemas']['Product'];",
+          "export const label = (p: Product): string => (p.kind === 'Book' ? p.isbn : p.size);",
+          typed('book', bodyType('/product', 'post'), { kind: 'Book', name: 'Dune', isbn: '1' }),
+          typed('shirt', bodyType('/product', 'post'), { kind: 'Shirt', name: 'Tee', size: 'M' }),
+        ].join('\n');
+        expect(compile({ 'api.ts': types, 'client.ts': client })).toEqual([]);
+        const wrong = ["import type { paths } from './api';", typed('mixed', bodyType('/product', 'post'), { kind: 'Book', name: 'Dune', size: 'M' })].join(
+          '\n',
+        );
+        expect(compile({ 'api.ts': types, 'wrong.ts': wrong }).length).toBeGreaterThan(0);
+      },
+      COMPILE_TIMEOUT,
+    );
   });
 
   describe('back office', () => {
