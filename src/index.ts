@@ -5,6 +5,7 @@ export { GeneratedResource } from './decorators/generated-resource.decorator.js'
 export type { DtoOption, GeneratedResourceOptions, HistoryOptions } from './interfaces/generated-resource-options.interface.js';
 export { ModelRoutesModule, type ModelRoutesModuleAsyncOptions } from './model-routes.module.js';
 export type {
+  DiscriminatorRegistration,
   ModelRoutesExtras,
   ModelRoutesModuleOptions,
   ModelRoutesSettings,

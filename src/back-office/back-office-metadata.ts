@@ -113,18 +113,22 @@ function resourceMetadata(
     fieldRoutes: (field) => fieldRoutes(registration.routes, of.name, field),
     isExpandable: (reference) => reference.expand === true,
   });
-  const fields = seenFields(
-    resourceFields(definition, {
-      ...context(definition),
-      // The target's fields as its own page has them for this request (no hidden field); its own references' filters are not followed.
-      filterFields: (reference) => {
-        const target = reference.filter ? registration.definitions.find((candidate) => candidate.name === reference.targetName) : undefined;
-        return target && filterFieldsOf(seenFields(resourceFields(target, { ...context(target), filterFields: () => undefined }), target, groups));
-      },
-    }),
-    definition,
-    groups,
-  );
+  const fieldContext: FieldContext = {
+    ...context(definition),
+    // The target's fields as its own page has them for this request (no hidden field); its own references' filters are not followed.
+    filterFields: (reference) => {
+      const target = reference.filter ? registration.definitions.find((candidate) => candidate.name === reference.targetName) : undefined;
+      return target && filterFieldsOf(seenFields(resourceFields(target, { ...context(target), filterFields: () => undefined }), target, groups));
+    },
+  };
+  const fields = seenFields(resourceFields(definition, fieldContext), definition, groups);
+  const subTypes = definition.discriminator && {
+    key: definition.discriminator.key,
+    types: definition.discriminator.types.map(({ value, schema }) => ({
+      value,
+      fields: seenFields(resourceFields({ ...definition, schema }, fieldContext), definition, groups),
+    })),
+  };
   return {
     name: definition.name,
     path: definition.path,
@@ -136,6 +140,7 @@ function resourceMetadata(
     routes: resourceRoutes(definition, registration.routes),
     ...(definition.softDelete && { softDelete: { field: definition.softDelete.field } }),
     fields,
+    ...(subTypes && { subTypes }),
     referencedBy: registration.definitions.flatMap((source) => {
       const rank = declaredRank(source.schema);
       return source.references

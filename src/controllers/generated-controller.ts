@@ -10,6 +10,7 @@ import { bulkConditions, bulkDryRun, parseBulkQueryString } from '../query/bulk-
 import { exportQuery, parseSearchBody, parseSearchQueryString } from '../query/search-params.parser.js';
 import { mergeData } from '../write/update-document.util.js';
 import { checkWrite } from '../call/write-check.util.js';
+import { checkCreate } from '../call/sub-type.util.js';
 import type { ExportPages, ModelRepository, PlainDocument } from '../repository/model-repository.js';
 import { getModelRepositoryToken } from '../repository/model-repository.token.js';
 
@@ -224,7 +225,7 @@ export function GeneratedController<T>(
       serverFields?: Record<string, unknown>,
     ): Record<string, unknown> | Promise<Record<string, unknown>> {
       const { definition } = this.repository;
-      const checked = checkWrite(body, definition, definition.dtos?.[kind], callOf(this));
+      const checked = (kind === 'create' ? checkCreate : checkWrite)(body, definition, definition.dtos?.[kind], callOf(this));
       // A generated DTO's check is synchronous: no promise (and no await) for it.
       return checked instanceof Promise ? checked.then((data) => mergeData(data, serverFields)) : mergeData(checked, serverFields);
     }

@@ -64,7 +64,13 @@ function generatedDtos(resource: Type, build: () => ResourceDtos): ResourceDtos 
   return dtos;
 }
 
-function buildDtos(resource: Type, schema: Schema, fields: FieldRules): ResourceDtos {
+/** The create and update bodies of a sub-type (`BookCreateDto`), from its merged schema and the rules of its fields. */
+export function subTypeDtos(resource: Type, name: string, schema: Schema, fields: FieldRules): Pick<ResourceDtos, 'create' | 'update'> {
+  const { create, update } = buildDtos(resource, schema, fields, name);
+  return { create, update };
+}
+
+function buildDtos(resource: Type, schema: Schema, fields: FieldRules, name = resource.name): ResourceDtos {
   // A reference to a resource identified by a slug may be written with the slug.
   const describe = (field: string) => `${resource.name}.${field}`;
   const references = new Map(
@@ -73,7 +79,7 @@ function buildDtos(resource: Type, schema: Schema, fields: FieldRules): Resource
       return [field, { bySlug: targetId !== undefined && targetId !== '_id' }];
     }),
   );
-  return createResourceDtos({ name: resource.name, schema, fields, references });
+  return createResourceDtos({ name, schema, fields, references });
 }
 
 /** The class of a `dto` option: given, or returned by an arrow function (which has no prototype). */

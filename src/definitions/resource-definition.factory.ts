@@ -11,7 +11,7 @@ import { DEFAULT_SEARCH_OPTIONS } from '../query/search-defaults.js';
 import { COUNT_POLICIES, isCountPolicy } from '../metadata/count-policies.js';
 import type { RepositoryDefinition } from './repository-definition.interface.js';
 import { idParamName, kebabCase, pluralPath } from '../utils/naming.util.js';
-import { resourceDtos } from './generated-dto.js';
+import { resourceDtos, subTypeDtos } from './generated-dto.js';
 import { findFileFields } from '../files/file-options.js';
 import { findDeleteRules } from './delete-rules.factory.js';
 import { createFieldRules, findEmbeddedReferences, findReferences } from './field-rules.factory.js';
@@ -19,7 +19,11 @@ import { isUnderAny } from '../query/field-path.util.js';
 import { resourceFieldRules, resourceMetadata } from './resource-fields.factory.js';
 import { assertRouteNames, assertVersion } from './route-options.util.js';
 import { createResourceSchema, ensureUniqueIndex } from './schema.factory.js';
-import { assertNoDiscriminators } from './unsupported-schema.util.js';
+import { compileSubTypes, declareDiscriminators, unionSchema } from './discriminators.factory.js';
+import { ownsField } from './sub-types.util.js';
+import type { DiscriminatorRegistration } from '../interfaces/model-routes-options.interface.js';
+import type { DiscriminatorDefinition } from './resource-definition.interface.js';
+import type { ResourceDtos } from '../dto/resource-dto.factory.js';
 
 /**
  * Reads `@GeneratedResource()` metadata and the Mongoose schema of every listed resource,
@@ -162,14 +166,25 @@ function assertFieldRoutes(
   }
 }
 
-function normalize(entry: Type | ResourceRegistration): { resource: Type; schema?: Schema } {
+function normalize(entry: Type | ResourceRegistration): ResourceEntry {
   return typeof entry === 'function' ? { resource: entry } : entry;
 }
 
-export function createResourceDefinition({ resource, schema: given }: { resource: Type; schema?: Schema }): ResourceDefinition {
+interface ResourceEntry {
+  resource: Type;
+  schema?: Schema;
+  discriminators?: DiscriminatorRegistration[];
+}
+
+export function createResourceDefinition({ resource, schema: given, discriminators }: ResourceEntry): ResourceDefinition {
   const metadata = resourceMetadata(resource);
-  const schema = createResourceSchema(resource, given);
-  assertNoDiscriminators(resource.name, schema);
+  const modelSchema = createResourceSchema(resource, given);
+  declareDiscriminators(resource, modelSchema, metadata.discriminators, discriminators);
+  return createDefinition(resource, modelSchema, metadata, given !== undefined);
+}
+
+function createDefinition(resource: Type, modelSchema: Schema, metadata: ReturnType<typeof resourceMetadata>, given: boolean): ResourceDefinition {
+  let schema = modelSchema;
   const path = metadata.path ?? kebabCase(resource.name);
   const plural = metadata.plural ?? pluralPath(path);
   const idField = metadata.id ?? '_id';
@@ -183,11 +198,14 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     );
   }
   ensureUniqueIndex(schema, idField);
+  const softDelete = softDeleteOption(resource, schema, metadata.softDelete);
+  // The sub-types are compiled once the base schema is complete (its unique id, its soft delete field).
+  const subTypes = compileSubTypes(resource, modelSchema);
+  if (subTypes) schema = unionSchema(resource, modelSchema, subTypes.key, subTypes.types);
   // Checked here, so that a wrong `onDelete` fails forRoot(); the rules themselves are read from
   // every model of the connection when the app initialises (DeleteCascades).
   findDeleteRules(schema, resource.name);
   const files = findFileFields(schema);
-  const softDelete = softDeleteOption(resource, schema, metadata.softDelete);
   // Only the file routes write a file field; only a delete and a restore, the mark of a deleted document.
   const readonly = [...(metadata.readonly ?? []), ...files.map((file) => file.field), ...(softDelete ? [softDelete.field] : [])];
   const { fields, serialization } = resourceFieldRules(resource, schema, { ...metadata, readonly });
@@ -199,6 +217,7 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     idField,
     idParam: idParamName(path),
     schema,
+    ...(subTypes && { modelSchema }),
     references: findReferences(schema, (field) => `${resource.name}.${field}`)
       .filter((reference) => !fields.hidden.has(reference.field))
       // Completed by createResourceDefinitions(), which knows every resource.
@@ -220,7 +239,9 @@ export function createResourceDefinition({ resource, schema: given }: { resource
       files.map((file) => file.field),
     ),
     fields,
-    dtos: resourceDtos(resource, schema, fields, given !== undefined, metadata),
+    // The class's own DTOs (GeneratedDto) know no sub-types: a resource with some gets its own.
+    dtos: resourceDtos(resource, schema, fields, given || subTypes !== undefined, metadata),
+    ...(subTypes && { discriminator: discriminatorDefinition(resource, subTypes, fields) }),
     serialization,
     ...(metadata.version !== undefined && { version: metadata.version }),
     routes: metadata.routes,
@@ -231,6 +252,21 @@ export function createResourceDefinition({ resource, schema: given }: { resource
     ...(metadata.scope && { scope: metadata.scope }),
     ...(softDelete && { softDelete }),
     ...(metadata.history && { history: historyOption(resource, schema, metadata.history) }),
+  };
+}
+
+/**
+ * Each sub-type's bodies: the union's field rules less the paths of the other sub-types, over its
+ * merged schema (its own required fields required).
+ */
+function discriminatorDefinition(resource: Type, subTypes: NonNullable<ReturnType<typeof compileSubTypes>>, fields: FieldRules): DiscriminatorDefinition {
+  return {
+    key: subTypes.key,
+    types: subTypes.types.map(({ name, value, schema }) => {
+      const own: FieldRules = { ...fields, writable: new Set([...fields.writable].filter((path) => ownsField({ schema }, path))) };
+      const dtos: Pick<ResourceDtos, 'create' | 'update'> = subTypeDtos(resource, name, schema, own);
+      return { name, value, schema, dtos };
+    }),
   };
 }
 

@@ -57,6 +57,28 @@ export interface ElementFieldDefinition {
   maxElements: number;
 }
 
+/** A sub-type of a resource with discriminators: how its documents are marked, and what a client may write to it. */
+export interface SubTypeDefinition {
+  /** The discriminator's model name, e.g. `Book`. */
+  name: string;
+  /** The value of the key that marks its documents, e.g. `'Book'`. */
+  value: string;
+  /** Its schema as Mongoose merges it: the base's fields and its own. */
+  schema: Schema;
+  /** The bodies of its create and update: `BookCreateDto`, `BookUpdateDto`. */
+  dtos: Pick<ResourceDtos, 'create' | 'update'>;
+}
+
+/**
+ * The sub-types of a resource whose schema has discriminators (`ProductSchema.discriminator('Book', ...)`):
+ * one resource serves them all; a create picks the sub-type by the key.
+ */
+export interface DiscriminatorDefinition {
+  /** The discriminator key (`discriminatorKey`, default `__t`). */
+  key: string;
+  types: SubTypeDefinition[];
+}
+
 /**
  * What the library knows about one resource, read once at startup from its class, its schema and
  * the synchronous options (`forRoot`'s extras): the plan's, shared by every app built from it. The
@@ -72,7 +94,15 @@ export interface ResourceDefinition {
   idField: string;
   /** Name of the path parameter, e.g. `company_id`. */
   idParam: string;
+  /**
+   * The schema its fields are read from. With discriminators, the union of the base's fields and every
+   * sub-type's (theirs never required); the model is compiled from `modelSchema`.
+   */
   schema: Schema;
+  /** With discriminators: the base schema with its sub-types, as Mongoose compiles the model. */
+  modelSchema?: Schema;
+  /** Its sub-types, when its schema has discriminators. */
+  discriminator?: DiscriminatorDefinition;
   references: ReferenceDefinition[];
   /**
    * The references inside its sub-documents (`vaccinations.vet`), at any depth: checked on write

@@ -12,7 +12,6 @@ export const CONFIG_ERROR_CODES = Object.freeze({
   MR_CONFIG_UNKNOWN_ROUTE: 'A route option names a route, or a reference field, that does not exist.',
   MR_CONFIG_INVALID_CONTROLLER:
     'A class in `controllers` does not extend `GeneratedController(...)` of a listed resource, gives its own path, or shares its resource with another.',
-  MR_CONFIG_UNSUPPORTED_SCHEMA: 'A resource schema uses a Mongoose feature the generated routes do not support (discriminators).',
   MR_CONFIG_INVALID_OPTION:
     'An option has a value the library cannot use (a path that is not one URL segment, a bad limit, a `ref` that cannot be resolved, an `onDelete` that ' +
     'does not fit its field).',

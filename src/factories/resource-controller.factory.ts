@@ -155,7 +155,7 @@ function resourceHandlers(parent: Type, plans: RoutePlans<ResourceActionName>): 
 /** The body of each kind the resource's routes read: its DTO (the user's, or the generated one) and its check. */
 function routeBodies(definition: ResourceDefinition): Record<BodyKind, RouteBody> {
   return {
-    create: createRouteBody('create', definition.dtos.create),
+    create: createRouteBody('create', definition.dtos.create, definition.discriminator),
     update: createRouteBody('update', definition.dtos.update),
     search: createRouteBody('search', definition.dtos.search),
   };

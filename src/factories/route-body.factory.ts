@@ -1,6 +1,8 @@
 import type { Type } from '@nestjs/common';
 import type { BodyCheck, RouteBody } from '../call/route-plan.js';
 import { checkWrite } from '../call/write-check.util.js';
+import { checkCreate } from '../call/sub-type.util.js';
+import type { DiscriminatorDefinition } from '../definitions/resource-definition.interface.js';
 
 /** The bodies a generated route reads: a document to create, changes to merge, or a search. */
 export type BodyKind = 'create' | 'update' | 'search';
@@ -18,7 +20,15 @@ const CHECKS: Record<BodyKind, (dto: Type) => BodyCheck> = {
   search: () => (body) => body,
 };
 
-/** The DTO class of a route's body and the library's check of it, run by the route's entry guard before any pipe. */
-export function createRouteBody(kind: BodyKind, dto: Type): RouteBody {
-  return { dto, check: CHECKS[kind](dto) };
+/**
+ * The DTO class of a route's body and the library's check of it, run by the route's entry guard before any pipe.
+ * With sub-types, a create is checked as the sub-type its key names (`BookCreateDto`, a Shirt's fields unknown).
+ */
+export function createRouteBody(kind: BodyKind, dto: Type, discriminator?: DiscriminatorDefinition): RouteBody {
+  if (kind !== 'create' || !discriminator) return { dto, check: CHECKS[kind](dto) };
+  return {
+    dto,
+    // The rules given are the request's view of the resource's already.
+    check: (body, rules) => checkCreate(body, { ...rules, discriminator }, dto),
+  };
 }

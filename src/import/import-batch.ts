@@ -1,4 +1,5 @@
 import { checkWrite } from '../call/write-check.util.js';
+import { checkCreate } from '../call/sub-type.util.js';
 import type { RouteCall } from '../call/route-call.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import { itemRefusal } from '../errors/error-response.mapper.js';
@@ -77,7 +78,7 @@ class RowImporter {
       // Never a create with an `_id` the client chose.
       if (definition.idField === '_id') throw ModelRoutesException.notFound(definition.name, key);
     }
-    const data = mergeData(await checkWrite(value, definition, definition.dtos?.create, this.call), this.serverFields);
+    const data = mergeData(await checkCreate(value, definition, definition.dtos?.create, this.call), this.serverFields);
     if (this.dryRun) await this.checkCreate(data);
     else await this.repository.create(data);
     return 'created';

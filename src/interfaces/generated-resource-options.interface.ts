@@ -101,6 +101,14 @@ export interface GeneratedResourceOptions {
    * Needs the schema's version key. See docs/rules.md.
    */
   history?: boolean | HistoryOptions;
+  /**
+   * Its sub-types (Mongoose discriminators): classes decorated with `@Schema()`, each a discriminator
+   * named after its class, whose documents are marked by the schema's `discriminatorKey` (default
+   * `__t`) set to the class name. One resource serves them all: a create picks the sub-type by the
+   * key, and each is checked with its own fields. Discriminators declared on a schema you give
+   * (`schema.discriminator('Book', BookSchema)`) are served the same way. See docs/models.md#discriminators.
+   */
+  discriminators?: Type[];
 }
 
 /**

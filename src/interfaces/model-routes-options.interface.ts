@@ -7,13 +7,32 @@ import type { SearchOptions } from './search-options.interface.js';
 
 /**
  * A resource listed with the Mongoose schema to use, instead of the one
- * `SchemaFactory.createForClass()` would build (for hooks, plugins or indexes added by hand).
+ * `SchemaFactory.createForClass()` would build (for hooks, plugins or indexes added by hand),
+ * and/or with its sub-types, as `MongooseModule.forFeature([{ name, schema, discriminators }])` takes them.
  *
  * @publicApi
  */
 export interface ResourceRegistration {
   resource: Type;
+  schema?: Schema;
+  /** Its sub-types (Mongoose discriminators), served by the resource's routes: see docs/models.md#discriminators. */
+  discriminators?: DiscriminatorRegistration[];
+}
+
+/**
+ * A sub-type of a resource (a Mongoose discriminator), as `@nestjs/mongoose`'s `forFeature` takes it:
+ * its name (the discriminator's model name, e.g. `Book`), its own schema, and the value of the key
+ * that marks its documents (default: its name).
+ *
+ * @publicApi
+ */
+export interface DiscriminatorRegistration {
+  /** The discriminator's model name (`Book.name`). */
+  name: string;
+  /** Its own fields: `SchemaFactory.createForClass(Book)`. */
   schema: Schema;
+  /** The value of the key that marks its documents; default its `name`. */
+  value?: string;
 }
 
 /**

@@ -95,7 +95,7 @@ function poolSizeOf(connection: Connection): number | undefined {
 /** The resources' Mongoose models, on the registration's connection. */
 function modelsModule({ definitions }: ModelRoutesPlan, connectionName: string | undefined): DynamicModule {
   return MongooseModule.forFeature(
-    definitions.map((definition) => ({ name: definition.name, schema: definition.schema })),
+    definitions.map((definition) => ({ name: definition.name, schema: definition.modelSchema ?? definition.schema })),
     connectionName,
   );
 }

@@ -1,4 +1,4 @@
-import type { Types } from 'mongoose';
+import { Mongoose, type Model, type Types } from 'mongoose';
 import type { CallContext } from '../call/call-context.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { ReadPreferenceMode } from '../interfaces/route-options.interface.js';
@@ -39,10 +39,29 @@ export class DocumentSearch<T> {
     });
   }
 
+  /** With sub-types: a model of the union of their fields, compiled apart, which casts a search's filter. */
+  private union?: Model<unknown>;
+
+  /**
+   * With sub-types, the filter cast by the union of their fields: the base model would leave a
+   * sub-type's field as sent (`?pages=412` a string, a date a string), and so match nothing.
+   */
+  private castSubTypeFilter(filter: Record<string, unknown>): Record<string, unknown> {
+    const { definition } = this.store;
+    if (!definition.discriminator) return filter;
+    this.union ??= new Mongoose().model(definition.name, definition.schema.clone()) as unknown as Model<unknown>;
+    try {
+      return this.union.find(filter).cast() as Record<string, unknown>;
+    } catch (error) {
+      throw searchError(error, filter) ?? error;
+    }
+  }
+
   /** See `ModelRepository.search()`. */
-  async search(params: SearchParams, scope: Record<string, unknown> | undefined, call: CallContext): Promise<SearchResult<PlainDocument<T>>> {
+  async search(given: SearchParams, scope: Record<string, unknown> | undefined, call: CallContext): Promise<SearchResult<PlainDocument<T>>> {
     const { store } = this;
     const { model, definition } = store;
+    const params = definition.discriminator ? { ...given, filter: this.castSubTypeFilter(given.filter) } : given;
     if ((await serverEngine(model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
     const { filter, sort, keyset, page } = this.searchPlan(params, scope, call);
     // The sort's fields that `select` leaves out are read for the cursor, then taken out.
@@ -107,12 +126,13 @@ export class DocumentSearch<T> {
       };
     } catch (error) {
       const cause = await timeLimitAmong(operations, error);
-      throw searchError(cause, params.filter) ?? cause;
+      throw searchError(cause, given.filter) ?? cause;
     }
   }
 
   /** See `ModelRepository.exportPages()`. */
-  async *exportPages(params: SearchParams, scope: Record<string, unknown> | undefined, call: CallContext): AsyncGenerator<Array<PlainDocument<T>>> {
+  async *exportPages(given: SearchParams, scope: Record<string, unknown> | undefined, call: CallContext): AsyncGenerator<Array<PlainDocument<T>>> {
+    const params = this.store.definition.discriminator ? { ...given, filter: this.castSubTypeFilter(given.filter) } : given;
     const { store } = this;
     if ((await serverEngine(store.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
     const { sort, page } = this.searchPlan(params, scope, call);

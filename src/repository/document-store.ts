@@ -42,6 +42,8 @@ export interface UpdateOptions {
   /** A condition whose failure means the write is not for this document (a bulk change's filter): `null` is answered, as for a missing one. */
   where?: Record<string, unknown>;
   precondition?: Precondition;
+  /** The sub-type (discriminator) of the document: its model casts and validates the update. */
+  subType?: string;
 }
 
 /** How many identifiers one `$in` query of `findByObjectIds` names at most. */
@@ -258,7 +260,7 @@ export class DocumentStore<T> {
   async updateNow(
     id: string,
     update: Record<string, unknown>,
-    { merge, condition, where, precondition, retry }: UpdateOptions & { retry?: true },
+    { merge, condition, where, precondition, retry, subType }: UpdateOptions & { retry?: true },
     { call, record }: CoreWrite,
   ): Promise<PlainDocument<T> | null | undefined> {
     const { versionKey } = this.definition.fields;
@@ -269,7 +271,7 @@ export class DocumentStore<T> {
       // FerretDB v1 does not implement one. They are dropped by toPlain() before anything returns.
       const doc =
         target &&
-        (await this.model
+        (await ((subType && (this.model.discriminators?.[subType] as Model<T> | undefined)) || this.model)
           .findOneAndUpdate(target.filter, versioned, { returnDocument: 'after', runValidators: true, context: 'query' })
           .select(this.revealHidden)
           .maxTimeMS(this.maxTimeMS)

@@ -1,5 +1,7 @@
 import type { Model, Types } from 'mongoose';
 import type { CallContext } from '../call/call-context.js';
+import { subTypeChanges } from '../definitions/sub-types.util.js';
+import type { SubTypeDefinition } from '../definitions/resource-definition.interface.js';
 import type { Precondition, WriteOptions } from '../concurrency/conditional-write.js';
 import { timestampFields } from '../definitions/field-rules.factory.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
@@ -73,6 +75,9 @@ export class DocumentWrites<T> {
   ) {
     const { store } = this;
     const { definition, model } = store;
+    const subType = definition.discriminator && (await this.subTypeOf(id, write.call));
+    // A write of a sub-type's document: checked against its fields, and cast by its own model (a Book's `isbn`).
+    if (subType) data = subTypeChanges(data, definition.discriminator!.key, subType === 'base' ? { schema: model.schema } : subType);
     const update = toMergeUpdate(data, definition.fields);
     const precondition = store.preconditionOf(id, options, write.call);
     if (!update.$set && !update.$unset) return store.conditions.unwritten(id, write.call, precondition, true);
@@ -85,8 +90,25 @@ export class DocumentWrites<T> {
         if (self)
           await assertNoCycles(model as unknown as Model<unknown>, definition.references, (self as { _id: Types.ObjectId })._id, update.$set, store.maxTimeMS);
       }
-      return store.findAndUpdate(id, update as Record<string, unknown>, { merge: update, precondition, where }, write);
+      return store.findAndUpdate(
+        id,
+        update as Record<string, unknown>,
+        { merge: update, precondition, where, subType: subType === 'base' ? undefined : subType?.name },
+        write,
+      );
     });
+  }
+
+  /**
+   * The sub-type of the stored document `id` names: `'base'` for a document of none (written without
+   * the key), `undefined` when there is no such document (the update answers its 404).
+   */
+  private async subTypeOf(id: string, call: CallContext): Promise<SubTypeDefinition | 'base' | undefined> {
+    const { store } = this;
+    const { key, types } = store.definition.discriminator!;
+    const doc = await store.model.findOne(store.idFilter(id, call)).select(key).maxTimeMS(store.maxTimeMS).lean().exec();
+    if (!doc) return undefined;
+    return types.find((type) => type.value === (doc as Record<string, unknown>)[key]) ?? 'base';
   }
 
   /** A delete (with soft delete: the mark), of a document that still matches `where`. */

@@ -8,6 +8,7 @@ import { decorateHealthRoutes } from './openapi-health.js';
 import { bodyDto, componentName, decorateRoutes } from './openapi-routes.js';
 import { documentSchema, envelopeSchema, ERROR_SCHEMA, expandableSchema, selectableSchema, type OpenApiSchema } from './openapi-schemas.js';
 import { documentSettings } from './openapi-settings.js';
+import { subTypeDefinition, subTypesUnion, withSubTypeKey } from './openapi-discriminators.js';
 import { versionOperationIds } from './openapi-versions.js';
 import { servingOf } from '../versioning/served-routes.js';
 
@@ -47,6 +48,9 @@ export function createModelRoutesDocument(app: INestApplication, config: Omit<Op
   >;
   // A class-level keyword ApiProperty() cannot give: the generated DTOs refuse unknown properties.
   for (const name of generated.keys()) if (schemas[name]) schemas[name] = { ...schemas[name], additionalProperties: false };
+  for (const { discriminator } of registrations.flatMap((registration) => registration.definitions)) {
+    for (const type of discriminator?.types ?? []) withSubTypeKey(schemas[type.dtos.create.name], discriminator!.key, type.value);
+  }
   document.components = { ...document.components, schemas: schemas as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']> };
   return document;
 }
@@ -54,9 +58,16 @@ export function createModelRoutesDocument(app: INestApplication, config: Omit<Op
 /** Gives the DTO class of each generated route's body its property metadata (see `describeDto`). */
 function describeBodies(registration: ModelRoutesRegistration, generated: Map<string, Type>): void {
   const byName = new Map(registration.definitions.map((definition) => [definition.name, definition]));
+  for (const definition of registration.definitions) {
+    for (const type of definition.discriminator?.types ?? []) byName.set(type.name, subTypeDefinition(definition, type));
+  }
   for (const route of registration.routes) {
     const dto = bodyDto(registration.controllers.get(route.controller), route);
     if (dto) describeDto(dto, byName, generated);
+  }
+  // The sub-types' create bodies, which the create's `oneOf` names.
+  for (const definition of registration.definitions) {
+    for (const type of definition.discriminator?.types ?? []) describeDto(type.dtos.create, byName, generated);
   }
 }
 
@@ -68,12 +79,24 @@ function describeBodies(registration: ModelRoutesRegistration, generated: Map<st
 export function componentSchemas(definitions: ModelRoutesRegistration['definitions']): Record<string, OpenApiSchema> {
   const schemas: Record<string, OpenApiSchema> = { [componentName.error]: ERROR_SCHEMA };
   const documented = new Set(definitions.map((definition) => definition.name));
-  for (const { name, ...definition } of definitions) {
-    const document = expandableSchema(documentSchema(definition, 'read'), definition, (target) =>
+  const expandable = (definition: ModelRoutesRegistration['definitions'][number]) =>
+    expandableSchema(documentSchema(definition, 'read'), definition, (target) =>
       documented.has(target) ? { $ref: `#/components/schemas/${componentName.document(target)}` } : undefined,
     );
+  for (const definition of definitions) {
+    const { name } = definition;
+    const document = expandable(definition);
     schemas[componentName.document(name)] = document;
     schemas[componentName.selected(name)] = selectableSchema(document);
+    if (definition.discriminator) {
+      // A document is one of the sub-types, by its key; `select` may leave the key out, so a selected one is not.
+      for (const type of definition.discriminator.types) {
+        const own = expandable(subTypeDefinition(definition, type));
+        withSubTypeKey(own, definition.discriminator.key, type.value);
+        schemas[componentName.document(type.name)] = own;
+      }
+      schemas[componentName.document(name)] = subTypesUnion(definition, (type) => componentName.document(type.name));
+    }
     schemas[componentName.list(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.document(name)}` });
     schemas[componentName.selectedList(name)] = envelopeSchema({ $ref: `#/components/schemas/${componentName.selected(name)}` });
   }

@@ -12,6 +12,7 @@ import { EXPORT_FORMATS, type ExportFormat } from '../export/export-formats.js';
 import { IMPORT_REPORT_SCHEMA, importParameters, importRequestBody } from './openapi-import.js';
 import { bulkResponses } from './openapi-bulk.js';
 import { historyResponses, historyVersionParameter } from './openapi-history.js';
+import { subTypesBody } from './openapi-discriminators.js';
 import { AFTER_TEXT, documentSchema, envelopeSchema, OBJECT_ID_SCHEMA, objectAt, sortExample, type OpenApiSchema } from './openapi-schemas.js';
 
 /** Names of the component schemas the generated routes refer to. */
@@ -81,7 +82,7 @@ function decoratorsOf(route: GeneratedRouteDefinition, owner: ResolvedResource, 
     } as never),
     ...pathParameters(route, byName, undefined, names.elementParam ? { name: names.elementParam, field: names.field! } : undefined),
     ...(row.searchQuery && byName.has(route.resource) ? queryParameters(byName.get(route.resource)!, row.answers.shape) : []),
-    ...(row.body && dto ? [ApiBody({ required: row.body !== 'search', type: dto })] : []),
+    ...(row.body && dto ? (route.action === 'create' && subTypesBody(owner, dto)) || [ApiBody({ required: row.body !== 'search', type: dto })] : []),
     ...conditionalHeaders(row, owner),
     ...countHeaders(row, byName.get(route.resource)),
     ...(row.answers.shape === 'export'

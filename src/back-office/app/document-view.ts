@@ -48,6 +48,9 @@ class DocumentPage {
     this.loaded(loaded);
   }
 
+  /** On a create of a resource with sub-types: the value of the key chosen. */
+  private subType?: string;
+
   private loaded(read: ReadDocument | undefined): void {
     this.document = read?.body;
     this.etag = read?.etag;
@@ -66,7 +69,9 @@ class DocumentPage {
       ? await referencedDocuments(this.context, flatten(resource.fields), [document], this.referenced, this.missing)
       : this.referenced;
     const scope: FormScope = { context: this.context, document, referenced, relate: (field, id, add) => this.relate(field, id, add) };
-    const { elements, controls } = createControls(resource.fields, scope);
+    const { fields, chooser } = this.subTypeForm();
+    const { elements, controls } = createControls(fields, scope);
+    if (chooser) elements.unshift(chooser);
     this.controls = canSave ? controls : [];
     if (document) {
       replace(this.heading, `${singularName(resource)}: ${documentLabel(resource, document)}`);
@@ -170,11 +175,43 @@ class DocumentPage {
     return answer.body;
   }
 
+  /**
+   * With sub-types, the form shows the fields of one: the document's (its key shown, not editable: a
+   * document keeps its sub-type), or on a create the one chosen by the key's select (the first at
+   * first), whose change makes the form again with that sub-type's fields.
+   */
+  private subTypeForm(): { fields: FieldMetadata[]; chooser?: HTMLElement } {
+    const { resource, document } = this;
+    const subTypes = resource.subTypes;
+    if (!subTypes) return { fields: resource.fields };
+    const { key, types } = subTypes;
+    const chosen = document ? String(valueAt(document, key)) : (this.subType ??= types[0].value);
+    const own = types.find((type) => type.value === chosen);
+    const fields = (own?.fields ?? resource.fields).filter((field) => field.path !== key);
+    const id = `field-${key}`;
+    if (document) return { fields, chooser: h('p', { class: 'field sub-type' }, h('strong', {}, `${humanize(key)}: `), chosen) };
+    const select = h(
+      'select',
+      {
+        id,
+        onchange: (event: Event) => {
+          this.subType = (event.target as HTMLSelectElement).value;
+          void this.render();
+        },
+      },
+      types.map((type) => h('option', { value: type.value }, type.value)),
+    );
+    select.value = chosen;
+    return { fields, chooser: h('div', { class: 'field sub-type' }, h('label', { for: id }, humanize(key)), select) };
+  }
+
   private async save(): Promise<void> {
     const { resource } = this;
     for (const control of this.controls) control.setError(undefined);
     replace(this.alerts);
     const body: Doc = {};
+    // A create names its sub-type by the key (a document's never changes).
+    if (resource.subTypes && !this.document) body[resource.subTypes.key] = this.subType;
     for (const control of this.controls) {
       if (this.document && !control.changed()) continue;
       const value = control.value();

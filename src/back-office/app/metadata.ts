@@ -92,10 +92,24 @@ export interface ResourceMetadata {
    * `trash`, `restore` and `purge` routes (where enabled) search, empty and restore from.
    */
   softDelete?: { field: string };
-  /** Its fields, nested objects holding theirs; hidden fields are not here. */
+  /** Its fields, nested objects holding theirs; hidden fields are not here. With sub-types: every sub-type's. */
   fields: FieldMetadata[];
+  /**
+   * With sub-types (Mongoose discriminators): the key that says which one a document is, and each
+   * sub-type's own fields (the base's and its own, with its own required ones): what the form of a
+   * document of that sub-type shows and sends.
+   */
+  subTypes?: SubTypesMetadata;
   /** Reference fields of resources (this one included) that point to this one, with their enabled reverse routes. */
   referencedBy: Array<{ resource: string; field: string; isArray: boolean; routes: Array<'reverse' | 'reversePost' | 'reverseExport' | 'reverseExportPost'> }>;
+}
+
+/** The sub-types of a resource, for its form: see `ResourceMetadata.subTypes`. */
+export interface SubTypesMetadata {
+  /** The discriminator key: `kind`. */
+  key: string;
+  /** In their declared order; a create starts with the first. */
+  types: Array<{ value: string; fields: FieldMetadata[] }>;
 }
 
 /** @publicApi */

@@ -52,7 +52,7 @@ export function startupErrorsSpec(): void {
   });
 
   it('a resource with a discriminator key but no discriminators starts, and its key is an ordinary field', async () => {
-    // With discriminators on its schema, forRoot refuses it (MR_CONFIG_UNSUPPORTED_SCHEMA, test/unit/module/startup-errors.spec.ts).
+    // With discriminators on its schema, forRoot serves its sub-types (test/e2e/resources/discriminators.e2e-spec.ts).
     const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Product] }) });
     await http().post('/product').send({ name: 'Dune', kind: 'Book' }).expect(201);
     expect((await http().get('/products').query({ kind: 'Book' }).expect(200)).body.result).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { Prop, Schema } from '@nestjs/mongoose';
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import {
   GeneratedController,
@@ -10,7 +10,7 @@ import {
   type ModelRoutesModuleOptions,
 } from '../../../src/index.js';
 import { Gadget, Part } from '../../fixtures/extend-models.js';
-import { FirstOwnerController, OwnerModel, Product, productSchemaWithDiscriminators } from '../../fixtures/startup-models.js';
+import { FirstOwnerController, OwnerModel, PosterProduct, Product, productSchemaWithDiscriminators } from '../../fixtures/startup-models.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function startupErrorsSpec(): void {
@@ -212,13 +212,21 @@ export function startupErrorsSpec(): void {
       expect(error.message).toContain('hidden');
     });
 
-    it('MR_CONFIG_UNSUPPORTED_SCHEMA: a schema with discriminators', () => {
-      // Started, the routes would document `kind` and answer "Unknown field 'kind'" to a create or a search by it.
-      const error = startupError({ resources: [{ resource: Product, schema: productSchemaWithDiscriminators() }] });
+    it('a schema with discriminators is served: one resource for the base, its sub-types by their key', () => {
+      const routes = ModelRoutesExplorer.routeTable({ resources: [{ resource: Product, schema: productSchemaWithDiscriminators() }] });
+      expect(routes).toContainEqual(expect.objectContaining({ method: 'POST', path: '/product', handler: 'create' }));
+      expect(routes).toContainEqual(expect.objectContaining({ method: 'GET', path: '/products', handler: 'search' }));
+    });
+
+    it('MR_CONFIG_INVALID_OPTION: two sub-types with one field of two types', () => {
+      const schema = productSchemaWithDiscriminators();
+      schema.discriminator('Poster', SchemaFactory.createForClass(PosterProduct));
+      const error = startupError({ resources: [{ resource: Product, schema }] });
       expect(error).toBeInstanceOf(ModelRoutesConfigError);
-      expect(error.code).toBe('MR_CONFIG_UNSUPPORTED_SCHEMA');
-      expect(error.message).toMatch(/^Product: its schema has discriminators \(Book, Shirt, by 'kind'\)/);
-      expect(error.message).toContain('Make each sub-type a resource of its own class');
+      expect(error.code).toBe('MR_CONFIG_INVALID_OPTION');
+      expect(error.message).toMatch(
+        /^Product: the sub-types Shirt and Poster both have a field 'size', of types String and Number\. Give it one type, or two names\./,
+      );
     });
 
     it('a valid configuration of the same classes is accepted (the checks are not too eager)', () => {
