@@ -46,11 +46,12 @@ export function callContextSpec(): void {
   /** Hears Invoice's events, and what Ledger's repository shows it while it does. */
   @Injectable()
   class InvoiceListener {
-    readonly heard: string[][] = [];
+    /** What it saw, by the invoice whose event it heard: another test's event may still be heard after a test starts. */
+    readonly heard = new Map<string, string[]>();
     constructor(@InjectModelRepository(Ledger) private readonly ledgers: ModelRepository<Ledger>) {}
     @OnEvent('invoice.created')
-    async created(_event: WriteEvent) {
-      this.heard.push((await this.ledgers.search({ filter: {}, limit: 50, skip: 0 })).result.map((ledger) => ledger.label).sort());
+    async created(event: WriteEvent) {
+      this.heard.set(event.id, (await this.ledgers.search({ filter: {}, limit: 50, skip: 0 })).result.map((ledger) => ledger.label).sort());
     }
   }
 
@@ -107,11 +108,10 @@ export function callContextSpec(): void {
 
   it("runs an event listener as the request's work too", async () => {
     const listener = t.app.get(InvoiceListener, { strict: false });
-    listener.heard.length = 0;
-    await t.http().post('/invoice').set('x-tenant', 'south').send({ total: 30 }).expect(201);
-    // The listener is asynchronous: its answer lands after the emit; wait for it without a timer.
-    while (listener.heard.length === 0) await new Promise((resolve) => setImmediate(resolve));
-    expect(listener.heard).toEqual([['s1']]);
+    const id = (await t.http().post('/invoice').set('x-tenant', 'south').send({ total: 30 }).expect(201)).body._id as string;
+    // The listener is asynchronous: its answer lands after the emit; wait for this invoice's, without a timer.
+    while (!listener.heard.has(id)) await new Promise((resolve) => setImmediate(resolve));
+    expect(listener.heard.get(id)).toEqual(['s1']);
   });
 
   it('runs an override of a generated handler as the call in progress: its own repository calls are scoped', async () => {
