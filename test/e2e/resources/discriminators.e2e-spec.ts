@@ -71,6 +71,8 @@ export function discriminatorsSpec(): void {
 
   const engine = useEngine();
   let t: TestApp;
+  /** A create of a product, with `body` as sent. */
+  const create = (body: string | object) => t.http().post('/product').send(body);
   beforeAll(async () => {
     t = await createTestApp(engine, {
       resources: [
@@ -115,51 +117,27 @@ export function discriminatorsSpec(): void {
     });
 
     it('refuses a body without the key, or with a value no sub-type has, at the key (400 MR_VALIDATION_FAILED)', async () => {
-      const missing = await t.http().post('/product').send({ name: 'x' });
+      const missing = await create({ name: 'x' });
       expectError(missing, 400, 'MR_VALIDATION_FAILED');
       expect(missing.body.details).toEqual([{ path: 'kind', message: 'kind is required: one of Book, Shirt' }]);
       for (const kind of ['Toy', 7, { $ne: 'Book' }, '']) {
-        const wrong = await t.http().post('/product').send({ name: 'x', kind });
+        const wrong = await create({ name: 'x', kind });
         expectError(wrong, 400, 'MR_VALIDATION_FAILED');
         expect(wrong.body.details).toEqual([{ path: 'kind', message: 'kind must be one of Book, Shirt' }]);
       }
     });
 
     it("refuses a field of another sub-type as an unknown field, and checks the sub-type's own rules", async () => {
-      const foreign = await t
-        .http()
-        .post('/product')
-        .send({ ...book, size: 'M' });
+      const foreign = await create({ ...book, size: 'M' });
       expectError(foreign, 400, 'MR_INVALID_BODY');
       expect(foreign.body.details).toEqual([{ path: 'size', message: "Unknown field 'size'" }]);
       const { isbn: _isbn, ...noIsbn } = book;
-      const required = await t.http().post('/product').send(noIsbn);
+      const required = await create(noIsbn);
       expectError(required, 400, 'MR_VALIDATION_FAILED');
       expect(required.body.details.map((detail: { path: string }) => detail.path)).toEqual(['isbn']);
-      expectError(
-        await t
-          .http()
-          .post('/product')
-          .send({ ...shirt, size: 'XXL' }),
-        400,
-        'MR_VALIDATION_FAILED',
-      );
-      expectError(
-        await t
-          .http()
-          .post('/product')
-          .send({ ...book, pages: 'many' }),
-        400,
-        'MR_VALIDATION_FAILED',
-      );
-      expectError(
-        await t
-          .http()
-          .post('/product')
-          .send({ ...shirt, isbn: '1' }),
-        400,
-        'MR_INVALID_BODY',
-      );
+      expectError(await create({ ...shirt, size: 'XXL' }), 400, 'MR_VALIDATION_FAILED');
+      expectError(await create({ ...book, pages: 'many' }), 400, 'MR_VALIDATION_FAILED');
+      expectError(await create({ ...shirt, isbn: '1' }), 400, 'MR_INVALID_BODY');
     });
   });
 
@@ -332,22 +310,8 @@ export function discriminatorsSpec(): void {
     it('is checked on write, followed by its route, and found by the reverse route', async () => {
       const writer = (await t.http().post('/writer').send({ name: 'Frank Herbert' }).expect(201)).body;
       const b = await created({ ...book, author: writer._id });
-      expectError(
-        await t
-          .http()
-          .post('/product')
-          .send({ ...book, author: '5f0000000000000000000000' }),
-        400,
-        'MR_REFERENCE_NOT_FOUND',
-      );
-      expectError(
-        await t
-          .http()
-          .post('/product')
-          .send({ ...shirt, author: writer._id }),
-        400,
-        'MR_INVALID_BODY',
-      );
+      expectError(await create({ ...book, author: '5f0000000000000000000000' }), 400, 'MR_REFERENCE_NOT_FOUND');
+      expectError(await create({ ...shirt, author: writer._id }), 400, 'MR_INVALID_BODY');
       expect(
         (
           await t
