@@ -36,7 +36,7 @@ import {
   type ServerName,
 } from './scenarios.js';
 import { rotated, type Measure } from './measure.js';
-import { commandsTable, expressTable, fastifyTable, type CommandCounts, type Results } from './table.js';
+import { commandsTable, expressTable, fastifyTable, targetsTable, type CommandCounts, type Results } from './table.js';
 import { reset, seed } from './seed.js';
 
 /**
@@ -422,6 +422,15 @@ function print(results: Results, commands: CommandCounts): void {
     '',
     ...fastifyTable(scenarios, results),
     '',
+    ...(interleave
+      ? [
+          "Targets (issue 40), judged on the slices' own ratios (generated / the other server of the same slice): their median, and the " +
+            "interval that holds the true median with the coverage given (the sign test's; `cannot tell` when it holds the target):",
+          '',
+          ...targetsTable(scenarios, results),
+          '',
+        ]
+      : []),
     `Database commands per request (one request after one of warm-up, counted by the driver's command monitoring in the server, ` +
       `${quick ? "--quick: in the first round's servers" : 'each server alone, outside the timed rounds'}; on Express, Fastify sends the same):`,
     '',

@@ -1,4 +1,4 @@
-import { median, type Measure } from './measure.js';
+import { median, pairedCell, pairedRatio, verdict, type Measure } from './measure.js';
 import type { AppName, Scenario, ServerName } from './scenarios.js';
 
 /** The measures of each scenario (by name), per server: one per round. */
@@ -72,6 +72,52 @@ export function commandsTable(scenarios: Scenario[], counts: CommandCounts): str
   for (const scenario of scenarios) {
     const row = counts.get(scenario.name);
     if (row) lines.push(`| ${scenario.name} | ${commandsCell(row.generated)} | ${commandsCell(row.handwritten)} | ${commandsCell(row.peer)} |`);
+  }
+  return lines;
+}
+
+/** A target of the bench table: the least ratio of the generated routes against another server of the same scenario. */
+export interface Target {
+  against: 'handwritten' | 'peer';
+  least: number;
+}
+
+/**
+ * Issue 40's targets: every read and write at 0.95 or more of the hand-written controller on the
+ * same platform, every search at 1.0 or more of express-restify-mongoose (which runs on Express).
+ */
+export const TARGETS: Record<string, Target> = {
+  'get one': { against: 'handwritten', least: 0.95 },
+  'forward reference': { against: 'handwritten', least: 0.95 },
+  modify: { against: 'handwritten', least: 0.95 },
+  'modify a reference': { against: 'handwritten', least: 0.95 },
+  create: { against: 'handwritten', least: 0.95 },
+  'create with a reference': { against: 'handwritten', least: 0.95 },
+  'search (POST, filter, limit 20)': { against: 'peer', least: 1 },
+  'search (GET, query string)': { against: 'peer', least: 1 },
+  'search with owner expanded (limit 20)': { against: 'peer', least: 1 },
+};
+
+/**
+ * The targets of the scenarios run, on both platforms, judged on the slices' paired ratios
+ * (`pairedRatio`: interleaved runs only): `met`, `not met`, or `cannot tell` when the interval holds the target.
+ */
+export function targetsTable(scenarios: Scenario[], results: Results): string[] {
+  const lines = ['| scenario | platform | against | paired ratio (interval) | target | verdict |', '|---|---|---|---|---|---|'];
+  for (const scenario of scenarios) {
+    const target = TARGETS[scenario.name];
+    const row = results.get(scenario.name);
+    if (!target || !row) continue;
+    for (const [platform, generated, handwritten] of [
+      ['Express', 'generated', 'handwritten'],
+      ['Fastify', 'generated-fastify', 'handwritten-fastify'],
+    ] as const) {
+      const against = target.against === 'peer' ? 'peer' : handwritten;
+      const ratio = pairedRatio(row[generated], row[against]);
+      if (!ratio) continue;
+      const name = target.against === 'peer' ? 'express-restify-mongoose' : 'hand-written';
+      lines.push(`| ${scenario.name} | ${platform} | ${name} | ${pairedCell(ratio)} | ${target.least.toFixed(2)} | ${verdict(ratio, target.least)} |`);
+    }
   }
   return lines;
 }

@@ -1,4 +1,4 @@
-import { median, rotated, validMeasure } from '../../../bench/measure.js';
+import { median, pairedCell, pairedRatio, rotated, validMeasure, verdict } from '../../../bench/measure.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function measureSpec(): void {
@@ -56,6 +56,50 @@ export function measureSpec(): void {
         ['generated', 'handwritten', 'peer'],
       ]);
       expect(rotated([], 5)).toEqual([]);
+    });
+  });
+
+  /** Issue 40, item 4: a target is judged on the slices' own ratios, with an interval, not on two medians. */
+  describe('pairedRatio', () => {
+    const slices = (...rps: number[]) => rps.map((value) => ({ rps: value, p50: 1, p99: 1, requests: value }));
+
+    it("takes the median of each slice's own ratio, which a drift shared by both servers does not move", () => {
+      // The machine slows by half over the run; the generated routes serve 0.9 of the other server in every slice.
+      const other = slices(1000, 900, 800, 700, 600, 500, 500, 450, 400);
+      const generated = slices(...other.map((measure) => measure.rps * 0.9));
+      const ratio = pairedRatio(generated, other)!;
+      expect(ratio.median).toBeCloseTo(0.9, 10);
+      expect([ratio.low, ratio.high].map((bound) => bound.toFixed(10))).toEqual(['0.9000000000', '0.9000000000']);
+    });
+
+    it('gives the sign test interval of the median: the 2nd and 8th of 9 ratios, at 96%', () => {
+      const other = slices(100, 100, 100, 100, 100, 100, 100, 100, 100);
+      const generated = slices(90, 101, 97, 94, 99, 103, 96, 92, 98);
+      expect(pairedRatio(generated, other)).toEqual({ median: 0.97, low: 0.92, high: 1.01, slices: 9, coverage: 1 - 20 / 512 });
+    });
+
+    it('widens to the whole range when the slices are too few for 95%, and says its coverage', () => {
+      const ratio = pairedRatio(slices(90, 110, 100, 95, 105), slices(100, 100, 100, 100, 100))!;
+      expect(ratio).toEqual({ median: 1, low: 0.9, high: 1.1, slices: 5, coverage: 1 - 2 / 32 });
+      // An even count: the mean of the two middle ratios.
+      expect(pairedRatio(slices(90, 100, 110, 120), slices(100, 100, 100, 100))!.median).toBeCloseTo(1.05, 10);
+    });
+
+    it('is undefined when a side is missing or the slices do not pair', () => {
+      expect(pairedRatio(undefined, slices(1))).toBeUndefined();
+      expect(pairedRatio(slices(1, 2), slices(1))).toBeUndefined();
+      expect(pairedRatio([], [])).toBeUndefined();
+    });
+
+    it('judges a target met, not met, or not decided by this run', () => {
+      const judged = (low: number, high: number) => verdict({ median: (low + high) / 2, low, high, slices: 9, coverage: 0.96 }, 0.95);
+      expect(judged(0.95, 1.1)).toBe('met');
+      expect(judged(0.8, 0.949)).toBe('not met');
+      expect(judged(0.9, 1.0)).toBe('cannot tell');
+      expect(pairedCell(pairedRatio(slices(90, 101, 97, 94, 99, 103, 96, 92, 98), slices(100, 100, 100, 100, 100, 100, 100, 100, 100)))).toBe(
+        '0.97 (0.92–1.01, 9 slices, 96%)',
+      );
+      expect(pairedCell(undefined)).toBe('–');
     });
   });
 }
