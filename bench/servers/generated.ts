@@ -16,9 +16,13 @@ import { connectionOptions, createNestApp, groupsOf, listen, settings } from './
  */
 const BENCH_TIME_LIMIT_MS = Number(process.env.BENCH_MAX_TIME_MS) || 60_000;
 
-/** `BENCH_ADMISSION=<concurrency>,<queue>`: another admission limit than the default (to measure what shedding costs). */
-const admissionSetting = process.env.BENCH_ADMISSION?.split(',').map(Number);
-const admission = admissionSetting ? { concurrency: admissionSetting[0]!, queue: admissionSetting[1]! } : undefined;
+/**
+ * `BENCH_ADMISSION=<concurrency>,<queue>`: another admission limit than the default (to measure what
+ * shedding costs); `BENCH_ADMISSION=off`: none (`admission: false`, to measure what the limit costs).
+ */
+const admissionSetting = process.env.BENCH_ADMISSION === 'off' ? undefined : process.env.BENCH_ADMISSION?.split(',').map(Number);
+const admission =
+  process.env.BENCH_ADMISSION === 'off' ? (false as const) : admissionSetting ? { concurrency: admissionSetting[0]!, queue: admissionSetting[1]! } : undefined;
 
 /**
  * `BENCH_EXPORT=1` (`npm run bench:export`): the opt-in export routes (`GET|POST /<plural>/export`)
@@ -60,7 +64,7 @@ const routes = { ...(exportsOn && { export: true, exportPost: true }), ...(impor
         ...(importMaxRows && { importMaxRows }),
         ...(importMaxBytes && { importMaxBytes }),
       },
-      ...(admission && { admission }),
+      ...(admission !== undefined && { admission }),
       ...(Object.keys(routes).length > 0 && { routes }),
     }),
   ],

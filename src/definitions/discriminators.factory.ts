@@ -11,6 +11,8 @@ export interface CompiledSubType {
   value: string;
   /** The merged schema (base and own fields, the key set to `value`), compiled apart from the app's connection. */
   schema: Schema;
+  /** The fields of the indexes its own schema declares (`index`, `unique`, `schema.index()`), which Mongoose builds as partial indexes on the key. */
+  indexed: string[];
 }
 
 type WithDiscriminators = Schema & {
@@ -64,7 +66,12 @@ function declaredTwice(resource: Type, name: string): ModelRoutesConfigError {
 export function compileSubTypes(resource: Type, schema: Schema): { key: string; types: CompiledSubType[] } | undefined {
   const declared = (schema as WithDiscriminators)._applyDiscriminators;
   if (!declared?.size) return undefined;
-  for (const [name, { schema: own }] of declared) normaliseSchemaTypes(own, `${resource.name} (${name})`);
+  const indexed = new Map<string, string[]>();
+  for (const [name, { schema: own }] of declared) {
+    normaliseSchemaTypes(own, `${resource.name} (${name})`);
+    // Read before Mongoose merges the base into it: the sub-type's own indexes only.
+    indexed.set(name, [...new Set(own.indexes().flatMap(([fields]) => Object.keys(fields)))]);
+  }
   const key = (schema.get('discriminatorKey') as string | undefined) ?? '__t';
   let model: Model<unknown>;
   try {
@@ -84,7 +91,7 @@ export function compileSubTypes(resource: Type, schema: Schema): { key: string; 
         `${resource.name}: the sub-type ${name} has a key value that is not a string; give it a string value.`,
       );
     }
-    return { name, value, schema: compiled.schema };
+    return { name, value, schema: compiled.schema, indexed: indexed.get(name)! };
   });
   return { key, types };
 }

@@ -262,10 +262,10 @@ function createDefinition(resource: Type, modelSchema: Schema, metadata: ReturnT
 function discriminatorDefinition(resource: Type, subTypes: NonNullable<ReturnType<typeof compileSubTypes>>, fields: FieldRules): DiscriminatorDefinition {
   return {
     key: subTypes.key,
-    types: subTypes.types.map(({ name, value, schema }) => {
+    types: subTypes.types.map(({ name, value, schema, indexed }) => {
       const own: FieldRules = { ...fields, writable: new Set([...fields.writable].filter((path) => ownsField({ schema }, path))) };
       const dtos: Pick<ResourceDtos, 'create' | 'update'> = subTypeDtos(resource, name, schema, own);
-      return { name, value, schema, dtos };
+      return { name, value, schema, indexed, dtos };
     }),
   };
 }

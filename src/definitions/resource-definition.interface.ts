@@ -65,6 +65,8 @@ export interface SubTypeDefinition {
   value: string;
   /** Its schema as Mongoose merges it: the base's fields and its own. */
   schema: Schema;
+  /** The fields its own indexes cover: Mongoose builds them with a `partialFilterExpression` on the key, which FerretDB v1 cannot create. */
+  indexed: string[];
   /** The bodies of its create and update: `BookCreateDto`, `BookUpdateDto`. */
   dtos: Pick<ResourceDtos, 'create' | 'update'>;
 }

@@ -16,6 +16,9 @@ export const CONFIG_ERROR_CODES = Object.freeze({
     'An option has a value the library cannot use (a path that is not one URL segment, a bad limit, a `ref` that cannot be resolved, an `onDelete` that ' +
     'does not fit its field).',
   MR_CONFIG_UNSUPPORTED_TYPE: 'A field has a type the database engine cannot store (Decimal128 on FerretDB v1), found when the app initialises.',
+  MR_CONFIG_UNSUPPORTED_INDEX:
+    "A sub-type declares an index the database engine cannot build (Mongoose's partial index of a discriminator, on FerretDB v1), " +
+    'found when the app initialises.',
 } as const);
 
 /** @publicApi */

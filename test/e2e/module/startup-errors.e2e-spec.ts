@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { MongooseModule, Prop, Schema } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
-import { ModelRoutesModule } from '../../../src/index.js';
+import { GeneratedResource, ModelRoutesModule } from '../../../src/index.js';
 import { Pamphlet } from '../../fixtures/extend-models.js';
 import { FirstOwnerController, OwnerModel, Product } from '../../fixtures/startup-models.js';
 import { Invoice } from '../../fixtures/clinic-models.js';
@@ -81,6 +81,67 @@ export function startupErrorsSpec(): void {
         .send({ holder: 'x', total: '100.10', lines: [{ price: '0.10' }] })
         .expect(201);
       expect(created.body).toMatchObject({ holder: 'x' });
+    });
+  });
+
+  /**
+   * A sub-type's own index: Mongoose builds it as a partial index on the discriminator key, which
+   * FerretDB v1 cannot create, and the model's `init()` fails where no one sees it (a `unique` would
+   * silently not hold). The base's own index, and sub-types without one, start.
+   */
+  describe("an index in a sub-type's own schema", () => {
+    @Schema()
+    class Fridge {
+      @Prop({ required: true, unique: true }) serial!: string;
+      @Prop({ index: true }) litres?: number;
+    }
+    @Schema()
+    class Oven {
+      @Prop() watts?: number;
+    }
+    @GeneratedResource({ discriminators: [Fridge, Oven] })
+    @Schema({ discriminatorKey: 'kind' })
+    class Appliance {
+      @Prop({ required: true, index: true }) brand!: string;
+    }
+    @Schema()
+    class Kettle {
+      @Prop() litres?: number;
+    }
+    @GeneratedResource({ discriminators: [Kettle] })
+    @Schema({ discriminatorKey: 'kind' })
+    class SmallAppliance {
+      @Prop({ required: true, index: true }) brand!: string;
+    }
+
+    itOnFerretDb(
+      'MongoDB builds partial indexes',
+      'stops the start on FerretDB v1 with MR_CONFIG_UNSUPPORTED_INDEX, naming each such field and the way out',
+      async () => {
+        const error = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Appliance] }) }).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect((error as { code?: string } | undefined)?.code).toBe('MR_CONFIG_UNSUPPORTED_INDEX');
+        expect((error as Error).message).toContain('Appliance (sub-type Fridge).serial, Appliance (sub-type Fridge).litres: an index declared in a sub-type');
+        expect((error as Error).message).toContain('Declare the field and its index on the base schema');
+        // The base's own index is not named: it is built on the base model, as any index.
+        expect((error as Error).message).not.toContain('brand');
+      },
+    );
+
+    it('starts with an index on the base and none in the sub-types, and serves the sub-type', async () => {
+      const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [SmallAppliance] }) });
+      await http().post('/small-appliance').send({ kind: 'Kettle', brand: 'Acme', litres: 1.5 }).expect(201);
+      expect((await http().get('/small-appliances').query({ brand: 'Acme' }).expect(200)).body.result).toEqual([
+        expect.objectContaining({ kind: 'Kettle', brand: 'Acme', litres: 1.5 }),
+      ]);
+    });
+
+    itOnMongoDb('FerretDB v1 cannot create partial indexes', "starts on MongoDB, and the sub-type's unique index holds", async () => {
+      const { http } = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources: [Appliance] }) });
+      await http().post('/appliance').send({ kind: 'Fridge', brand: 'Acme', serial: 'F-1' }).expect(201);
+      expectError(await http().post('/appliance').send({ kind: 'Fridge', brand: 'Other', serial: 'F-1' }), 409, 'MR_DUPLICATE_KEY');
     });
   });
 }
