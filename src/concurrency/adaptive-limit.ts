@@ -4,8 +4,14 @@
  * admitted request's work took and moves between its bounds.
  */
 export interface ConcurrencyLimit {
-  /** Requests that may work at once now (a whole number, at least 1). */
+  /** Places now: requests that may work at once, each taking its `places` (a whole number, at least 1). */
   readonly current: number;
+  /**
+   * How many places one request of this kind takes: 1, or more for a kind whose recent time is long
+   * (see `GradientLimit`). At most half of `current` (and 1 at least), so that one request alone
+   * always has room and a slow kind never holds every place.
+   */
+  places(kind: object | undefined): number;
   /**
    * One admitted request's work is over.
    *
@@ -13,7 +19,7 @@ export interface ConcurrencyLimit {
    * @param elapsed milliseconds from its admission to the end of its work
    * @param ok whether the work succeeded; a failure only ever counts as a sign of overload, when it was slow
    * @param admittedAt the limit's `generation` when it was admitted (see `generation`)
-   * @param busy requests at work when it was admitted, itself included
+   * @param busy places taken when it was admitted, its own included
    */
   done(kind: object, elapsed: number, ok: boolean, admittedAt: number, busy: number): void;
   /** Changes each time the limit shrinks: a request admitted before a decrease does not count towards the next one. */
@@ -25,6 +31,10 @@ export class FixedLimit implements ConcurrencyLimit {
   readonly generation = 0;
 
   constructor(readonly current: number) {}
+
+  places(): number {
+    return 1;
+  }
 
   done(): void {
     // A fixed limit learns nothing.
@@ -39,7 +49,8 @@ export interface GradientLimitOptions {
   initial: number;
   /**
    * Milliseconds past which one admitted request's work is a sign of overload whatever its kind
-   * (the engine is making work wait that it would do at once): the limit halves.
+   * (the engine is making work wait that it would do at once): the limit halves. Also the measure
+   * of a place: `slow / max` of a kind's recent time (see `GradientLimit.places`).
    */
   slow: number;
 }
@@ -52,6 +63,8 @@ export interface GradientLimitOptions {
 const TOLERANCE = 2;
 /** How fast a kind's best time follows times above it (a share per request): slowly, so that overload is not learned as normal. */
 const BASELINE_DRIFT = 0.005;
+/** How fast a kind's recent time follows its requests' (a share per request): a few slow ones are enough. */
+const RECENT_WEIGHT = 0.25;
 /** A window is the requests of about one limit's worth of work, and at least this many. */
 const MIN_WINDOW = 8;
 
@@ -68,12 +81,21 @@ const MIN_WINDOW = 8;
  *   it at once, but only once for the requests admitted at the same limit, so that a burst that
  *   is already running does not take it to its floor by itself.
  *
+ * The limit counts places, not requests: a kind whose recent time (a moving average of its
+ * requests', slow ones included) is longer than `slow / max` takes one place per `slow / max` of it
+ * (`places`), at most half the limit, so that the other kinds keep the other half (a kind slow by
+ * nature is not run alone). So the work admitted at once, at its kinds' recent times, is about
+ * `current × slow / max` at most, `slow` at the limit's `max`, however the places are shared; a limit that a steady
+ * load of fast reads grew does not let a burst of slow searches all in at once, even on a route
+ * whose other queries are fast (its recent time rises with the first of them to end).
+ *
  * It never leaves `[min, max]`. Pure: its clock is the times it is given, so tests drive it with numbers.
  */
 export class GradientLimit implements ConcurrencyLimit {
   private limit: number;
   private changes = 0;
   private readonly best = new Map<object, number>();
+  private readonly recent = new Map<object, number>();
   private window: number[] = [];
   private filled = false;
 
@@ -89,7 +111,17 @@ export class GradientLimit implements ConcurrencyLimit {
     return this.changes;
   }
 
+  places(kind: object | undefined): number {
+    const time = kind && this.recent.get(kind);
+    if (!time) return 1;
+    return Math.max(1, Math.min(Math.floor(this.current / 2), Math.ceil((time * this.options.max) / this.options.slow)));
+  }
+
   done(kind: object, elapsed: number, ok: boolean, admittedAt: number, busy: number): void {
+    if (ok || elapsed > this.options.slow) {
+      const recent = this.recent.get(kind);
+      this.recent.set(kind, recent === undefined ? elapsed : recent + (elapsed - recent) * RECENT_WEIGHT);
+    }
     if (elapsed > this.options.slow) {
       if (admittedAt === this.changes) this.set(this.limit / 2);
       return;
@@ -98,7 +130,8 @@ export class GradientLimit implements ConcurrencyLimit {
     const best = this.best.get(kind);
     this.best.set(kind, best === undefined || elapsed < best ? elapsed : best + (elapsed - best) * BASELINE_DRIFT);
     this.window.push(best === undefined ? 1 : elapsed / Math.max(best, 0.05));
-    if (busy >= this.current) this.filled = true;
+    // The limit bounded the work when one more request of this kind would not have found its places.
+    if (busy + this.places(kind) > this.current) this.filled = true;
     if (this.window.length < Math.max(MIN_WINDOW, this.current)) return;
     const ratio = median(this.window);
     if (ratio > TOLERANCE) this.set(Math.max(this.limit / 2, (this.limit * TOLERANCE) / ratio));

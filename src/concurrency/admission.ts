@@ -10,7 +10,8 @@ import { FixedLimit, GradientLimit, type ConcurrencyLimit, type GradientLimitOpt
  *
  * By default the limit adapts: it follows how long the admitted requests take, between `min` and
  * `max`, shrinking when they take longer than their routes' best times by more than the engine's
- * room can explain, growing when they do not and the limit is reached (see `GradientLimit`); and a
+ * room can explain, growing when they do not and the limit is reached; a request of a slow route
+ * takes more than one place under it (see `GradientLimit`); and a
  * request that cannot start within `maxWait` is answered 503 at once rather than started to time
  * out. `concurrency` fixes it instead.
  *
@@ -23,7 +24,11 @@ export interface AdmissionOptions {
    */
   concurrency?: number;
   /**
-   * The least the adaptive limit goes down to. Default 2 (or `max` when lower). Not with `concurrency`.
+   * The least the adaptive limit goes down to, and where it starts, in places: a request takes one,
+   * or more when its route's recent time is longer than `search.maxTimeMS / 4 / max` (50 ms by
+   * default; see `GradientLimit`). Default 8 (or `max` when lower): the few requests in flight that a
+   * healthy load needs to keep an app and its database busy on a small machine, at most 8 × 50 ms of
+   * work at once. Not with `concurrency`.
    */
   min?: number;
   /**
@@ -102,7 +107,7 @@ export function resolveAdmissionOptions(
   }
   const pool = Number.isSafeInteger(poolSize) && poolSize! > 0 ? poolSize! : DEFAULT_POOL_SIZE;
   const max = given.max ?? Math.max(1, Math.floor(pool / 4));
-  const min = given.min ?? Math.min(2, max);
+  const min = given.min ?? Math.min(8, max);
   const concurrency = given.concurrency ?? min;
   const numbers = {
     concurrency,
@@ -197,8 +202,9 @@ interface Waiting {
 }
 
 /**
- * The admission limit of one registration: at most its limit's `current` requests of its
- * generated routes at work (fixed, or adapting to their times: `GradientLimit`), at most `queue`
+ * The admission limit of one registration: its generated routes' requests at work take at most its
+ * limit's `current` places (one each when fixed; adapting to their times, and more than one for a
+ * slow route's: `GradientLimit`), at most `queue`
  * waiting (in arrival order) and for at most `maxWait`, the rest refused at once with a 503
  * `MR_OVERLOADED` and `Retry-After`. A request whose client goes away while it waits leaves the
  * queue without running. Emits `'queued'` when a request starts to wait (with the number waiting),
@@ -209,6 +215,8 @@ interface Waiting {
  */
 export class Admission extends EventEmitter {
   private active = 0;
+  /** Places the requests at work take (see `ConcurrencyLimit.places`): the limit bounds these. */
+  private taken = 0;
   /** Exports streaming, imports running: each under its own bound, beside the limit. */
   private readonly bounded = { exports: 0, imports: 0 };
   private readonly waiting: Waiting[] = [];
@@ -240,7 +248,7 @@ export class Admission extends EventEmitter {
     return this.waiting.length;
   }
 
-  /** Requests that may work at once now: the fixed limit, or where the adaptive one stands. */
+  /** Places now: the fixed limit (a request each), or where the adaptive one stands (a slow route's request takes more than one). */
   get concurrency(): number {
     return this.limit?.current ?? Infinity;
   }
@@ -271,7 +279,7 @@ export class Admission extends EventEmitter {
   enter(gone?: (withdraw: () => void) => void, kind?: object): AdmissionTicket | Promise<AdmissionTicket> | undefined {
     const { options, limit } = this;
     if (!options || !limit) return undefined;
-    if (this.active < limit.current) return this.admit(kind);
+    if (this.fits(limit, kind)) return this.admit(kind);
     if (this.cannotWait(options, limit)) throw this.refuse();
     return new Promise<AdmissionTicket>((resolve, reject) => {
       const waiting: Waiting = { since: this.now(), kind, admit: resolve, refuse: reject };
@@ -323,10 +331,15 @@ export class Admission extends EventEmitter {
    * not wait (the queue is full, or its wait would pass `maxWait`); `undefined` otherwise, and the
    * request then goes on to `enter`. For a platform hook that refuses before the body is read.
    */
-  refuseEarly(): ModelRoutesException | undefined {
+  refuseEarly(kind?: object): ModelRoutesException | undefined {
     const { options, limit } = this;
-    if (!options || !limit || this.active < limit.current || !this.cannotWait(options, limit)) return undefined;
+    if (!options || !limit || this.fits(limit, kind) || !this.cannotWait(options, limit)) return undefined;
     return this.refuse();
+  }
+
+  /** Whether a request of this kind finds its places free now, with none waiting ahead of it (a kind takes at most `current` places: alone, it always does). */
+  private fits(limit: ConcurrencyLimit, kind: object | undefined): boolean {
+    return this.waiting.length === 0 && this.taken + limit.places(kind) <= limit.current;
   }
 
   /** Whether one more request would find the queue full, or a wait longer than `maxWait` (those ahead of it, at the admitted requests' recent pace). */
@@ -340,7 +353,9 @@ export class Admission extends EventEmitter {
     const limit = this.limit!;
     const since = this.now();
     const generation = limit.generation;
-    const busy = ++this.active;
+    const places = limit.places(kind);
+    this.active++;
+    const busy = (this.taken += places);
     return new AdmissionTicket((failure) => {
       const elapsed = this.now() - since;
       // A database that cannot be reached makes every request slow: that is no load to adapt to.
@@ -351,6 +366,7 @@ export class Admission extends EventEmitter {
       }
       if (failure === 'none') this.outage = undefined;
       this.active--;
+      this.taken -= places;
       this.emit('left', this.active);
       this.next();
     });
@@ -360,7 +376,7 @@ export class Admission extends EventEmitter {
   private next(): void {
     const { options, limit } = this;
     if (!options || !limit) return;
-    while (this.waiting.length > 0 && this.active < limit.current) {
+    while (this.waiting.length > 0 && this.taken + limit.places(this.waiting[0]!.kind) <= limit.current) {
       const waiting = this.waiting.shift()!;
       if (options.maxWait !== undefined && this.now() - waiting.since > options.maxWait) waiting.refuse(this.refuse());
       else waiting.admit(this.admit(waiting.kind));

@@ -45,7 +45,7 @@ export class FastifyShedding implements OnModuleInit {
     if (adapter?.getType() !== 'fastify' || !this.admission.options) return;
     (adapter.getInstance() as FastifyLike).addHook('onRequest', (request, reply, done) => {
       const plan = request.routeOptions?.config?.[ADMITTED_PLAN] as RoutePlan | undefined;
-      const refused = plan && this.plans.has(plan) ? this.admission.refuseEarly() : undefined;
+      const refused = plan && this.plans.has(plan) ? this.admission.refuseEarly(plan) : undefined;
       if (!refused) return done();
       reply
         .code(503)

@@ -88,13 +88,51 @@ export function adaptiveLimitSpec(): void {
       for (let i = 0; i < 100; i++) run(limit, read, 15, Math.max(8, limit.current));
       expect(limit.current).toBe(40);
     });
+
+    it('gives a route one place per slow / max of its recent time, at most the limit: a full limit is at most `slow` of work', () => {
+      const limit = new GradientLimit({ min: 2, max: 10, initial: 10, slow: 1000 });
+      expect(limit.places(search)).toBe(1);
+      expect(limit.places(undefined)).toBe(1);
+      run(limit, read, 5, 1, 1);
+      run(limit, search, 250, 1, 1);
+      // A place is 100 ms of best time here: a read takes one, a search of 250 ms three.
+      expect([limit.places(read), limit.places(search)]).toEqual([1, 3]);
+      // At most half the limit: the other routes keep the other half.
+      const exported = { route: 'export' };
+      run(limit, exported, 990, 1, 1);
+      expect(limit.places(exported)).toBe(5);
+      // The recent time follows a route's requests, a quarter of the way per request: 250, then 100 → 212.5 ms, 3 places; 50 → 3.
+      run(limit, search, 100, 1, 1);
+      expect(limit.places(search)).toBe(3);
+      run(limit, search, 50, 8, 1);
+      expect(limit.places(search)).toBe(1);
+      // A request slower than slow counts too (the limit halved): no route takes more places than the limit.
+      const report = { route: 'report' };
+      run(limit, report, 4000, 1, 1);
+      expect([limit.current, limit.places(report), limit.places(exported)]).toEqual([5, 2, 2]);
+      // A failure that was fast says nothing of the route's time.
+      limit.done(read, 900, false, limit.generation, 1);
+      expect(limit.places(read)).toBe(1);
+    });
+
+    it('counts a window as filling the limit when one more request of its route would not have found its places', () => {
+      const limit = new GradientLimit({ min: 2, max: 10, initial: 10, slow: 1000 });
+      run(limit, search, 250, 1, 1);
+      // Three searches of three places each: 9 of 10 places, and a fourth would not fit.
+      run(limit, search, 250, 10, 9);
+      expect(limit.current).toBe(10);
+      const small = new GradientLimit({ min: 2, max: 20, initial: 10, slow: 1000 });
+      run(small, search, 120, 1, 1);
+      run(small, search, 120, 10, 8);
+      expect(small.current).toBe(13);
+    });
   });
 
   describe('FixedLimit', () => {
-    it('never moves', () => {
+    it('never moves, and gives every request one place', () => {
       const limit = new FixedLimit(7);
       limit.done();
-      expect([limit.current, limit.generation]).toEqual([7, 0]);
+      expect([limit.current, limit.generation, limit.places()]).toEqual([7, 0, 1]);
     });
   });
 
@@ -150,7 +188,8 @@ export function adaptiveLimitSpec(): void {
       const time = clock();
       const admission = new Admission(options(100), time.now);
       const running = [admission.enter(undefined, search), admission.enter(undefined, search)] as AdmissionTicket[];
-      const late = admission.enter(undefined, search) as Promise<AdmissionTicket>;
+      // A read, whose route has no best time yet: one place, so its turn comes as the first search ends.
+      const late = admission.enter(undefined, read) as Promise<AdmissionTicket>;
       const refused = late.catch((error: unknown) => error);
       time.advance(150);
       running[0]!.end();
@@ -191,6 +230,35 @@ export function adaptiveLimitSpec(): void {
       expect([admission.running, admission.queued]).toEqual([0, 0]);
     });
 
+    it('lets a burst of a slow route in by its places, after a load of fast reads grew the limit; the queue keeps its order', async () => {
+      const time = clock();
+      const admission = new Admission(options(10_000), time.now);
+      for (let i = 0; i < 20; i++) {
+        const tickets = Array.from({ length: admission.concurrency }, () => admission.enter(undefined, read) as AdmissionTicket);
+        time.advance(5);
+        for (const ticket of tickets) ticket.end();
+      }
+      expect(admission.concurrency).toBe(10);
+      // The search route's best time: 250 ms alone, three places of the ten (a place is slow / max, 100 ms).
+      const alone = admission.enter(undefined, search) as AdmissionTicket;
+      time.advance(250);
+      alone.end();
+      const burst = Array.from({ length: 6 }, () => admission.enter(undefined, search));
+      expect(burst.map((entered) => entered instanceof Promise)).toEqual([false, false, false, true, true, true]);
+      // A read that comes after them waits behind them, though a place is free.
+      const read1 = admission.enter(undefined, read);
+      expect(read1).toBeInstanceOf(Promise);
+      expect([admission.running, admission.queued]).toEqual([3, 4]);
+      time.advance(250);
+      (burst[0] as AdmissionTicket).end();
+      expect([admission.running, admission.queued]).toEqual([3, 3]);
+      for (const ticket of burst.slice(1, 3)) (ticket as AdmissionTicket).end();
+      // Three searches and the read: 10 places.
+      expect([admission.running, admission.queued]).toEqual([4, 0]);
+      for (const ticket of await Promise.all([...burst.slice(3), read1])) ticket!.end();
+      expect([admission.running, admission.queued]).toEqual([0, 0]);
+    });
+
     it('halves after a slow request and lets the queue in only as far as the new limit', async () => {
       const time = clock();
       const admission = new Admission({ ...options(10_000), adaptive: { min: 2, max: 10, initial: 8, slow: 1000 } }, time.now);
@@ -200,10 +268,17 @@ export function adaptiveLimitSpec(): void {
       running[0]!.end();
       // The limit is now 4 with 7 at work: the queue waits.
       expect([admission.concurrency, admission.running, admission.queued]).toEqual([4, 7, 3]);
+      // A search now takes 2 places (its route's recent time is that slow one's, capped at half the limit): with 3 at work, none fits.
       for (const ticket of running.slice(1, 5)) ticket.end();
-      expect([admission.running, admission.queued]).toEqual([4, 2]);
-      for (const ticket of running.slice(5)) ticket.end();
-      for (const ticket of await Promise.all(queued)) ticket.end();
+      expect([admission.running, admission.queued]).toEqual([3, 3]);
+      running[5]!.end();
+      expect([admission.running, admission.queued]).toEqual([3, 2]);
+      for (const ticket of running.slice(6)) ticket.end();
+      expect([admission.running, admission.queued]).toEqual([2, 1]);
+      const [first, second] = await Promise.all(queued.slice(0, 2));
+      first!.end();
+      (await queued[2]!).end();
+      second!.end();
       expect([admission.running, admission.queued]).toEqual([0, 0]);
     });
   });

@@ -5,13 +5,14 @@ import { ModelRoutesException } from '../../../src/errors/model-routes.exception
 export function admissionOptionsSpec(): void {
   describe('resolveAdmissionOptions', () => {
     const adaptive = (min: number, max: number, slow = 1250) => ({ min, max, initial: min, slow });
-    it('adapts by default between 2 and a quarter of maxPoolSize (at least 1), twice as many waiting, for a fifth of maxTimeMS at most', () => {
+    it('adapts by default between 8 (max when lower) and a quarter of maxPoolSize (at least 1), twice as many waiting, for a fifth of maxTimeMS at most', () => {
       const defaults = { retryAfter: 1, exports: 2, imports: 2 };
-      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 2, queue: 50, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
+      expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 8, queue: 50, maxWait: 1000, adaptive: adaptive(8, 25), ...defaults });
+      expect(resolveAdmissionOptions({}, 24)).toEqual({ concurrency: 6, queue: 12, maxWait: 1000, adaptive: adaptive(6, 6), ...defaults });
       expect(resolveAdmissionOptions({}, 10)).toEqual({ concurrency: 2, queue: 4, maxWait: 1000, adaptive: adaptive(2, 2), ...defaults });
       expect(resolveAdmissionOptions(undefined, 1)).toEqual({ concurrency: 1, queue: 2, maxWait: 1000, adaptive: adaptive(1, 1), ...defaults });
       // A pool the connection does not tell: the driver's default of 100.
-      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 2, queue: 50, maxWait: 1000, adaptive: adaptive(2, 25), ...defaults });
+      expect(resolveAdmissionOptions(undefined, undefined)).toEqual({ concurrency: 8, queue: 50, maxWait: 1000, adaptive: adaptive(8, 25), ...defaults });
       // The time limit of the searches sets the wait and what is slow.
       expect(resolveAdmissionOptions({ min: 4, max: 40 }, 100, 20_000)).toEqual({
         concurrency: 4,
@@ -21,13 +22,13 @@ export function admissionOptionsSpec(): void {
         ...defaults,
       });
       expect(resolveAdmissionOptions({ queue: 0, retryAfter: 5, exports: 4, imports: 3, maxWait: 300 }, 100)).toEqual({
-        concurrency: 2,
+        concurrency: 8,
         queue: 0,
         maxWait: 300,
         retryAfter: 5,
         exports: 4,
         imports: 3,
-        adaptive: adaptive(2, 25),
+        adaptive: adaptive(8, 25),
       });
       expect(resolveAdmissionOptions(false, 100)).toBe(false);
     });
