@@ -5,7 +5,7 @@ import { ModelRoutesException } from '../../../src/errors/model-routes.exception
 export function admissionOptionsSpec(): void {
   describe('resolveAdmissionOptions', () => {
     const adaptive = (min: number, max: number, slow = 1250) => ({ min, max, initial: min, slow });
-    it('adapts by default between 8 (max when lower) and a quarter of maxPoolSize (at least 1), twice as many waiting, for a fifth of maxTimeMS at most', () => {
+    it('adapts by default between 8 (max if lower) and a quarter of maxPoolSize (at least 1), twice as many waiting, for a fifth of maxTimeMS at most', () => {
       const defaults = { retryAfter: 1, exports: 2, imports: 2 };
       expect(resolveAdmissionOptions(undefined, 100)).toEqual({ concurrency: 8, queue: 50, maxWait: 1000, adaptive: adaptive(8, 25), ...defaults });
       expect(resolveAdmissionOptions({}, 24)).toEqual({ concurrency: 6, queue: 12, maxWait: 1000, adaptive: adaptive(6, 6), ...defaults });
