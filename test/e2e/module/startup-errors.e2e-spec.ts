@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, type Type } from '@nestjs/common';
 import { MongooseModule, Prop, Schema } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import { GeneratedResource, ModelRoutesModule } from '../../../src/index.js';
@@ -20,7 +20,7 @@ export function startupErrorsSpec(): void {
   const engine = useEngine();
 
   /** The error that stops the start of an app serving `resources`, with its code checked; its message, for the test's own checks. */
-  const startError = async (resources: Function[], code: string): Promise<string> => {
+  const startError = async (resources: Type[], code: string): Promise<string> => {
     const error = await bootTestApp(engine, { modelRoutes: ModelRoutesModule.forRoot({ resources }) }).then(
       () => undefined,
       (caught: unknown) => caught,
