@@ -384,17 +384,21 @@ export class Admission extends EventEmitter {
   }
 
   /**
-   * Counts a refused request and makes its 503, naming the limit as it stands and the options that
-   * set it; while the database cannot be reached (the last request that ended found it so), the 503
-   * says that instead, with its cause: the queue is stuck behind the outage, not behind the load.
+   * Counts a refused request and makes its 503, naming the limit as it stands (an adaptive one's
+   * places and the requests at work on them) and the options that set it; while the database
+   * cannot be reached (the last request that ended found it so), the 503 says that instead, with
+   * its cause: the queue is stuck behind the outage, not behind the load.
    */
   private refuse(): ModelRoutesException {
     this.shedCount++;
     this.emit('shed', this.shedCount);
     const options = this.options as ResolvedAdmissionOptions;
     if (this.outage !== undefined) return unavailable(options, this.outage);
-    const set = options.adaptive ? 'min, max, queue, maxWait' : 'concurrency, queue';
-    return overloaded(options, `${this.concurrency} requests at work and ${this.waiting.length} waiting: forRoot({ admission: { ${set} } })`);
+    const waiting = `${this.waiting.length} waiting`;
+    // An adaptive limit counts places, which a few requests of a slow route can fill: both are named.
+    if (!options.adaptive) return overloaded(options, `${this.concurrency} requests at work and ${waiting}: forRoot({ admission: { concurrency, queue } })`);
+    const atWork = `${this.active} request${this.active === 1 ? '' : 's'} at work on ${this.concurrency} places`;
+    return overloaded(options, `${atWork} and ${waiting}: forRoot({ admission: { min, max, queue, maxWait } })`);
   }
 }
 

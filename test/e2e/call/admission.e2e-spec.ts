@@ -142,7 +142,7 @@ export function admissionSpec(): void {
       for (const response of refused) {
         expectError(response, 503, 'MR_OVERLOADED');
         expect(response.headers['retry-after']).toBe('1');
-        expect(response.body.message).toMatch(/admission limit \(2 requests at work and 2 waiting/);
+        expect(response.body.message).toMatch(/admission limit \(2 requests at work on 2 places and 2 waiting/);
       }
       // A body that is not JSON, sent while no place is free: Fastify refuses the request before its body is read
       // (an onRequest hook), Express parses the body before any of the library's code runs, so it answers the body's 400.
@@ -150,7 +150,7 @@ export function admissionSpec(): void {
       if (testAdapter() === 'fastify') {
         expectError(malformed, 503, 'MR_OVERLOADED');
         expect(malformed.headers['retry-after']).toBe('1');
-        expect(malformed.body.message).toMatch(/admission limit \(2 requests at work and 2 waiting/);
+        expect(malformed.body.message).toMatch(/admission limit \(2 requests at work on 2 places and 2 waiting/);
       } else {
         expectError(malformed, 400, 'MR_INVALID_JSON');
       }

@@ -197,7 +197,7 @@ export function adaptiveLimitSpec(): void {
       expect(error).toBeInstanceOf(ModelRoutesException);
       expect(error).toMatchObject({ code: 'MR_OVERLOADED', headers: { 'Retry-After': '1' } });
       expect((error as Error).message).toMatch(
-        /admission limit \(2 requests at work and 0 waiting: forRoot\(\{ admission: \{ min, max, queue, maxWait \} \}\)\)/,
+        /admission limit \(1 request at work on 2 places and 0 waiting: forRoot\(\{ admission: \{ min, max, queue, maxWait \} \}\)\)/,
       );
       expect([admission.running, admission.queued, admission.shed]).toEqual([1, 0, 1]);
       running[1]!.end();
