@@ -152,14 +152,19 @@ export function adaptiveLimitSpec(): void {
       adaptive: { min: 2, max: 10, initial: 2, slow: 1000 },
     });
 
-    it('grows as admitted requests keep their time, so more work at once', () => {
-      const time = clock();
-      const admission = new Admission(options(1000), time.now);
-      for (let i = 0; i < 20; i++) {
+    /** `rounds` rounds of reads that fill the limit, each 5 ms, all ended before the next round. */
+    const fillWithReads = (admission: Admission, time: ReturnType<typeof clock>, rounds: number) => {
+      for (let i = 0; i < rounds; i++) {
         const tickets = Array.from({ length: admission.concurrency }, () => admission.enter(undefined, read) as AdmissionTicket);
         time.advance(5);
         for (const ticket of tickets) ticket.end();
       }
+    };
+
+    it('grows as admitted requests keep their time, so more work at once', () => {
+      const time = clock();
+      const admission = new Admission(options(1000), time.now);
+      fillWithReads(admission, time, 20);
       expect(admission.concurrency).toBe(10);
     });
 
@@ -233,11 +238,7 @@ export function adaptiveLimitSpec(): void {
     it('lets a burst of a slow route in by its places, after a load of fast reads grew the limit; the queue keeps its order', async () => {
       const time = clock();
       const admission = new Admission(options(10_000), time.now);
-      for (let i = 0; i < 20; i++) {
-        const tickets = Array.from({ length: admission.concurrency }, () => admission.enter(undefined, read) as AdmissionTicket);
-        time.advance(5);
-        for (const ticket of tickets) ticket.end();
-      }
+      fillWithReads(admission, time, 20);
       expect(admission.concurrency).toBe(10);
       // The search route's best time: 250 ms alone, three places of the ten (a place is slow / max, 100 ms).
       const alone = admission.enter(undefined, search) as AdmissionTicket;
