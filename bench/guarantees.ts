@@ -7,7 +7,7 @@ import { reset, seed } from './seed.js';
 import { GUARANTEE_NAMES, guaranteeVariants, guaranteesTable, type Variant, type VariantMeasure } from './guarantees-table.js';
 
 /**
- * `npm run bench:guarantees [-- --seconds 3 --rounds 4 --rate 200 --brief --rps-only --quick]`: what each guarantee
+ * `npm run bench:guarantees [-- --seconds 3 --rounds 4 --rate 200 --brief --rps-only --adapter fastify --quick]`: what each guarantee
  * of the library's write routes costs, priced on the hand-written controller. For each platform and
  * each write scenario (modify, create), the generated server, the hand-written one as it is, the
  * hand-written one with one guarantee of the library added (`BENCH_HANDWRITTEN_GUARANTEES`, see
@@ -39,13 +39,18 @@ const brief = process.argv.includes('--brief');
 /** `--rps-only`: requests/s at 8 connections only, without the CPU time at a fixed rate (half the time, for more slices). */
 const rpsOnly = process.argv.includes('--rps-only');
 const data = quick ? { users: 100, companies: 500 } : { users: 500, companies: 5000 };
+/** `--adapter express|fastify`: one platform only (both by default). */
+const adapterIndex = process.argv.indexOf('--adapter');
+const adapterArgument = adapterIndex >= 0 ? process.argv[adapterIndex + 1] : undefined;
+if (adapterArgument !== undefined && adapterArgument !== 'express' && adapterArgument !== 'fastify') throw new Error('--adapter needs express or fastify');
+const adapters: Array<'express' | 'fastify'> = adapterArgument ? [adapterArgument] : ['express', 'fastify'];
 
 const engine = await startEngine();
 const dbName = `guarantees_${Date.now().toString(36)}`;
 try {
   const ids = pick(await seed(engine.uri, dbName, data.users, data.companies));
   const results: VariantMeasure[] = [];
-  for (const adapter of ['express', 'fastify'] as const) {
+  for (const adapter of adapters) {
     for (const scenario of only.length ? selectScenarios(SCENARIOS, only) : SCENARIOS.filter((candidate) => ['modify', 'create'].includes(candidate.name))) {
       await reset(engine.uri, dbName);
       // Every variant up at once, measured in turn slice after slice: the engine's speed drifts over minutes (see `npm run bench -- --interleave`).

@@ -34,7 +34,7 @@ export function subTypeRules(rules: WriteRules, type: SubTypeDefinition): WriteR
   let own = cached.get(type.name);
   if (!own) {
     const writable = new Set([...rules.fields.writable].filter((path) => ownsField(type, path)));
-    own = { ...rules, fields: { ...rules.fields, writable } };
+    own = Object.assign({}, rules, { fields: Object.assign({}, rules.fields, { writable }) });
     cached.set(type.name, own);
   }
   return own;

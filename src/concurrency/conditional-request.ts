@@ -20,10 +20,10 @@ export interface ConditionalRequest {
 export function writePreconditionOf(request: ConditionalRequest): WritePrecondition {
   const ifMatch = request.headers['if-match'];
   const ifNoneMatch = request.headers['if-none-match'];
-  return {
-    ...(ifMatch !== undefined && { ifMatch: parseEntityTags(ifMatch) }),
-    ...(ifNoneMatch !== undefined && { ifNoneMatch: parseEntityTags(ifNoneMatch) }),
-  };
+  const precondition: WritePrecondition = {};
+  if (ifMatch !== undefined) precondition.ifMatch = parseEntityTags(ifMatch);
+  if (ifNoneMatch !== undefined) precondition.ifNoneMatch = parseEntityTags(ifNoneMatch);
+  return precondition;
 }
 
 /** The `If-Match` and `If-None-Match` of a generated write route's request, for the document its path names. */

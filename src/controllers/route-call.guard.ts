@@ -219,10 +219,10 @@ function assertFieldSeen(plan: RoutePlan, request: CallRequest, views: Serializa
  */
 function parseExport(row: RouteActionRow, sent: unknown, rules: SearchRules): SearchParams {
   const maxRows = rules.search.exportMaxRows;
-  const bounded = { ...rules, search: { ...rules.search, defaultLimit: maxRows, maxLimit: maxRows } };
+  const bounded = Object.assign({}, rules, { search: Object.assign({}, rules.search, { defaultLimit: maxRows, maxLimit: maxRows }) });
   const params = row.searchQuery ? parseSearchQueryString(sent as Record<string, unknown> | undefined, bounded) : parseSearchBody(sent, bounded);
   const limited = sent !== null && typeof sent === 'object' && (sent as { limit?: unknown }).limit !== undefined;
-  return limited ? params : { ...params, everyMatch: true };
+  return limited ? params : Object.assign({}, params, { everyMatch: true });
 }
 
 /**

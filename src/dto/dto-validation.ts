@@ -59,14 +59,14 @@ export function validationDetails(errors: readonly ValidationError[], instance?:
     if (element && Array.isArray(value) && !error.constraints?.isArray && !error.constraints?.isObject) {
       value.forEach((item, index) => {
         const itemErrors = validateSync(Object.assign(new element(), { [error.property]: item }), VALIDATOR_OPTIONS);
-        details.push(...validationDetails(itemErrors).map((detail) => ({ ...detail, path: `${path}.${index}` })));
+        details.push(...validationDetails(itemErrors).map((detail) => Object.assign({}, detail, { path: `${path}.${index}` })));
       });
       continue;
     }
     if (element && error.constraints?.mapValues && value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         const itemErrors = validateSync(Object.assign(new element(), { [error.property]: item }), VALIDATOR_OPTIONS);
-        details.push(...validationDetails(itemErrors).map((detail) => ({ ...detail, path: `${path}.${key}` })));
+        details.push(...validationDetails(itemErrors).map((detail) => Object.assign({}, detail, { path: `${path}.${key}` })));
       }
       continue;
     }

@@ -48,7 +48,7 @@ export function leafValidators(type: SchemaType, reference: LeafReference | unde
     case 'Number':
     case 'Double':
       decorators.push(
-        IsNumber({ allowNaN: false, allowInfinity: false }, { ...v, message: `${each ? 'each value in ' : ''}$property must be a number` }),
+        IsNumber({ allowNaN: false, allowInfinity: false }, Object.assign({}, v, { message: `${each ? 'each value in ' : ''}$property must be a number` })),
         ...bounds(options, v),
       );
       break;

@@ -137,7 +137,12 @@ export function routePlans<A extends RouteActionName>(
   const plans = {} as RoutePlans<A>;
   for (const action of actions) {
     const route = routes.find((candidate) => candidate.action === action);
-    plans[action] = { ...generated(action), action, row: routeAction(action), ...(route?.readPreference && { readPreference: route.readPreference }) };
+    plans[action] = Object.assign(
+      {},
+      generated(action),
+      { action, row: routeAction(action) },
+      route?.readPreference ? { readPreference: route.readPreference } : {},
+    );
   }
   return plans;
 }

@@ -87,7 +87,7 @@ function inElement(error: unknown, field: string): unknown {
   return new ModelRoutesException(
     code as never,
     text,
-    details.map((detail) => ({ ...detail, path: relative(detail.path) })),
+    details.map((detail) => Object.assign({}, detail, { path: relative(detail.path) })),
     error instanceof ModelRoutesException ? error.headers : undefined,
   );
 }

@@ -100,7 +100,7 @@ function FileRoutes(source: ResourceDefinition, file: FileFieldDefinition, uploa
       const variant = variantOf(query, file, ref);
       const servable: Servable = variant
         ? await variantOfFile(store, ref, variant, file, this.images, where)
-        : { ...ref, open: (range) => store.download(ref._id, range) };
+        : Object.assign({}, ref, { open: (range?: { start: number; end: number }) => store.download(ref._id, range) });
       sendFile(servable, file, request, response);
     }
 

@@ -99,7 +99,7 @@ function ReferenceRoutes(definition: ResourceDefinition, field: string, targetNa
         target.missingObjectIds(ids),
       ]);
       // Dangling identifiers (their documents were deleted) are reported, never silently dropped.
-      return { ...result, status: { ...result.status, missing: missing.map(String) } };
+      return Object.assign({}, result, { status: Object.assign({}, result.status, { missing: missing.map(String) }) });
     }
 
     reverse(key: string, query: Record<string, unknown>) {

@@ -29,6 +29,6 @@ export function createRouteBody(kind: BodyKind, dto: Type, discriminator?: Discr
   return {
     dto,
     // The rules given are the request's view of the resource's already.
-    check: (body, rules) => checkCreate(body, { ...rules, discriminator }, dto),
+    check: (body, rules) => checkCreate(body, Object.assign({}, rules, { discriminator }), dto),
   };
 }

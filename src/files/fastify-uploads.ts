@@ -28,7 +28,7 @@ export function markUploadRoute(handler: Function): void {
 /** Adds `key: value` to a handler's Fastify route config (what `request.routeOptions.config` holds), keeping what it has. */
 export function setFastifyRouteConfig(handler: Function, key: string, value: unknown): void {
   const config = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG, handler) as Record<string, unknown> | undefined) ?? {};
-  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG, { ...config, [key]: value }, handler);
+  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG, Object.assign({}, config, { [key]: value }), handler);
 }
 
 const registered = new WeakSet<object>();

@@ -21,7 +21,8 @@ export class AllowedMethods {
   private readonly patterns: PathPattern[];
 
   constructor(table: readonly Pick<RouteDefinition, 'method' | 'path' | 'version'>[], serving: Serving | string = '') {
-    const how = typeof serving === 'string' ? { ...servingOf(undefined), prefix: `/${serving}`.replace(/\/+$/, '').replace(/^\/+/, '/') } : serving;
+    const how =
+      typeof serving === 'string' ? Object.assign({}, servingOf(undefined), { prefix: `/${serving}`.replace(/\/+$/, '').replace(/^\/+/, '/') }) : serving;
     const byPath = new Map<string, { methods: Set<string>; versions?: ServedRoute<unknown>['versions'] }>();
     for (const { route, path, versions } of servedRoutes(table, how)) {
       const key = `${path} ${versions?.map(String).join(',') ?? ''}`;

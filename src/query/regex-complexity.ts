@@ -109,7 +109,7 @@ const FREE: Cost = { size: 0, choices: 1, unbounded: 0, overlapping: 0, quantifi
 function measure(node: Node, before: Side, after: Side): Cost {
   switch (node.kind) {
     case 'chars':
-      return { ...FREE, size: 1 };
+      return Object.assign({}, FREE, { size: 1 });
     case 'assert':
       return FREE;
     case 'look':
@@ -120,11 +120,12 @@ function measure(node: Node, before: Side, after: Side): Cost {
       const distinct = firsts.every((set, i) => set !== undefined && firsts.slice(i + 1).every((other) => other !== undefined && disjoint(set, other)));
       return node.branches
         .map((b) => measure(b, before, after))
-        .reduce((a, b) => ({
-          ...add(a, b),
-          choices: distinct ? Math.max(a.choices, b.choices) : a.choices + b.choices,
-          alternation: a.alternation || b.alternation || !distinct,
-        }));
+        .reduce((a, b) =>
+          Object.assign(add(a, b), {
+            choices: distinct ? Math.max(a.choices, b.choices) : a.choices + b.choices,
+            alternation: a.alternation || b.alternation || !distinct,
+          }),
+        );
     }
     case 'seq':
       return measureSequence(
@@ -199,19 +200,18 @@ function measureRepeat(body: Node, min: number, max: number, before: Side, after
   if (inner.alternation && !copies) throw new Refusal('a repeated group whose alternatives can start with the same character, like (a|ab)+, is not allowed');
   const set = body.kind === 'chars' ? body.set : undefined;
   const guarded = (side: Side) => side === END || (set !== undefined && side !== undefined && (side === EDGE || disjoint(set, side)));
-  const cost = { ...inner, quantified: true };
+  const cost = Object.assign({}, inner, { quantified: true });
   if (max === Infinity) {
     // Last in the pattern, it never gives characters back: reaching it is a match.
     const free = after === END || (guarded(before) && guarded(after));
-    return { ...cost, size: inner.size * Math.max(min, 1), unbounded: 1, overlapping: free ? 0 : 1 };
+    return Object.assign(cost, { size: inner.size * Math.max(min, 1), unbounded: 1, overlapping: free ? 0 : 1 });
   }
   let choices = 0;
   for (let k = min; k <= max; k++) choices += inner.choices ** k;
-  return {
-    ...cost,
+  return Object.assign(cost, {
     size: inner.size * max,
     choices: min < max && guarded(after) ? 1 : choices,
     unbounded: inner.unbounded * max,
     overlapping: inner.overlapping * max,
-  };
+  });
 }

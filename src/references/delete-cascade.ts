@@ -56,7 +56,7 @@ export class DeleteCascade {
   private release(rule: BoundRule, objectId: Types.ObjectId): Record<string, unknown> {
     const versionKey = rule.referencing.schema.get('versionKey') as string | false | undefined;
     const change = rule.onDelete === 'pull' ? { $pull: { [rule.field]: objectId } } : { $set: { [rule.field]: null } };
-    return versionKey ? { ...change, $inc: { [versionKey]: 1 } } : change;
+    return versionKey ? Object.assign({}, change, { $inc: { [versionKey]: 1 } }) : change;
   }
 
   /** 409: `Entrepreneur '6b02…' cannot be deleted: 3 documents still reference it (Company.owner: 2, Team.members: 1)`. */
@@ -128,7 +128,7 @@ export function loadDeleteCascades(connection: Connection): void {
   for (const name of connection.modelNames()) {
     const referencing = connection.model(name) as Model<unknown>;
     for (const rule of findDeleteRules(referencing.schema, name)) {
-      rules.set(rule.targetName, [...(rules.get(rule.targetName) ?? []), { ...rule, referencing }]);
+      rules.set(rule.targetName, [...(rules.get(rule.targetName) ?? []), Object.assign({}, rule, { referencing })]);
     }
   }
   cascades.set(connection, new Map([...rules].map(([target, bound]) => [target, new DeleteCascade(target, bound)])));

@@ -39,11 +39,9 @@ interface Crossing {
 export function resolveRelationFilters(params: SearchParams, rules: SearchRules, context: RelationFilterContext): SearchParams | Promise<SearchParams> {
   if (!rules.relation || !crossesAny(params.filter, rules)) return params;
   const limit = rules.search.maxRelationIds;
-  return rewrite(params.filter, rules, { path: 'query', label: '' }, { ...context, limit }).then((filter) => ({
-    ...params,
-    filter,
-    sentFilter: params.sentFilter ?? params.filter,
-  }));
+  return rewrite(params.filter, rules, { path: 'query', label: '' }, { limit, ...context }).then((filter) =>
+    Object.assign({}, params, { filter, sentFilter: params.sentFilter ?? params.filter }),
+  );
 }
 
 /** Whether a filter holds a condition across a reference, where `rewrite` would find it. */

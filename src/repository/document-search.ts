@@ -14,6 +14,7 @@ import { needsCollectionCount, searchCounts } from './match-count.js';
 import { invalidCursor, LIBRARY_CURSOR_KEY } from './search-cursor.js';
 import { searchError, timeLimitAmong, type SearchPlace } from './search-error.util.js';
 import { serverEngine } from './server-engine.js';
+import { withIdLast } from './sort-order.js';
 
 /** The documents an export reads per round trip (the cursor's `batchSize`), and hands on at once. */
 export const EXPORT_PAGE = 500;
@@ -61,7 +62,7 @@ export class DocumentSearch<T> {
   async search(given: SearchParams, scope: Record<string, unknown> | undefined, call: CallContext): Promise<SearchResult<PlainDocument<T>>> {
     const { store } = this;
     const { model, definition } = store;
-    const params = definition.discriminator ? { ...given, filter: this.castSubTypeFilter(given.filter) } : given;
+    const params = definition.discriminator ? Object.assign({}, given, { filter: this.castSubTypeFilter(given.filter) }) : given;
     if ((await serverEngine(model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
     const { filter, sort, keyset, page } = this.searchPlan(params, scope, call);
     // The sort's fields that `select` leaves out are read for the cursor, then taken out.
@@ -132,7 +133,7 @@ export class DocumentSearch<T> {
 
   /** See `ModelRepository.exportPages()`. */
   async *exportPages(given: SearchParams, scope: Record<string, unknown> | undefined, call: CallContext): AsyncGenerator<Array<PlainDocument<T>>> {
-    const params = this.store.definition.discriminator ? { ...given, filter: this.castSubTypeFilter(given.filter) } : given;
+    const params = this.store.definition.discriminator ? Object.assign({}, given, { filter: this.castSubTypeFilter(given.filter) }) : given;
     const { store } = this;
     if ((await serverEngine(store.model.db)) === 'ferretdb') this.checkFerretDbSearch(params.filter);
     const { sort, page } = this.searchPlan(params, scope, call);
@@ -231,7 +232,7 @@ export class DocumentSearch<T> {
     const scope = this.store.scoped(routeScope, call);
     const filter = allOf(scope, params.filter);
     // A tie-breaker on _id makes paging through equal sort keys deterministic.
-    const sort = params.sort && { ...params.sort, ...(params.sort._id ? {} : { _id: 1 as const }) };
+    const sort = params.sort && withIdLast(params.sort);
     const keyset =
       sort &&
       new KeysetPage(

@@ -19,6 +19,7 @@ import { addVirtuals, answeredVirtuals } from '../utils/schema-virtuals.util.js'
 import { castPathId } from './document-path.util.js';
 import { writeError } from './write-error.util.js';
 import { knownServerEngine } from './server-engine.js';
+import { withIdLast } from './sort-order.js';
 import { hasAtomicDocumentWrites, WriteSerializer } from './write-serializer.js';
 
 /**
@@ -163,7 +164,7 @@ export class DocumentStore<T> {
     limit: number,
     call: CallContext,
   ): Promise<Array<PlainDocument<T>>> {
-    const order = { ...sort, ...(sort?._id ? {} : { _id: 1 as const }) };
+    const order = withIdLast(sort);
     const query = this.reading(this.model.find(this.scoped({ [field]: { $in: objectIds } }, call)), call);
     const docs = await query.sort(order).limit(limit).maxTimeMS(this.maxTimeMS).lean().exec();
     return docs.map((doc) => this.tagged(doc as object));
@@ -264,7 +265,7 @@ export class DocumentStore<T> {
     { call, record }: CoreWrite,
   ): Promise<PlainDocument<T> | null | undefined> {
     const { versionKey } = this.definition.fields;
-    const versioned = versionKey ? { ...update, $inc: { ...(update.$inc as object), [versionKey]: 1 } } : update;
+    const versioned = versionKey ? Object.assign({}, update, { $inc: Object.assign({}, update.$inc, { [versionKey]: 1 }) }) : update;
     const target = await this.conditions.writeFilter(id, call, precondition, where ? allOf(condition, where) : condition);
     try {
       // Selecting the hidden fields keeps Mongoose from sending a projection with findAndModify:

@@ -163,7 +163,7 @@ export class DocumentWrites<T> {
 
   /** The core write of `write` on the resource's trash: the documents soft delete marked, and only them. */
   private inTrash(write: CoreWrite): CoreWrite {
-    return { ...write, call: inTrash(write.call, this.store.definition.name) };
+    return Object.assign({}, write, { call: inTrash(write.call, this.store.definition.name) });
   }
 
   async revert(id: string, version: number, options: WriteOptions | undefined, call: CallContext): Promise<PlainDocument<T> | null> {
@@ -322,7 +322,8 @@ export class DocumentWrites<T> {
     run: (data: Record<string, unknown> | undefined, write: CoreWrite) => Promise<R>,
     stored: (result: R, data: Record<string, unknown> | undefined) => StoredWrite<PlainDocument<T>> | null | undefined,
   ): Promise<R> {
-    const staged: StagedWrite = { ...what, call, hooks: options?.hooks !== false };
+    // `what` holds neither `call` nor `hooks`: its properties after them (see eslint.config.js on spreads).
+    const staged: StagedWrite = { call, hooks: options?.hooks !== false, ...what };
     return this.rules.write(staged, (data, record) => run(data, record ? { call, record } : { call }), stored);
   }
 

@@ -79,7 +79,8 @@ export class ElementWrites<T> {
         update && Object.fromEntries(Object.entries(update).map(([path, value]) => [`${field}.${index}.${path}`, value]));
       const $set = at(merge.$set);
       const $unset = at(merge.$unset);
-      return { update: { ...($set && { $set }), ...($unset && { $unset }) }, merge: { $set: $set ?? {} }, condition: { [`${field}.${index}._id`]: elementId } };
+      const update = Object.assign({}, $set && { $set }, $unset && { $unset });
+      return { update, merge: { $set: $set ?? {} }, condition: { [`${field}.${index}._id`]: elementId } };
     });
   }
 

@@ -31,9 +31,12 @@ export class KeysetPage {
     const equal: Record<string, unknown> = {};
     this.keys.forEach(([field, direction], index) => {
       const value = values[index];
-      if (direction === 1) branches.push({ ...equal, [field]: value === null ? { $ne: null } : { $gt: value } });
+      if (direction === 1) branches.push(Object.assign({}, equal, { [field]: value === null ? { $ne: null } : { $gt: value } }));
       // Every document has an `_id`: none without one to follow.
-      else if (value !== null) branches.push({ ...equal, [field]: { $lt: value } }, ...(field === '_id' ? [] : [{ ...equal, [field]: null }]));
+      else if (value !== null) {
+        branches.push(Object.assign({}, equal, { [field]: { $lt: value } }));
+        if (field !== '_id') branches.push(Object.assign({}, equal, { [field]: null }));
+      }
       equal[field] = value;
     });
     if (branches.length === 0) return { _id: { $in: [] } };

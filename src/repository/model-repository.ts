@@ -251,7 +251,7 @@ export class ModelRepository<T = Record<string, unknown>> {
     const doc = await this.findOne(id);
     if (!doc) return null;
     const { entries, count } = await versions.list(doc._id, { limit, skip });
-    return { result: entries.map((entry) => ({ ...entry, document: this.store.toPlain(entry.document) })), status: { count, limit, skip } };
+    return { result: entries.map((entry) => Object.assign({}, entry, { document: this.store.toPlain(entry.document) })), status: { count, limit, skip } };
   }
 
   /**

@@ -29,10 +29,10 @@ export class HistoryStage implements WriteStage<unknown> {
     if (!record?.state) return;
     const by = call.request && this.options.actor ? this.options.actor(call.request) : undefined;
     await this.versions.record(record as WriteRecord & { state: Record<string, unknown> }, {
-      ...(by !== undefined && { by: String(by) }),
-      ...(call.route !== undefined && { route: call.route }),
       operation,
       changed,
+      ...(by !== undefined && { by: String(by) }),
+      ...(call.route !== undefined && { route: call.route }),
     });
   }
 }

@@ -45,10 +45,8 @@ export class HooksStage<D extends { _id: unknown }> implements WriteStage<D> {
     const hook = this.hooks[AFTER[write.phase]];
     if (!write.hooks || typeof hook !== 'function') return;
     const { call } = write;
-    const context = {
-      ...writeEventOf(this.resource, this.idField, write, stored),
-      ...(call.request !== undefined && { request: call.request }),
-    } satisfies AfterWriteContext<unknown>;
+    const context: AfterWriteContext<unknown> = writeEventOf(this.resource, this.idField, write, stored);
+    if (call.request !== undefined) context.request = call.request;
     await this.appCode(call, () => hook.call(this.hooks, context));
   }
 }

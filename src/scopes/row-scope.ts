@@ -100,7 +100,7 @@ export class RowScopes {
     const write = this.scope.write ? allOf(read, own) : read;
     const none = read === NO_DOCUMENT || own === NO_DOCUMENT;
     const stamps = new Map([...equalities(read), ...equalities(own)]);
-    return { ...(read && { read }), ...(write && { write }), narrower: this.scope.write !== undefined && own !== undefined, stamps, none };
+    return { narrower: this.scope.write !== undefined && own !== undefined, stamps, none, ...(read && { read }), ...(write && { write }) };
   }
 }
 

@@ -2,7 +2,7 @@ import type { CallContext } from '../call/call-context.js';
 
 /** The view of `call` on the trash of `resource`: its reads and writes reach the documents soft delete marked, and only them. */
 export function inTrash(call: CallContext, resource: string): CallContext {
-  return { ...call, trash: resource };
+  return Object.assign({}, call, { trash: resource });
 }
 
 /**

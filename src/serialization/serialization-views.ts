@@ -121,7 +121,7 @@ export class SerializationViews {
         }
       : this.rules;
     const writes: WriteRules['fields'] = own.size
-      ? { ...this.rules, writable: new Set([...this.rules.writable].filter((path) => !isUnderAny(path, own))) }
+      ? Object.assign({}, this.rules, { writable: new Set([...this.rules.writable].filter((path) => !isUnderAny(path, own))) })
       : this.rules;
     const transforms = new Map<string, TransformedObject>();
     for (const path of transformed) {
