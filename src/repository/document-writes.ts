@@ -12,12 +12,15 @@ import { assertNoCycles } from '../references/reference-cycles.js';
 import type { RulePipeline } from '../rules/rule-pipeline.js';
 import type { StagedWrite, StoredWrite } from '../rules/rule-stage.js';
 import { inTrash } from '../scopes/soft-delete.js';
-import { copyData, flatAccess } from '../utils/object-path.util.js';
+import { copyData, flatAccess, valueAtPath } from '../utils/object-path.util.js';
+import { allOf } from '../utils/all-of.util.js';
 import type { ElementRules } from '../write/element-rules.util.js';
+import { incompleteObjects, requiredFieldsOf } from './required-objects.js';
 import { toMergeUpdate, withoutNulls, type MergeUpdate } from '../write/update-document.util.js';
+import { validationFailed } from '../dto/dto-validation.js';
 import { runBulk, type BulkPlan } from './bulk-writes.js';
 import type { DocumentSearch } from './document-search.js';
-import type { CoreWrite, DocumentStore, PlainDocument } from './document-store.js';
+import type { CoreWrite, DocumentStore, PlainDocument, UpdateOptions } from './document-store.js';
 import { ElementWrites } from './element-writes.js';
 import { ReferenceArrayWrites } from './reference-array-writes.js';
 
@@ -90,13 +93,44 @@ export class DocumentWrites<T> {
         if (self)
           await assertNoCycles(model as unknown as Model<unknown>, definition.references, (self as { _id: Types.ObjectId })._id, update.$set, store.maxTimeMS);
       }
-      return store.findAndUpdate(
-        id,
-        update as Record<string, unknown>,
-        { merge: update, precondition, where, subType: subType === 'base' ? undefined : subType?.name },
-        write,
-      );
+      const updateOptions: UpdateOptions = { merge: update, precondition, where, subType: subType === 'base' ? undefined : subType?.name };
+      const incomplete = incompleteObjects(data, definition.fields.objects, requiredFieldsOf(subType && subType !== 'base' ? subType.schema : model.schema));
+      if (incomplete.size > 0) return this.updateWithObjects(id, update, updateOptions, incomplete, write);
+      return store.findAndUpdate(id, update as Record<string, unknown>, updateOptions, write);
     });
+  }
+
+  /**
+   * The update of a body that sends nested objects without every field a new one requires
+   * (`incomplete`, see `incompleteObjects`): written where the document holds each of them already,
+   * else refused as a create of them would be, a 400 `MR_VALIDATION_FAILED` naming the fields the
+   * absent ones miss. One condition per object (`{ address: { $ne: null } }`) makes the check and
+   * the write one operation; the stored objects are read only when it fails.
+   */
+  private async updateWithObjects(
+    id: string,
+    update: MergeUpdate,
+    options: UpdateOptions,
+    incomplete: ReadonlyMap<string, readonly string[]>,
+    write: CoreWrite,
+    again = true,
+  ): Promise<PlainDocument<T> | null> {
+    const { store } = this;
+    const condition = allOf(...[...incomplete.keys()].map((path) => ({ [path]: { $ne: null } })));
+    const written = await store.findAndUpdate(id, update as Record<string, unknown>, Object.assign({}, options, { condition, retry: true as const }), write);
+    if (written !== undefined) return written;
+    // The document is there and its precondition holds: which objects are not?
+    const current = await store.model
+      .findOne(allOf(store.idFilter(id, write.call, 'write'), options.where))
+      .select([...incomplete.keys()].join(' '))
+      .maxTimeMS(store.maxTimeMS)
+      .lean()
+      .exec();
+    if (!current) return null;
+    const absent = [...incomplete].filter(([path]) => valueAtPath(current as Record<string, unknown>, path) == null);
+    // Each of them was written in between (another process's write): once more.
+    if (absent.length === 0 && again) return this.updateWithObjects(id, update, options, incomplete, write, false);
+    throw validationFailed(absent.flatMap(([path, names]) => names.map((name) => ({ path: `${path}.${name}`, message: `${name} is required` }))));
   }
 
   /**

@@ -5,7 +5,7 @@
  * 409 naming the field on every engine, and what is answered is what was stored.
  */
 import { Types } from 'mongoose';
-import { Account, Entrepreneur, Team } from '../../fixtures/models.js';
+import { Account, Entrepreneur, Team, Venue } from '../../fixtures/models.js';
 import { Article, Author, AuthorController, hashOf, Tag } from '../../fixtures/blog-models.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { expectRefusedUnchanged } from '../../support/expect-refused.js';
@@ -18,7 +18,7 @@ export function writeSemanticsSpec(): void {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { resources: [Author, Tag, Article, Account, Entrepreneur, Team], controllers: [AuthorController] });
+    t = await createTestApp(engine, { resources: [Author, Tag, Article, Account, Entrepreneur, Team, Venue], controllers: [AuthorController] });
   });
   afterAll(() => t?.close());
 
@@ -191,6 +191,99 @@ export function writeSemanticsSpec(): void {
         .expect(201);
       expect(response.body).not.toHaveProperty('subtitle');
       expect(response.body.meta).toEqual({ likes: 1 });
+    });
+  });
+
+  describe('a merge never creates a nested object without the fields a new one requires', () => {
+    const venue = async (body: Record<string, unknown> = {}) => String((await t.connection.model('Venue').create(Object.assign({ name: 'Hall' }, body)))._id);
+    const HALL_ADDRESS = { street: '1 Quai', city: 'Lyon' };
+
+    it.each(['put', 'patch'] as const)(
+      '%s of part of a sub-document the document lacks is a 400 naming what a new one needs, and changes nothing',
+      async (method) => {
+        const id = await venue();
+        await expectRefusedUnchanged(
+          t.connection,
+          () =>
+            t
+              .http()
+              [method](`/venue/${id}`)
+              .send({ address: { zip: '69001' } }),
+          {
+            status: 400,
+            code: 'MR_VALIDATION_FAILED',
+            details: [
+              { path: 'address.street', message: 'street is required' },
+              { path: 'address.city', message: 'city is required' },
+            ],
+          },
+        );
+        expect(await raw('venues', id)).not.toHaveProperty('address');
+      },
+    );
+
+    it('merges part of a sub-document the document holds, keeping its other fields', async () => {
+      const id = await venue({ address: HALL_ADDRESS });
+      const response = await t
+        .http()
+        .patch(`/venue/${id}`)
+        .send({ address: { zip: '69002' } })
+        .expect(200);
+      expect(response.body.address).toEqual({ ...HALL_ADDRESS, zip: '69002' });
+      expect((await raw('venues', id))?.address).toEqual({ ...HALL_ADDRESS, zip: '69002' });
+    });
+
+    it('creates a sub-document the body gives whole', async () => {
+      const id = await venue();
+      const response = await t.http().patch(`/venue/${id}`).send({ address: HALL_ADDRESS }).expect(200);
+      expect(response.body.address).toEqual(HALL_ADDRESS);
+    });
+
+    it('checks at every depth, and names only the objects the document lacks', async () => {
+      const id = await venue({ address: HALL_ADDRESS });
+      await expectRefusedUnchanged(
+        t.connection,
+        () =>
+          t
+            .http()
+            .patch(`/venue/${id}`)
+            .send({ capacity: 300, address: { zip: '69003', geo: { lat: 45.7 } } }),
+        {
+          status: 400,
+          code: 'MR_VALIDATION_FAILED',
+          details: [{ path: 'address.geo.lng', message: 'lng is required' }],
+        },
+      );
+      const response = await t
+        .http()
+        .patch(`/venue/${id}`)
+        .send({ address: { geo: { lat: 45.7, lng: 4.8 } } })
+        .expect(200);
+      expect(response.body.address).toEqual({ ...HALL_ADDRESS, geo: { lat: 45.7, lng: 4.8 } });
+      await t
+        .http()
+        .patch(`/venue/${id}`)
+        .send({ address: { geo: { lng: 4.9 } } })
+        .expect(200);
+      expect((await raw('venues', id))?.address.geo).toEqual({ lat: 45.7, lng: 4.9 });
+    });
+
+    it('answers a missing document with its 404 and a stale If-Match with its 412, before the missing fields', async () => {
+      expectError(
+        await t
+          .http()
+          .patch(`/venue/${new Types.ObjectId().toHexString()}`)
+          .send({ address: { zip: '1' } }),
+        404,
+        'MR_NOT_FOUND',
+      );
+      const id = await venue();
+      const stale = await t
+        .http()
+        .patch(`/venue/${id}`)
+        .set('If-Match', `"${id}-7"`)
+        .send({ address: { zip: '1' } });
+      expectError(stale, 412, 'MR_PRECONDITION_FAILED');
     });
   });
 
