@@ -59,7 +59,8 @@ export function leafValidators(type: SchemaType, reference: LeafReference | unde
       decorators.push(IsBoolean(v));
       break;
     case 'Date':
-      decorators.push(IsDateString({ strict: false }, v));
+      // `strict`: a date that does not exist (February 30th) is refused, not rolled over into March.
+      decorators.push(IsDateString({ strict: true }, v));
       break;
     case 'ObjectId':
       // A reference to a resource identified by a slug may name it by that slug.

@@ -155,6 +155,7 @@ function parsePaging(source: Record<string, unknown>, rules: SearchRules, fromSt
 }
 
 function toInteger(value: unknown, name: string, fromString: boolean): number {
+  if (fromString && Array.isArray(value)) throw ModelRoutesException.invalidQuery(name, `Parameter '${name}' is given more than once`);
   if (fromString && typeof value === 'string' && /^-?\d{1,15}$/.test(value)) return Number(value);
   if (!fromString && Number.isSafeInteger(value)) return value as number;
   throw ModelRoutesException.invalidQuery(name, `${name} must be an integer`);

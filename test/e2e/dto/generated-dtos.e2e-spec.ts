@@ -72,6 +72,19 @@ export function generatedDtosSpec(): void {
       expect(refused.body.details).toEqual([{ path: 'fit', message: expect.stringContaining('is not a valid enum value') }]);
     });
 
+    it('takes a date that exists, a leap day and a date without its time included', async () => {
+      for (const releasedAt of ['2024-02-29', '2023-12-31T23:59:59.999Z', '2024-02-29T12:00:00+02:00']) {
+        const created = (
+          await t
+            .http()
+            .post('/gadget')
+            .send({ ...valid(), releasedAt })
+            .expect(201)
+        ).body;
+        expect(new Date(created.releasedAt).getTime()).toBe(new Date(releasedAt).getTime());
+      }
+    });
+
     it.each<[string, Record<string, unknown>, Array<{ path: string; message: string }>]>([
       ['a required field missing', { name: undefined }, [{ path: 'name', message: 'name is required' }]],
       ['a required field null', { name: null }, [{ path: 'name', message: 'name is required' }]],
@@ -85,6 +98,8 @@ export function generatedDtosSpec(): void {
       ['an integer (Int32)', { count: 1.5 }, [{ path: 'count', message: 'count must be an integer number' }]],
       ['a boolean', { active: 'yes' }, [{ path: 'active', message: 'active must be a boolean value' }]],
       ['a date', { releasedAt: 'someday' }, [{ path: 'releasedAt', message: 'releasedAt must be a valid ISO 8601 date string' }]],
+      // The trial of 2026-11-29: February 30th was stored as March 2nd.
+      ['a date that does not exist', { releasedAt: '2019-02-30' }, [{ path: 'releasedAt', message: 'releasedAt must be a valid ISO 8601 date string' }]],
       ['enum', { color: 'blue' }, [{ path: 'color', message: 'color must be one of the following values: red, green' }]],
       ['a reference', { maker: 'nope' }, [{ path: 'maker', message: 'maker must be a mongodb id' }]],
       [

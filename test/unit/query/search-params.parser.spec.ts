@@ -226,6 +226,18 @@ export function searchParamsParserSpec(): void {
       });
     });
 
+    it.each(['limit', 'skip'])('%s given twice is a 400 that says so (the trial of 2026-11-29 read "must be an integer")', (name) => {
+      expect(() => parseSearchQueryString({ [name]: ['1', '2'] }, rules)).toThrow(
+        expect.objectContaining({ code: 'MR_INVALID_QUERY', message: expect.stringContaining(`Parameter '${name}' is given more than once`) }),
+      );
+    });
+
+    it('an array as the limit of a JSON body is still "must be an integer"', () => {
+      expect(() => parseSearchBody({ limit: [1, 2] }, rules)).toThrow(
+        expect.objectContaining({ message: expect.stringContaining('limit must be an integer') }),
+      );
+    });
+
     it('reads sort with spaces ("+" in a URL) and select given twice', () => {
       const parsed = parseSearchQueryString({ sort: '-employees niceName', select: ['niceName', 'location'] }, rules);
       expect(parsed.sort).toStrictEqual({ employees: -1, niceName: 1 });
