@@ -12,6 +12,7 @@ import { ADMISSION, IMAGE_WORK } from '../constants.js';
 import { createControllers } from '../factories/controllers.factory.js';
 import { FastifyImports } from '../import/fastify-imports.js';
 import { FastifyShedding, routePlansOf } from '../controllers/fastify-shedding.js';
+import { ContinueOnRead } from '../filters/continue-on-read.js';
 import { resolveResources, type ResolvedResources } from '../definitions/resource-definition.factory.js';
 import type { ModelRoutesModuleOptions, ModelRoutesSettings } from '../interfaces/model-routes-options.interface.js';
 import { createRepositoryProviders } from './model-repository.providers.js';
@@ -58,6 +59,7 @@ export function withModelRoutes(module: DynamicModule, options: ModelRoutesModul
         inject: [MODEL_ROUTES_SETTINGS],
       },
       admissionProvider(connectionName),
+      { provide: ContinueOnRead, useFactory: (host: HttpAdapterHost) => new ContinueOnRead(host), inject: [HttpAdapterHost] },
       {
         provide: FastifyShedding,
         useFactory: (host: HttpAdapterHost, admission: Admission) => new FastifyShedding(host, admission, routePlansOf(controllers)),

@@ -160,3 +160,50 @@ export function chunked(...pieces: Buffer[]): Buffer[] {
     Buffer.from('0\r\n\r\n'),
   ];
 }
+
+/** What a client that waits for `100 Continue` saw: the first answer, and the final one when it sent its body. */
+export interface ContinueExchange {
+  first: RawAnswer;
+  /** The answer to the body, sent only after a `100 Continue`. */
+  final?: RawAnswer;
+  /** Bytes of the body the client sent. */
+  sentBody: number;
+}
+
+/**
+ * Sends a request as a client that asks `Expect: 100-continue` and waits for the server's word
+ * before its body (RFC 9110 section 10.1.1): the head alone, then the body only after `100
+ * Continue`. A final answer instead means the body is never sent. No timer: a server that answers
+ * neither would leave the test to its time limit.
+ */
+export async function sendExpectingContinue(app: INestApplication, head: Buffer, body: Buffer): Promise<ContinueExchange> {
+  const port = await portOf(app);
+  const socket = connect({ host: '127.0.0.1', port });
+  let received = Buffer.alloc(0);
+  const answers: RawAnswer[] = [];
+  const waiters: Array<() => void> = [];
+  socket.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    for (let answer = parseAnswer(received); answer; answer = parseAnswer(received)) {
+      answers.push(answer.answer);
+      received = received.subarray(answer.length);
+    }
+    waiters.splice(0).forEach((wake) => wake());
+  });
+  socket.on('error', () => undefined);
+  socket.on('close', () => waiters.splice(0).forEach((wake) => wake()));
+  const answer = async (index: number): Promise<RawAnswer | undefined> => {
+    while (answers.length <= index && !socket.destroyed && !socket.readableEnded) await new Promise<void>((wake) => waiters.push(wake));
+    return answers[index];
+  };
+  try {
+    await new Promise<void>((resolve) => socket.write(head, () => resolve()));
+    const first = await answer(0);
+    if (!first) throw new Error('the server closed the connection without an answer');
+    if (first.status !== 100) return { first, sentBody: 0 };
+    await new Promise<void>((resolve) => socket.write(body, () => resolve()));
+    return { first, final: await answer(1), sentBody: body.length };
+  } finally {
+    socket.destroy();
+  }
+}

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +46,20 @@ export function packageSpec(): void {
       expect(existsSync(new URL('LICENSE', root))).toBe(true);
       expect(pkg.files).toContain('LICENSE');
       expect(readFileSync(new URL('LICENSE', root), 'utf8')).toContain(pkg.license);
+    });
+
+    it('ships every file of the repository its docs link to (the trial of 2026-11-29 found ../BENCHMARKS.md missing from the package)', () => {
+      const docs = readdirSync(new URL('docs/', root)).filter((name) => name.endsWith('.md'));
+      const targets = new Set<string>();
+      for (const name of docs) {
+        // Relative links out of docs/: `](../BENCHMARKS.md#...)`; links within docs/ are shipped with it.
+        for (const [, target] of readFileSync(new URL(`docs/${name}`, root), 'utf8').matchAll(/\]\(\.\.\/([^)#\s]+)/g)) targets.add(target);
+      }
+      expect(targets.size).toBeGreaterThan(0);
+      // npm packs the README whatever `files` says.
+      const shipped = [...pkg.files, 'README.md'];
+      const missing = [...targets].filter((target) => !shipped.some((entry: string) => target === entry || target.startsWith(`${entry}/`)));
+      expect(missing).toEqual([]);
     });
 
     it('publishes no source maps (it does not publish the sources they would point to)', () => {
