@@ -26,7 +26,7 @@ export interface RawSendOptions {
    * as separate reads ("bytes arriving late"). A single piece arrives in one read.
    */
   pieces: Buffer[];
-  /** How many answers to wait for (pipelined requests); default 1. */
+  /** How many final answers to wait for (pipelined requests); default 1. An informational one (`100 Continue`) is kept in `answers` but not counted. */
   answers?: number;
   /** Destroys the socket after the last piece instead of waiting for answers: a client that leaves mid-body. */
   leave?: boolean;
@@ -74,10 +74,10 @@ export async function sendRaw(
       received = Buffer.concat([received, chunk]);
       for (let answer = parseAnswer(received); answer; answer = parseAnswer(received)) {
         answers.push(answer.answer);
-        sentBeforeAnswer ??= sent;
+        if (answer.answer.status >= 200) sentBeforeAnswer ??= sent;
         received = received.subarray(answer.length);
       }
-      if (answers.length >= wanted && !untilClosed) resolve();
+      if (answers.filter((answer) => answer.status >= 200).length >= wanted && !untilClosed) resolve();
     });
     socket.on('error', () => undefined); // a reset is a close, seen below
     socket.on('close', () => {
@@ -87,7 +87,7 @@ export async function sendRaw(
   });
   const write = async () => {
     for (const piece of pieces) {
-      if (socket.destroyed || (stopOnAnswer && answers.length > 0)) return;
+      if (socket.destroyed || (stopOnAnswer && answers.some((answer) => answer.status >= 200))) return;
       await new Promise<void>((resolve) => socket.write(piece, () => resolve()));
       sent += piece.length;
       await new Promise((resolve) => setImmediate(resolve));

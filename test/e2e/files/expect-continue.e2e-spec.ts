@@ -12,7 +12,7 @@ import { FileProp, FileRef, GeneratedResource } from '../../../src/index.js';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { useEngine } from '../../support/engine.js';
 import { makeImage } from '../../support/images.js';
-import { requestHead, sendExpectingContinue } from '../../support/raw-socket.js';
+import { requestHead, sendExpectingContinue, sendRaw } from '../../support/raw-socket.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
 export function expectContinueSpec(): void {
@@ -42,6 +42,7 @@ export function expectContinueSpec(): void {
   afterAll(() => t?.close());
 
   const badge = async () => (await t.http().post('/badge').send({ name: 'B' }).expect(201)).body._id as string;
+  beforeEach(() => t.connection.db!.collection('badges_files.files').deleteMany({}));
   const stored = () => t.connection.db!.collection('badges_files.files').countDocuments();
   const upload = (id: string, body: Buffer, headers: Record<string, string | number> = {}) =>
     sendExpectingContinue(
@@ -88,6 +89,32 @@ export function expectContinueSpec(): void {
     const exchange = await upload(await badge(), png);
     expect([exchange.first.status, exchange.final?.status, exchange.sentBody]).toEqual([100, 200, png.length]);
     expect(await stored()).toBe(1);
+  });
+
+  describe('clients that send the body without waiting', () => {
+    const head = (id: string, length: number, staff = 'yes') =>
+      requestHead('PUT', `/badge/${id}/photo`, { 'Content-Type': 'image/png', 'Content-Length': length, Expect: '100-continue', 'X-Staff': staff });
+
+    it('takes the upload: its 200, after a 100 Continue when its body was read before the whole of it arrived', async () => {
+      const id = await badge();
+      const { answers } = await sendRaw(t.app, { pieces: [head(id, png.length), png] });
+      // Sent whole before anything read it, the body needs no 100 Continue (RFC 9110 section 10.1.1): the network's timing decides.
+      expect(answers.filter((answer) => answer.status !== 100).map((answer) => answer.status)).toEqual([200]);
+      expect(await stored()).toBe(1);
+    });
+
+    it("refuses it with the guard's 403 and closes the connection, nothing stored", async () => {
+      const id = await badge();
+      const { answers, closedByServer } = await sendRaw(t.app, { pieces: [head(id, png.length, 'no'), png], untilClosed: true });
+      // A 100 Continue may come first: whether the body's bytes arrive (and Node reads them) before the guard answers is the network's timing.
+      const final = answers.filter((answer) => answer.status !== 100);
+      expect({ statuses: final.map((answer) => answer.status), code: final[0]?.body?.code, closedByServer }).toEqual({
+        statuses: [403],
+        code: 'MR_FORBIDDEN',
+        closedByServer: true,
+      });
+      expect(await stored()).toBe(0);
+    });
   });
 
   it('answers 100 Continue to a JSON body, which is read before any check', async () => {
