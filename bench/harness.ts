@@ -21,13 +21,32 @@ export function run(command: string, args: string[], env: Record<string, string>
   });
 }
 
-/** Ids from the seeded data, in turn: every request names another document. */
+/**
+ * Ids from the seeded data, in turn: every request names another document.
+ *
+ * `companyAndNewOwner()` gives a company and an owner it does not have, for the writes of a
+ * reference. `seed()` gives company k the owner user k mod users; the k-th company's v-th visit gets
+ * user (k + 1 + v mod (users - 1)) mod users, never its seeded owner nor the one its last visit
+ * set, so every such write changes the document on every server. Until 2026-11-29 the scenario
+ * took `company()` and `user()` in turn: the companies came back every 5,000 requests and the users
+ * every 500, so from the second pass on each company was given the owner it had, an update that
+ * changed nothing, which FerretDB answers without writing (about twice as fast), while the
+ * generated routes' version increment made every one of theirs a write.
+ */
 export function pick(data: { users: string[]; companies: string[] }): Ids {
   let u = 0;
   let c = 0;
+  const visits = new Map<number, number>();
   return {
     user: () => data.users[u++ % data.users.length],
     company: () => data.companies[(c += 7) % data.companies.length],
+    companyAndNewOwner: () => {
+      const k = (c += 7) % data.companies.length;
+      const visit = visits.get(k) ?? 0;
+      visits.set(k, visit + 1);
+      const owner = (k + 1 + (visit % Math.max(1, data.users.length - 1))) % data.users.length;
+      return { company: data.companies[k], owner: data.users[owner] };
+    },
   };
 }
 

@@ -54,6 +54,8 @@ export interface BenchRequest {
 export interface Ids {
   company(): string;
   user(): string;
+  /** A company, and a user who does not own it now: a write of the pair always changes the document (see `pick`). */
+  companyAndNewOwner(): { company: string; owner: string };
 }
 
 /**
@@ -149,8 +151,14 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'modify a reference',
     request: {
-      ...ours((ids) => ({ method: 'PUT', path: `/company/${ids.company()}`, body: { owner: ids.user() } })),
-      peer: (ids) => ({ method: 'PATCH', path: `/api/v1/Company/${ids.company()}`, body: { owner: ids.user() } }),
+      ...ours((ids) => {
+        const { company, owner } = ids.companyAndNewOwner();
+        return { method: 'PUT', path: `/company/${company}`, body: { owner } };
+      }),
+      peer: (ids) => {
+        const { company, owner } = ids.companyAndNewOwner();
+        return { method: 'PATCH', path: `/api/v1/Company/${company}`, body: { owner } };
+      },
     },
     peerNote: 'stores the id unchecked; the generated and hand-written routes check that the user exists (one query)',
   },

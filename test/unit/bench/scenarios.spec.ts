@@ -1,3 +1,4 @@
+import { pick } from '../../../bench/harness.js';
 import { OWNER_FILTER, QUICK_FASTIFY_SCENARIOS, SCENARIOS, onlyArguments, countArgument, selectScenarios } from '../../../bench/scenarios.js';
 
 /** Registers this file's tests; the suite file above it runs them (test/support/suite.ts). */
@@ -90,6 +91,30 @@ export function scenariosSpec(): void {
 
     it.each([[['--rounds']], [['--rounds', '0']], [['--rounds', '1.5']], [['--rounds', '--quick']]])('refuses %j', (argv) => {
       expect(() => countArgument(argv, 'rounds')).toThrow('--rounds needs a whole number, at least 1');
+    });
+  });
+
+  /** Every write of a reference changes its document on every server (a write of what is there is free on FerretDB). */
+  describe('pick().companyAndNewOwner', () => {
+    it.each([
+      [5000, 500],
+      [500, 50],
+      [60, 7],
+    ])('over %i companies and %i users, through many passes, never gives a company the owner it has', (companies, users) => {
+      const data = { companies: Array.from({ length: companies }, (_, k) => `c${k}`), users: Array.from({ length: users }, (_, k) => `u${k}`) };
+      // As seed() stores them: company k owned by user k mod users.
+      const owners = new Map(data.companies.map((company, k) => [company, data.users[k % users]]));
+      const ids = pick(data);
+      let unchanged = 0;
+      for (let request = 0; request < companies * 4; request++) {
+        // The other scenarios move the shared counters too.
+        if (request % 3 === 0) ids.company();
+        if (request % 5 === 0) ids.user();
+        const { company, owner } = ids.companyAndNewOwner();
+        if (owners.get(company) === owner) unchanged++;
+        owners.set(company, owner);
+      }
+      expect(unchanged).toBe(0);
     });
   });
 }
