@@ -46,7 +46,7 @@ export function scenariosSpec(): void {
     it(
       'measures expand and a filter across the owner on both Nest apps with one request, expand on the peer with ?populate, outside --quick on ' + 'Fastify',
       () => {
-        const ids = { company: () => '', user: () => '' };
+        const ids = { company: () => '', user: () => '', companyAndNewOwner: () => ({ company: '', owner: '' }) };
         const expanded = SCENARIOS.find((candidate) => candidate.name === 'search with owner expanded (limit 20)')!;
         expect(expanded.request.generated!(ids)).toEqual({ method: 'GET', path: '/companies?limit=20&expand=owner' });
         expect(expanded.request.handwritten).toBe(expanded.request.generated);
@@ -75,7 +75,7 @@ export function scenariosSpec(): void {
 
     it('sends the serialization scenario as an admin every other request', () => {
       const scenario = SCENARIOS.find((candidate) => candidate.name.includes('serialization group'))!;
-      const ids = { company: () => '', user: () => '' };
+      const ids = { company: () => '', user: () => '', companyAndNewOwner: () => ({ company: '', owner: '' }) };
       const groups = [1, 2, 3, 4].map(() => scenario.request.generated!(ids).headers?.['x-groups']);
       expect(new Set(groups)).toEqual(new Set(['admin', 'staff']));
       expect(groups[0]).not.toBe(groups[1]);
