@@ -58,7 +58,7 @@ export class ModelRoutesException extends HttpException {
     return new ModelRoutesException('MR_INVALID_BODY', message, [{ path, message }]);
   }
 
-  /** A value of a body that its field refuses: `'meta' must be an object`. */
+  /** A value of a body that its field refuses: `meta must be an object`. */
   static validationFailed(path: string, message: string): ModelRoutesException {
     return new ModelRoutesException('MR_VALIDATION_FAILED', `Validation failed for ${path}: ${message}`, [{ path, message }]);
   }

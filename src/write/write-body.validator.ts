@@ -102,19 +102,19 @@ function checkValue(value: unknown, path: string, field: string, rules: WriteRul
   if (fields.openPrefixes.includes(field)) return checkFreeForm(value, path, depth, failures);
   if (fields.objects.has(field)) {
     if (isPlainObject(value)) return checkObject(value, path, field, rules, depth, failures);
-    failures.push({ path, message: 'must be an object' });
+    failures.push({ path, message: `${propertyOf(path)} must be an object` });
     return value;
   }
   if (fields.documentArrays.has(field)) {
     if (!Array.isArray(value)) {
-      failures.push({ path, message: 'must be an array of objects' });
+      failures.push({ path, message: `${propertyOf(path)} must be an array of objects` });
       return value;
     }
     // An element's `_id` is how its element routes name it: two elements with one `_id` would be one to them.
     const ids = new Map<string, number>();
     return value.map((item, index) => {
       if (!isPlainObject(item)) {
-        failures.push({ path: `${path}.${index}`, message: 'must be an object' });
+        failures.push({ path: `${path}.${index}`, message: `${propertyOf(path)} must be an object` });
         return item;
       }
       if (item._id !== undefined && item._id !== null) {
@@ -137,7 +137,7 @@ function checkFreeForm(value: unknown, path: string, depth: number, failures: Er
     return toWellFormed(value);
   }
   // JSON can carry 1e400, which parses as Infinity: no field stores it (MongoDB would, FerretDB refuses).
-  if (typeof value === 'number' && !Number.isFinite(value)) failures.push({ path, message: 'must be a finite number' });
+  if (typeof value === 'number' && !Number.isFinite(value)) failures.push({ path, message: `${propertyOf(path)} must be a finite number` });
   if (Array.isArray(value)) return value.map((item, index) => checkFreeForm(item, `${path}.${index}`, depth + 1, failures));
   if (!isPlainObject(value)) return value;
   const checked: Record<string, unknown> = {};
@@ -153,4 +153,15 @@ function assertKey(key: string, path: string): void {
     throw ModelRoutesException.invalidBody(path, `Key '${key}' is not allowed`);
   }
   if (hasNulCharacter(key)) throw ModelRoutesException.invalidBody(path, `Key ${JSON.stringify(key)} ${NUL_CHARACTER_MESSAGE}`);
+}
+
+/**
+ * The property a detail's message names, as class-validator's do (`name must be a string`): the
+ * last key of `path`, not an array position (`lines.1` names `lines`, as `phones.1` is told
+ * "phones must be a string").
+ */
+function propertyOf(path: string): string {
+  const keys = path.split('.');
+  for (let index = keys.length - 1; index >= 0; index--) if (!/^\d+$/.test(keys[index])) return keys[index];
+  return path;
 }

@@ -93,14 +93,14 @@ export function fieldTypesSpec(): void {
         expectError(response, 400, 'MR_VALIDATION_FAILED');
         // The shape's findings first, each standing for what the class says at or below its path; then the class's on the other fields.
         expect(response.body.details.map((detail: { path: string }) => detail.path)).toEqual(['location', 'dimensions.1', 'weight', 'fragile']);
-        expect(response.body.details[0]).toEqual({ path: 'location', message: 'must be an object' });
+        expect(response.body.details[0]).toEqual({ path: 'location', message: 'location must be an object' });
       }
       // One value alone keeps its one detail and its message.
       const alone = await t.http().patch(`/specimen/${id}`).send({ location: 'Lyon' });
       expect(alone.body).toMatchObject({
         code: 'MR_VALIDATION_FAILED',
-        message: 'Validation failed for location: must be an object',
-        details: [{ path: 'location', message: 'must be an object' }],
+        message: 'Validation failed for location: location must be an object',
+        details: [{ path: 'location', message: 'location must be an object' }],
       });
       expect((await t.http().get(`/specimen/${id}`).expect(200)).body).toEqual(expect.objectContaining({ name: 'Flint' }));
     });

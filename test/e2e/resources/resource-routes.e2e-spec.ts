@@ -234,7 +234,7 @@ export function resourceRoutesSpec(): void {
     it('1e400 (Infinity) is a 400 MR_VALIDATION_FAILED at its field, never a 500, and stores nothing', async () => {
       const response = await t.http().post('/company').set('content-type', 'application/json').send('{"niceName":"Big","employees":1e400}');
       expectError(response, 400, 'MR_VALIDATION_FAILED');
-      expect(response.body.details).toEqual([{ path: 'employees', message: 'must be a finite number' }]);
+      expect(response.body.details).toEqual([{ path: 'employees', message: 'employees must be a finite number' }]);
       expect(await t.connection.model('Company').countDocuments()).toBe(0);
     });
   });
