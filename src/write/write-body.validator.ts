@@ -1,7 +1,7 @@
 import type { ErrorDetail } from '../errors/error-body.util.js';
 import { ModelRoutesException } from '../errors/model-routes.exception.js';
 import type { FieldRules } from '../metadata/field-rules.interface.js';
-import { isForbiddenKey, isPlainObject } from '../query/field-path.util.js';
+import { isForbiddenKey, isPlainObject, normalizePath } from '../query/field-path.util.js';
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE, toWellFormed } from '../utils/text.util.js';
 
 /** Deepest nesting of objects and arrays accepted in a body. */
@@ -161,7 +161,5 @@ function assertKey(key: string, path: string): void {
  * "phones must be a string").
  */
 function propertyOf(path: string): string {
-  const keys = path.split('.');
-  for (let index = keys.length - 1; index >= 0; index--) if (!/^\d+$/.test(keys[index])) return keys[index];
-  return path;
+  return normalizePath(path).split('.').pop() || path;
 }
